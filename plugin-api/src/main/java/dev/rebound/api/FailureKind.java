@@ -1,0 +1,30 @@
+package dev.rebound.api;
+
+/** Where a provider call failed. {@link #toString()} gives the wire name. */
+public enum FailureKind {
+    /** The server answered with an HTTP error status. */
+    HTTP("http"),
+    /** The server sent an error object inside a successful (200) stream. */
+    STREAM_ERROR("stream_error"),
+    /** Connecting, sending or receiving failed (refused, reset, DNS, TLS...). */
+    TRANSPORT("transport"),
+    /** The stream ended without its terminal signal. */
+    TRUNCATED("truncated"),
+    /** No first byte, or no data between events, within the configured time. */
+    TIMEOUT("timeout"),
+    /** The server's reply could not be understood. */
+    PROTOCOL("protocol"),
+    /** Rebound could not make the call at all (no credential, bad configuration). */
+    CONFIGURATION("configuration");
+
+    private final String wireName;
+
+    FailureKind(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @Override
+    public String toString() {
+        return wireName;
+    }
+}

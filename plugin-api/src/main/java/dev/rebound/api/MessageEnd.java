@@ -1,0 +1,9 @@
+package dev.rebound.api;
+
+/** A message is complete: the final user prompt, or the final assistant reply with its stop reason and error. */
+public record MessageEnd(ChatMessage message) implements SessionEvent {
+    @Override
+    public String type() {
+        return "message_end";
+    }
+}

@@ -1,0 +1,12 @@
+package dev.rebound.api;
+
+/**
+ * Something that happened in a chat session, in the order it happened. Each record's {@link #type()} is the
+ * {@code type} field of its JSON form in RPC mode; its components are the other fields.
+ */
+public sealed interface SessionEvent permits AgentStart, MessageStart, MessageUpdate, MessageEnd, AgentEnd,
+        ModelChanged, Notice {
+
+    /** The wire name of the event ({@code agent_start}...). */
+    String type();
+}
