@@ -1,5 +1,7 @@
 package dev.rebound.json;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -9,7 +11,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * The one place Rebound's Jackson mappers are configured. Enums are written with their {@code toString()} wire names
- * ({@code stopReason: "error"}), records by their components, and nulls are left out of the output.
+ * ({@code stopReason: "error"}), records by their components (helper methods such as {@code isError()} are not
+ * properties), and nulls are left out of the output.
  */
 public final class Json {
     private Json() {
@@ -24,6 +27,7 @@ public final class Json {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
                 .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                .visibility(PropertyAccessor.IS_GETTER, JsonAutoDetect.Visibility.NONE)
                 .serializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                 .build();
     }

@@ -1,0 +1,386 @@
+package dev.rebound.session;
+
+import dev.rebound.api.AgentEnd;
+import dev.rebound.api.AgentStart;
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.FailureKind;
+import dev.rebound.api.MessageEnd;
+import dev.rebound.api.MessageStart;
+import dev.rebound.api.MessageUpdate;
+import dev.rebound.api.ModelChanged;
+import dev.rebound.api.ModelRef;
+import dev.rebound.api.Notice;
+import dev.rebound.api.ProviderFailure;
+import dev.rebound.api.SessionEvent;
+import dev.rebound.api.StopReason;
+import dev.rebound.api.UserMessage;
+import dev.rebound.provider.CallControl;
+import dev.rebound.provider.ChatProvider;
+import dev.rebound.provider.ProviderRequest;
+import dev.rebound.provider.StreamListener;
+import dev.rebound.settings.ProviderConfig;
+import dev.rebound.settings.Settings;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One chat session: the runtime context sent to the model, the history of what happened, the current model, and at
+ * most one running turn. Turns run on the session's own thread; commands ({@link #prompt}, {@link #abort},
+ * {@link #setModel}) may come from any thread. Events reach listeners in order.
+ *
+ * <p>A turn is one prompt and the provider calls it takes: after each call the {@link AgentEndHandler} decides whether
+ * the turn continues (a retry) or ends, and the turn's completion is not signalled until that chain has ended.
+ */
+public final class ChatSession implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ChatSession.class);
+    /** The message of a stop that the user (or shutdown) asked for. */
+    public static final String ABORT_MESSAGE = "Request was aborted";
+
+    private final String sessionId;
+    private final Supplier<Settings> settings;
+    private final ProviderDirectory providers;
+    private final CredentialSource credentials;
+    private final AgentEndHandler agentEndHandler;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final EventBus bus = new EventBus();
+    private final RuntimeContext context = new RuntimeContext();
+    private final History history = new History();
+    private final ExecutorService worker;
+    private final Object lock = new Object();
+
+    private volatile ModelRef model;
+    private Turn activeTurn;
+
+    private ChatSession(Builder b) {
+        this.sessionId = b.sessionId != null ? b.sessionId : IdGenerator.uuids().next();
+        this.settings = Objects.requireNonNull(b.settings, "settings");
+        this.providers = Objects.requireNonNull(b.providers, "providers");
+        this.credentials = b.credentials != null ? b.credentials : provider -> Optional.empty();
+        this.agentEndHandler = b.agentEndHandler != null ? b.agentEndHandler : AgentEndHandler.finishAlways();
+        this.clock = b.clock != null ? b.clock : Clock.systemUTC();
+        this.ids = b.ids != null ? b.ids : IdGenerator.random();
+        this.model = b.model;
+        this.worker = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon(true)
+                .name("rebound-session-" + sessionId.substring(0, Math.min(8, sessionId.length()))).factory());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Subscribes a listener; close the result to unsubscribe. */
+    public AutoCloseable subscribe(SessionListener listener) {
+        return bus.subscribe(listener);
+    }
+
+    /**
+     * Starts a turn for a user prompt, unless one is already running or no model is set. {@code onAccepted} runs
+     * before the turn emits its first event (RPC mode writes its success response there, so the response precedes
+     * the events).
+     */
+    public PromptResult prompt(String text, Runnable onAccepted) {
+        if (text == null || text.isBlank()) {
+            return new PromptResult.Rejected("The message is empty; nothing was sent.");
+        }
+        Turn turn;
+        synchronized (lock) {
+            if (activeTurn != null) {
+                return new PromptResult.Rejected(
+                        "A turn is already running; wait for it to finish, or send abort first.");
+            }
+            if (model == null) {
+                return new PromptResult.Rejected("No model is selected. Add a provider with a model to "
+                        + "settings.json (or pass --model provider/modelId) and try again.");
+            }
+            turn = new Turn(ids.next(), text);
+            activeTurn = turn;
+        }
+        if (onAccepted != null) {
+            onAccepted.run();
+        }
+        worker.execute(() -> runTurn(turn));
+        return new PromptResult.Accepted(turn.id, turn.completion);
+    }
+
+    /**
+     * The user's Stop: cancels a pending retry first, then aborts the provider call. The turn ends with an aborted
+     * message. Does nothing when no turn is running.
+     */
+    public void abort() {
+        Turn turn;
+        synchronized (lock) {
+            turn = activeTurn;
+            if (turn == null) {
+                return;
+            }
+            turn.userAborted = true;
+        }
+        agentEndHandler.cancelPending();
+        CallControl control = turn.control;
+        if (control != null) {
+            control.abort();
+        }
+    }
+
+    /**
+     * Chooses the model for the next provider call.
+     *
+     * @throws IllegalArgumentException when that model is not configured
+     */
+    public ModelRef setModel(ModelRef newModel) {
+        Objects.requireNonNull(newModel, "model");
+        if (settings.get().findModel(newModel).isEmpty()) {
+            throw new IllegalArgumentException("Model " + newModel.selector() + " is not configured; "
+                    + "get_available_models lists the configured ones.");
+        }
+        ModelRef old = model;
+        model = newModel;
+        history.append(new HistoryEntry.ModelChange(old, newModel, "user", clock.millis()));
+        bus.emit(new ModelChanged(newModel, "user"));
+        return newModel;
+    }
+
+    /** Emits a notice to listeners and records it in the history. */
+    public void notice(String level, String message) {
+        history.append(new HistoryEntry.Notice(level, message, clock.millis()));
+        bus.emit(new Notice(level, message));
+    }
+
+    /** The current model, or null. */
+    public ModelRef model() {
+        return model;
+    }
+
+    public String id() {
+        return sessionId;
+    }
+
+    /** The messages of the runtime context (what the model is sent, plus a final failed reply if any). */
+    public List<dev.rebound.api.ChatMessage> messages() {
+        return context.messages();
+    }
+
+    /** The history of the session, failed attempts included. */
+    public List<HistoryEntry> history() {
+        return history.entries();
+    }
+
+    /** The text of the last assistant message, or null. */
+    public String lastAssistantText() {
+        return context.lastAssistantText();
+    }
+
+    /** A snapshot of the session's state. */
+    public SessionState state() {
+        synchronized (lock) {
+            Turn turn = activeTurn;
+            return new SessionState(sessionId, model, turn != null, turn != null && turn.control != null,
+                    context.size());
+        }
+    }
+
+    /** The running turn's completion, or a completed future when idle. */
+    public CompletableFuture<?> idle() {
+        synchronized (lock) {
+            return activeTurn == null ? CompletableFuture.completedFuture(null) : activeTurn.completion;
+        }
+    }
+
+    /** Aborts what runs and stops the session's thread. */
+    @Override
+    public void close() {
+        abort();
+        worker.shutdown();
+        try {
+            if (!worker.awaitTermination(5, TimeUnit.SECONDS)) {
+                worker.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void runTurn(Turn turn) {
+        AssistantMessage last = null;
+        try {
+            UserMessage user = new UserMessage(ids.next(), turn.prompt, clock.millis());
+            context.add(user);
+            history.append(new HistoryEntry.Message(user, false, user.timestamp()));
+            bus.emit(new MessageStart(user));
+            bus.emit(new MessageEnd(user));
+            for (int attempt = 0; ; attempt++) {
+                last = runAttempt(turn);
+                AgentEndDecision decision = turn.userAborted
+                        ? AgentEndDecision.FINISH
+                        : agentEndHandler.onAgentEnd(new AttemptResult(turn.id, attempt, last, turn.userAborted));
+                if (decision instanceof AgentEndDecision.Retry) {
+                    context.remove(last.id());
+                    history.markRetried(last.id());
+                }
+                bus.emit(new AgentEnd(turn.id, decision.willRetry()));
+                if (!(decision instanceof AgentEndDecision.Retry retry) || !retry.retry().awaitDue()
+                        || turn.userAborted) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.error("Turn {} failed unexpectedly", turn.id, e);
+            notice(Notice.ERROR, "Something went wrong inside Rebound while answering (" + e.getClass().getSimpleName()
+                    + "). The details are in the log.");
+        } finally {
+            synchronized (lock) {
+                activeTurn = null;
+            }
+            turn.completion.complete(new TurnOutcome(turn.id, last != null ? last : emptyAborted(turn)));
+        }
+    }
+
+    private AssistantMessage runAttempt(Turn turn) {
+        String messageId = ids.next();
+        ModelRef current = model;
+        bus.emit(new AgentStart(turn.id));
+        bus.emit(new MessageStart(new AssistantMessage(messageId, List.of(), current.provider(), current.id(),
+                null, null, null, null, null, null, null, clock.millis())));
+        AssistantMessage message = callProvider(turn, messageId, current);
+        context.add(message);
+        history.append(new HistoryEntry.Message(message, false, message.timestamp()));
+        bus.emit(new MessageEnd(message));
+        return message;
+    }
+
+    private AssistantMessage callProvider(Turn turn, String messageId, ModelRef current) {
+        Settings now = settings.get();
+        Optional<ProviderConfig> config = now.provider(current.provider());
+        if (config.isEmpty()) {
+            return configurationFailure(messageId, current, null, "Provider '" + current.provider()
+                    + "' of model " + current.selector() + " is not configured in settings.json.");
+        }
+        Optional<ChatProvider> implementation = providers.forApi(config.get().api());
+        if (implementation.isEmpty()) {
+            return configurationFailure(messageId, current, config.get().api().toString(), "Provider '"
+                    + current.provider() + "' uses api '" + config.get().api() + "', which this version of Rebound "
+                    + "cannot speak yet. Use an openai-completions compatible endpoint for it.");
+        }
+        CallControl control = new CallControl();
+        synchronized (lock) {
+            turn.control = control;
+            if (turn.userAborted) {
+                control.abort();
+            }
+        }
+        try {
+            ProviderRequest request = new ProviderRequest(messageId, config.get(), current, context.forProvider(),
+                    credentials.credentialFor(current.provider()).orElse(null), now.timeouts());
+            return implementation.get().stream(request, new StreamListener() {
+                @Override
+                public void onTextDelta(String delta) {
+                    bus.emit(new MessageUpdate(messageId, MessageUpdate.TEXT, delta));
+                }
+
+                @Override
+                public void onThinkingDelta(String delta) {
+                    bus.emit(new MessageUpdate(messageId, MessageUpdate.THINKING, delta));
+                }
+            }, control);
+        } finally {
+            synchronized (lock) {
+                turn.control = null;
+            }
+        }
+    }
+
+    private AssistantMessage configurationFailure(String messageId, ModelRef current, String api, String text) {
+        return new AssistantMessage(messageId, List.of(), current.provider(), current.id(), api, null, null,
+                StopReason.ERROR, text, null, ProviderFailure.of(FailureKind.CONFIGURATION), clock.millis());
+    }
+
+    private AssistantMessage emptyAborted(Turn turn) {
+        ModelRef current = model;
+        return new AssistantMessage(turn.id, List.of(), current == null ? "" : current.provider(),
+                current == null ? "" : current.id(), null, null, null, StopReason.ABORTED, ABORT_MESSAGE, null, null,
+                clock.millis());
+    }
+
+    /** The state of the running turn. Fields other than the final ones are guarded by the session's lock. */
+    private static final class Turn {
+        final String id;
+        final String prompt;
+        final CompletableFuture<TurnOutcome> completion = new CompletableFuture<>();
+        volatile boolean userAborted;
+        volatile CallControl control;
+
+        Turn(String id, String prompt) {
+            this.id = id;
+            this.prompt = prompt;
+        }
+    }
+
+    /** Builds a session; settings and providers are required, the rest has defaults. */
+    public static final class Builder {
+        private String sessionId;
+        private Supplier<Settings> settings;
+        private ProviderDirectory providers;
+        private CredentialSource credentials;
+        private AgentEndHandler agentEndHandler;
+        private Clock clock;
+        private IdGenerator ids;
+        private ModelRef model;
+
+        public Builder sessionId(String id) {
+            this.sessionId = id;
+            return this;
+        }
+
+        /** Read at every call, so settings changes apply to the next call. */
+        public Builder settings(Supplier<Settings> s) {
+            this.settings = s;
+            return this;
+        }
+
+        public Builder providers(ProviderDirectory p) {
+            this.providers = p;
+            return this;
+        }
+
+        public Builder credentials(CredentialSource c) {
+            this.credentials = c;
+            return this;
+        }
+
+        public Builder agentEndHandler(AgentEndHandler h) {
+            this.agentEndHandler = h;
+            return this;
+        }
+
+        public Builder clock(Clock c) {
+            this.clock = c;
+            return this;
+        }
+
+        public Builder ids(IdGenerator g) {
+            this.ids = g;
+            return this;
+        }
+
+        public Builder model(ModelRef m) {
+            this.model = m;
+            return this;
+        }
+
+        public ChatSession build() {
+            return new ChatSession(this);
+        }
+    }
+}

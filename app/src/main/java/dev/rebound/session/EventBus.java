@@ -1,0 +1,34 @@
+package dev.rebound.session;
+
+import dev.rebound.api.SessionEvent;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers a session's events to its listeners one at a time, in emission order, whatever thread emits them. A
+ * listener's failure is logged and never reaches the session or the other listeners.
+ */
+final class EventBus {
+    private static final Logger LOG = LoggerFactory.getLogger(EventBus.class);
+
+    private final CopyOnWriteArrayList<SessionListener> listeners = new CopyOnWriteArrayList<>();
+    private final Object order = new Object();
+
+    AutoCloseable subscribe(SessionListener listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    void emit(SessionEvent event) {
+        synchronized (order) {
+            for (SessionListener listener : listeners) {
+                try {
+                    listener.onEvent(event);
+                } catch (RuntimeException | LinkageError e) {
+                    LOG.warn("A session listener failed on {}; the session goes on", event.type(), e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.rebound.session;
+
+import dev.rebound.api.ChatMessage;
+import dev.rebound.api.ModelRef;
+
+/** One entry of a session's history: what happened, including failed attempts that the runtime context no longer holds. */
+public sealed interface HistoryEntry {
+
+    /** Epoch milliseconds of the entry. */
+    long timestamp();
+
+    /**
+     * A message; {@code retried} marks a failed attempt that a retry replaced.
+     */
+    record Message(ChatMessage message, boolean retried, long timestamp) implements HistoryEntry {
+        Message asRetried() {
+            return new Message(message, true, timestamp);
+        }
+    }
+
+    /**
+     * The session's model changed.
+     *
+     * @param role {@code user} for a manual choice, {@code fallback} for an automatic one
+     */
+    record ModelChange(ModelRef from, ModelRef to, String role, long timestamp) implements HistoryEntry {
+    }
+
+    /** A notice shown to the user. */
+    record Notice(String level, String message, long timestamp) implements HistoryEntry {
+    }
+}

@@ -1,0 +1,57 @@
+package dev.rebound.session;
+
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.ChatMessage;
+import dev.rebound.api.StopReason;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The messages of a session that are sent to the model, oldest first. A retried failure is removed from here (and stays
+ * in the {@link History}). Thread-safe.
+ */
+public final class RuntimeContext {
+    private final List<ChatMessage> messages = new ArrayList<>();
+
+    public synchronized void add(ChatMessage message) {
+        messages.add(message);
+    }
+
+    /** Removes the message of that id; true when it was there. */
+    public synchronized boolean remove(String messageId) {
+        return messages.removeIf(m -> m.id().equals(messageId));
+    }
+
+    public synchronized void clear() {
+        messages.clear();
+    }
+
+    /** A snapshot of every message in the context. */
+    public synchronized List<ChatMessage> messages() {
+        return List.copyOf(messages);
+    }
+
+    /**
+     * The messages a provider is sent: every user message and every assistant message that completed. A failed or
+     * aborted reply that was not retried stays visible to the user but is not replayed to the model, because a partial
+     * or error answer would mislead it.
+     */
+    public synchronized List<ChatMessage> forProvider() {
+        return messages.stream().filter(m -> !(m instanceof AssistantMessage a)
+                || (a.stopReason() != StopReason.ERROR && a.stopReason() != StopReason.ABORTED)).toList();
+    }
+
+    /** The text of the last assistant message, or null when there is none. */
+    public synchronized String lastAssistantText() {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof AssistantMessage a) {
+                return a.text();
+            }
+        }
+        return null;
+    }
+
+    public synchronized int size() {
+        return messages.size();
+    }
+}

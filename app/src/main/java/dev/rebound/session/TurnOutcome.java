@@ -1,0 +1,17 @@
+package dev.rebound.session;
+
+import dev.rebound.api.AssistantMessage;
+
+/**
+ * How a turn ended.
+ *
+ * @param turnId the turn
+ * @param finalMessage the last assistant message of the turn
+ */
+public record TurnOutcome(String turnId, AssistantMessage finalMessage) {
+    /** Whether the turn ended with a complete answer. */
+    public boolean succeeded() {
+        return finalMessage.stopReason() != dev.rebound.api.StopReason.ERROR
+                && finalMessage.stopReason() != dev.rebound.api.StopReason.ABORTED;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.rebound.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rebound.api.AgentEnd;
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.ChatMessage;
+import dev.rebound.api.ContentBlock;
+import dev.rebound.api.FailureKind;
+import dev.rebound.api.MessageEnd;
+import dev.rebound.api.MessageUpdate;
+import dev.rebound.api.ProviderFailure;
+import dev.rebound.api.StopReason;
+import dev.rebound.api.Usage;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WireJsonTest {
+    private final WireJson wire = new WireJson();
+
+    @Test
+    void eventsCarryTheirWireTypeAndFields() {
+        JsonNode json = wire.event(new AgentEnd("t1", true));
+        assertThat(json.toString()).isEqualTo("{\"type\":\"agent_end\",\"turnId\":\"t1\",\"willRetry\":true}");
+        JsonNode update = wire.event(new MessageUpdate("m1", "text", "Hel"));
+        assertThat(update.get("type").asText()).isEqualTo("message_update");
+        assertThat(update.get("delta").asText()).isEqualTo("Hel");
+    }
+
+    @Test
+    void aFailedAssistantMessageIsWrittenWithRoleWireEnumsAndNoHelperProperties() {
+        AssistantMessage failed = new AssistantMessage("m1", List.of(new ContentBlock.Text("Hi")), "openai", "gpt",
+                "openai-completions", "work", new Usage(3, 4, 0, 0), StopReason.ERROR, "503 Service Unavailable", null,
+                new ProviderFailure(FailureKind.HTTP, 503, null, null, Map.of("retry-after", "2")), 1000);
+        JsonNode json = wire.event(new MessageEnd(failed)).get("message");
+        assertThat(json.get("role").asText()).isEqualTo("assistant");
+        assertThat(json.get("stopReason").asText()).isEqualTo("error");
+        assertThat(json.get("failure").get("kind").asText()).isEqualTo("http");
+        assertThat(json.get("content").get(0).get("type").asText()).isEqualTo("text");
+        assertThat(json.has("error")).as("isError() is a helper, not a property").isFalse();
+        assertThat(json.has("stopDetails")).as("nulls are left out").isFalse();
+    }
+
+    @Test
+    void messagesReadBackToEqualRecords() throws Exception {
+        AssistantMessage original = new AssistantMessage("m1", List.of(new ContentBlock.Thinking("hm", false),
+                new ContentBlock.Text("Hi")), "openai", "gpt", "openai-completions", null, Usage.NONE, StopReason.STOP,
+                null, null, null, 1000);
+        String text = wire.mapper().writeValueAsString(original);
+        ChatMessage back = wire.mapper().readValue(text, ChatMessage.class);
+        assertThat(back).isEqualTo(original);
+    }
+}

@@ -1,0 +1,269 @@
+package dev.rebound.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rebound.api.AgentEnd;
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.ContentBlock;
+import dev.rebound.api.FailureKind;
+import dev.rebound.api.MessageEnd;
+import dev.rebound.api.MessageUpdate;
+import dev.rebound.api.ModelChanged;
+import dev.rebound.api.ModelRef;
+import dev.rebound.api.ProviderFailure;
+import dev.rebound.api.StopReason;
+import dev.rebound.api.UserMessage;
+import dev.rebound.provider.ChatProvider;
+import dev.rebound.provider.ProviderRequest;
+import dev.rebound.settings.ModelConfig;
+import dev.rebound.settings.ProviderApi;
+import dev.rebound.settings.ProviderConfig;
+import dev.rebound.settings.Settings;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ChatSessionTest {
+    private static final ModelRef MODEL = new ModelRef("local", "m1");
+    private static final ModelRef OTHER = new ModelRef("local", "m2");
+
+    private final Clock clock = Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC);
+    private final AtomicInteger idCounter = new AtomicInteger();
+    private final RecordingListener events = new RecordingListener();
+    private final List<ProviderRequest> requests = new ArrayList<>();
+    private final AtomicReference<Settings> settings = new AtomicReference<>(settings());
+    private ChatSession session;
+
+    private static Settings settings() {
+        ProviderConfig local = new ProviderConfig("local", ProviderApi.OPENAI_COMPLETIONS, "http://127.0.0.1:1/v1",
+                List.of(new ModelConfig("m1", 8000), new ModelConfig("m2", null)));
+        return new Settings(MODEL, Map.of(), Map.of("local", local), null, null);
+    }
+
+    private ChatSession session(Function<ProviderRequest, AssistantMessage> script, AgentEndHandler handler) {
+        ChatProvider provider = (request, listener, control) -> {
+            synchronized (requests) {
+                requests.add(request);
+            }
+            AssistantMessage reply = script.apply(request);
+            reply.content().stream().filter(b -> b instanceof ContentBlock.Text)
+                    .forEach(b -> listener.onTextDelta(((ContentBlock.Text) b).text()));
+            return reply;
+        };
+        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
+                .agentEndHandler(handler).clock(clock).ids(() -> "id" + idCounter.incrementAndGet()).model(MODEL)
+                .sessionId("s-1").build();
+        session.subscribe(events);
+        return session;
+    }
+
+    private static AssistantMessage reply(ProviderRequest r, String text) {
+        return new AssistantMessage(r.messageId(), List.of(new ContentBlock.Text(text)), r.model().provider(),
+                r.model().id(), "openai-completions", null, null, StopReason.STOP, null, null, null, 0);
+    }
+
+    private static AssistantMessage failure(ProviderRequest r, String error) {
+        return new AssistantMessage(r.messageId(), List.of(), r.model().provider(), r.model().id(),
+                "openai-completions", null, null, StopReason.ERROR, error, null,
+                new ProviderFailure(FailureKind.HTTP, 503, null, null, Map.of()), 0);
+    }
+
+    @AfterEach
+    void close() {
+        if (session != null) {
+            session.close();
+        }
+    }
+
+    @Test
+    void aPromptEmitsTheUserMessageThenOneStreamedReplyInOrder() throws Exception {
+        session(r -> reply(r, "Hello!"), AgentEndHandler.finishAlways());
+        PromptResult result = session.prompt("hi", null);
+        assertThat(result).isInstanceOf(PromptResult.Accepted.class);
+        TurnOutcome outcome = ((PromptResult.Accepted) result).completion().get(5, TimeUnit.SECONDS);
+
+        assertThat(outcome.succeeded()).isTrue();
+        assertThat(events.types()).containsExactly("message_start", "message_end", "agent_start", "message_start",
+                "message_update", "message_end", "agent_end");
+        assertThat(((MessageUpdate) events.events().get(4)).delta()).isEqualTo("Hello!");
+        assertThat(((AgentEnd) events.events().get(6)).willRetry()).isFalse();
+        assertThat(session.lastAssistantText()).isEqualTo("Hello!");
+        assertThat(session.messages()).hasSize(2);
+    }
+
+    @Test
+    void onAcceptedRunsBeforeTheFirstEvent() throws Exception {
+        session(r -> reply(r, "x"), AgentEndHandler.finishAlways());
+        List<String> seenAtAccept = new ArrayList<>();
+        PromptResult result = session.prompt("hi", () -> seenAtAccept.addAll(events.types()));
+        ((PromptResult.Accepted) result).completion().get(5, TimeUnit.SECONDS);
+        assertThat(seenAtAccept).isEmpty();
+    }
+
+    @Test
+    void theProviderIsSentTheWholeConversationOfCompletedMessages() throws Exception {
+        session(r -> r.context().size() == 1 ? reply(r, "first") : reply(r, "second"), AgentEndHandler.finishAlways());
+        ((PromptResult.Accepted) session.prompt("one", null)).completion().get(5, TimeUnit.SECONDS);
+        ((PromptResult.Accepted) session.prompt("two", null)).completion().get(5, TimeUnit.SECONDS);
+        assertThat(requests.get(1).context()).extracting(m -> m.role())
+                .containsExactly("user", "assistant", "user");
+        assertThat(((UserMessage) requests.get(1).context().get(2)).text()).isEqualTo("two");
+    }
+
+    @Test
+    void aFinalFailedReplyStaysVisibleButIsNotReplayedToTheModel() throws Exception {
+        session(r -> r.context().size() == 1 ? failure(r, "503 Service Unavailable") : reply(r, "ok"),
+                AgentEndHandler.finishAlways());
+        TurnOutcome first = ((PromptResult.Accepted) session.prompt("one", null)).completion().get(5, TimeUnit.SECONDS);
+        assertThat(first.succeeded()).isFalse();
+        assertThat(first.finalMessage().errorMessage()).isEqualTo("503 Service Unavailable");
+        assertThat(session.messages()).hasSize(2);
+
+        ((PromptResult.Accepted) session.prompt("two", null)).completion().get(5, TimeUnit.SECONDS);
+        assertThat(requests.get(1).context()).extracting(m -> m.role()).containsExactly("user", "user");
+    }
+
+    @Test
+    void aSecondPromptWhileATurnRunsIsRefusedClearly() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        session(r -> {
+            await(release);
+            return reply(r, "late");
+        }, AgentEndHandler.finishAlways());
+        PromptResult first = session.prompt("one", null);
+        PromptResult second = session.prompt("two", null);
+        release.countDown();
+        assertThat(second).isInstanceOf(PromptResult.Rejected.class);
+        assertThat(((PromptResult.Rejected) second).reason()).contains("already running");
+        ((PromptResult.Accepted) first).completion().get(5, TimeUnit.SECONDS);
+        assertThat(requests).hasSize(1);
+    }
+
+    @Test
+    void abortStopsTheProviderCallAndEndsTheTurnAsAborted() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        ChatProvider blocking = (request, listener, control) -> {
+            CountDownLatch aborted = new CountDownLatch(1);
+            control.onAbort(aborted::countDown);
+            started.countDown();
+            await(aborted);
+            return new AssistantMessage(request.messageId(), List.of(), "local", "m1", "openai-completions", null,
+                    null, StopReason.ABORTED, ChatSession.ABORT_MESSAGE, null, null, 0);
+        };
+        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(blocking))
+                .clock(clock).model(MODEL).build();
+        session.subscribe(events);
+        PromptResult result = session.prompt("hi", null);
+        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(session.state().streaming()).isTrue();
+        session.abort();
+        TurnOutcome outcome = ((PromptResult.Accepted) result).completion().get(5, TimeUnit.SECONDS);
+        assertThat(outcome.finalMessage().stopReason()).isEqualTo(StopReason.ABORTED);
+        assertThat(session.state().turnRunning()).isFalse();
+    }
+
+    @Test
+    void aScheduledRetryRemovesTheFailureFromTheContextKeepsItInHistoryAndContinuesTheTurn() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        AgentEndHandler retryOnce = new AgentEndHandler() {
+            @Override
+            public AgentEndDecision onAgentEnd(AttemptResult result) {
+                return result.message().isError() && result.attempt() == 0
+                        ? new AgentEndDecision.Retry(() -> true) : AgentEndDecision.FINISH;
+            }
+
+            @Override
+            public void cancelPending() {
+            }
+        };
+        session(r -> calls.incrementAndGet() == 1 ? failure(r, "503") : reply(r, "ok"), retryOnce);
+        ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
+
+        assertThat(events.types()).containsExactly("message_start", "message_end",
+                "agent_start", "message_start", "message_end", "agent_end",
+                "agent_start", "message_start", "message_update", "message_end", "agent_end");
+        assertThat(events.events()).filteredOn(e -> e instanceof AgentEnd).extracting(e -> ((AgentEnd) e).willRetry())
+                .containsExactly(true, false);
+        assertThat(session.messages()).extracting(m -> m.role()).containsExactly("user", "assistant");
+        assertThat(requests.get(1).context()).hasSize(1);
+        assertThat(session.history()).filteredOn(e -> e instanceof HistoryEntry.Message m && m.retried()).hasSize(1);
+        AssistantMessage failed = (AssistantMessage) ((MessageEnd) events.events().get(4)).message();
+        assertThat(failed.errorMessage()).isEqualTo("503");
+    }
+
+    @Test
+    void settingsAreReadAtEveryCallSoAChangedTimeoutAppliesToTheNextCall() throws Exception {
+        session(r -> reply(r, "x"), AgentEndHandler.finishAlways());
+        ((PromptResult.Accepted) session.prompt("one", null)).completion().get(5, TimeUnit.SECONDS);
+        Settings s = settings.get();
+        settings.set(new Settings(s.model(), s.modelRoles(), s.providers(), s.retry(),
+                new dev.rebound.settings.TimeoutSettings(1, 2, 3)));
+        ((PromptResult.Accepted) session.prompt("two", null)).completion().get(5, TimeUnit.SECONDS);
+        assertThat(requests.get(1).timeouts().idleMs()).isEqualTo(3);
+    }
+
+    @Test
+    void setModelSwitchesTheNextCallAndRecordsAUserModelChange() throws Exception {
+        session(r -> reply(r, r.model().id()), AgentEndHandler.finishAlways());
+        session.setModel(OTHER);
+        ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
+        assertThat(requests.get(0).model()).isEqualTo(OTHER);
+        assertThat(events.events().get(0)).isEqualTo(new ModelChanged(OTHER, "user"));
+        assertThat(session.history().get(0)).isInstanceOf(HistoryEntry.ModelChange.class);
+    }
+
+    @Test
+    void anUnconfiguredModelIsRefused() {
+        session(r -> reply(r, "x"), AgentEndHandler.finishAlways());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> session.setModel(new ModelRef("nope", "x")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not configured");
+        assertThat(session.model()).isEqualTo(MODEL);
+    }
+
+    @Test
+    void aProviderWhoseApiIsNotImplementedEndsTheTurnWithAClearError() throws Exception {
+        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.empty()).clock(clock)
+                .model(MODEL).build();
+        TurnOutcome outcome = ((PromptResult.Accepted) session.prompt("hi", null)).completion()
+                .get(5, TimeUnit.SECONDS);
+        assertThat(outcome.finalMessage().errorMessage()).contains("cannot speak yet");
+        assertThat(outcome.finalMessage().failure().kind()).isEqualTo(FailureKind.CONFIGURATION);
+    }
+
+    @Test
+    void aListenerThatThrowsDoesNotHurtTheTurnOrOtherListeners() throws Exception {
+        session(r -> reply(r, "fine"), AgentEndHandler.finishAlways());
+        session.subscribe(e -> {
+            throw new IllegalStateException("bad listener");
+        });
+        TurnOutcome outcome = ((PromptResult.Accepted) session.prompt("hi", null)).completion()
+                .get(5, TimeUnit.SECONDS);
+        assertThat(outcome.succeeded()).isTrue();
+        assertThat(events.types()).endsWith("agent_end");
+    }
+
+    @Test
+    void aPromptWithNoModelIsRefused() {
+        session = ChatSession.builder().settings(() -> Settings.DEFAULTS).providers(api -> Optional.empty()).build();
+        assertThat(session.prompt("hi", null)).isInstanceOf(PromptResult.Rejected.class);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
