@@ -1,0 +1,129 @@
+package dev.rebound.app;
+
+import dev.rebound.api.ModelRef;
+import dev.rebound.api.Notice;
+import dev.rebound.auth.CredentialStore;
+import dev.rebound.provider.ChatProvider;
+import dev.rebound.provider.HttpClients;
+import dev.rebound.provider.StreamWatchdog;
+import dev.rebound.provider.openai.OpenAiCompletionsProvider;
+import dev.rebound.session.ChatSession;
+import dev.rebound.session.ProviderDirectory;
+import dev.rebound.session.SessionFactory;
+import dev.rebound.settings.ConfigDirectory;
+import dev.rebound.settings.ProviderApi;
+import dev.rebound.settings.Settings;
+import dev.rebound.settings.SettingsProblem;
+import dev.rebound.settings.SettingsStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import okhttp3.OkHttpClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The app's shared services, built once per process: config directory, log file, settings, credentials, the HTTP
+ * client and the providers. Sessions made by {@link #sessionFactory()} share them.
+ */
+final class AppServices implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AppServices.class);
+
+    private final ConfigDirectory dir;
+    private final SettingsStore settings;
+    private final CredentialStore credentials;
+    private final OkHttpClient http;
+    private final ScheduledExecutorService watchdogScheduler;
+    private final ProviderDirectory providers;
+    private final Clock clock;
+    private volatile ModelRef startModel;
+
+    private AppServices(ConfigDirectory dir, Map<String, String> env, Clock clock) {
+        this.dir = dir;
+        this.clock = clock;
+        this.settings = SettingsStore.open(dir, clock);
+        this.credentials = CredentialStore.open(dir, env, clock);
+        this.http = HttpClients.newSharedClient();
+        this.watchdogScheduler = StreamWatchdog.newScheduler();
+        ChatProvider openAi = new OpenAiCompletionsProvider(http, clock, new StreamWatchdog(watchdogScheduler));
+        this.providers = api -> api == ProviderApi.OPENAI_COMPLETIONS ? Optional.of(openAi) : Optional.empty();
+    }
+
+    /**
+     * Resolves the config directory, starts logging into it and loads settings and credentials. Content problems
+     * never stop the start; they become {@link #startupNotices()}.
+     */
+    static AppServices start(Path configDirOption, Map<String, String> env) throws Launch.StartupException {
+        ConfigDirectory dir = ConfigDirectory.resolve(configDirOption, env, System.getProperty("os.name", ""),
+                Path.of(System.getProperty("user.home", ".")));
+        try {
+            dir.ensureExists();
+            Files.createDirectories(dir.logsDir());
+        } catch (IOException e) {
+            throw new Launch.StartupException("cannot use the config directory " + dir.root() + " ("
+                    + e.getMessage() + "). Choose a writable one with --config-dir DIR.");
+        }
+        LoggingSetup.addLogFile(dir.logsDir());
+        LOG.info("Rebound {} starting; config directory {} ({})", AppVersion.current(), dir.root(), dir.source());
+        return new AppServices(dir, env, Clock.systemUTC());
+    }
+
+    SettingsStore settings() {
+        return settings;
+    }
+
+    ConfigDirectory configDirectory() {
+        return dir;
+    }
+
+    /** Makes new sessions start on this model instead of the settings' default. */
+    void startModel(ModelRef model) {
+        this.startModel = model;
+    }
+
+    /** Problems found while loading settings and credentials, as (level, message) for notices. */
+    List<String[]> startupNotices() {
+        List<String[]> notices = new ArrayList<>();
+        List<SettingsProblem> problems = new ArrayList<>(settings.problems());
+        problems.addAll(credentials.problems());
+        for (SettingsProblem p : problems) {
+            notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
+        }
+        return notices;
+    }
+
+    SessionFactory sessionFactory() {
+        return () -> ChatSession.builder()
+                .settings(settings::current)
+                .providers(providers)
+                .credentials(provider -> credentials.forProvider(provider).stream().findFirst())
+                .clock(clock)
+                .model(defaultModel(settings.current()))
+                .build();
+    }
+
+    /** The --model choice, else the settings' model when it is configured, else the first configured model. */
+    private ModelRef defaultModel(Settings now) {
+        if (startModel != null) {
+            return startModel;
+        }
+        if (now.model() != null && now.findModel(now.model()).isPresent()) {
+            return now.model();
+        }
+        List<ModelRef> all = now.allModels();
+        return all.isEmpty() ? null : all.getFirst();
+    }
+
+    @Override
+    public void close() {
+        watchdogScheduler.shutdownNow();
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
+    }
+}

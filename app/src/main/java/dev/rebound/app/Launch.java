@@ -1,0 +1,162 @@
+package dev.rebound.app;
+
+import dev.rebound.api.MessageUpdate;
+import dev.rebound.api.ModelRef;
+import dev.rebound.api.Notice;
+import dev.rebound.json.WireJson;
+import dev.rebound.rpc.FrameWriter;
+import dev.rebound.rpc.RpcServer;
+import dev.rebound.session.ChatSession;
+import dev.rebound.session.PromptResult;
+import dev.rebound.session.TurnOutcome;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Starts Rebound in the mode the command line chose. */
+final class Launch {
+    private static final Logger LOG = LoggerFactory.getLogger(Launch.class);
+    /** Exit code of a turn that finally failed. */
+    static final int EXIT_TURN_FAILED = 1;
+    /** Exit code of a bad command line or configuration. */
+    static final int EXIT_USAGE = 2;
+
+    private final Path configDir;
+    private final String model;
+    private final Path session;
+    private final Path pluginsDir;
+    private final boolean noPlugins;
+
+    Launch(Path configDir, String model, Path session, Path pluginsDir, boolean noPlugins) {
+        this.configDir = configDir;
+        this.model = model;
+        this.session = session;
+        this.pluginsDir = pluginsDir;
+        this.noPlugins = noPlugins;
+    }
+
+    int rpc() {
+        OutputStream stdout = Console.stdout();
+        AppServices services;
+        try {
+            services = start();
+        } catch (StartupException e) {
+            Console.errWriter().println("rebound: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        try (services) {
+            WireJson wire = new WireJson();
+            RpcServer server = new RpcServer(System.in, new FrameWriter(stdout, wire), wire,
+                    services.sessionFactory(), services.settings());
+            Thread hook = Thread.ofPlatform().unstarted(server::shutdown);
+            Runtime.getRuntime().addShutdownHook(hook);
+            int code = server.run(services.startupNotices());
+            removeHook(hook);
+            return code;
+        }
+    }
+
+    int print(String message) {
+        OutputStream stdout = Console.stdout();
+        PrintWriter err = Console.errWriter();
+        AppServices services;
+        try {
+            services = start();
+        } catch (StartupException e) {
+            err.println("rebound: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        try (services; ChatSession chat = services.sessionFactory().create()) {
+            for (String[] notice : services.startupNotices()) {
+                err.println("rebound: " + notice[0] + ": " + notice[1]);
+            }
+            chat.subscribe(event -> {
+                if (event instanceof MessageUpdate u && MessageUpdate.TEXT.equals(u.kind())) {
+                    write(stdout, u.delta());
+                } else if (event instanceof Notice n) {
+                    err.println("rebound: " + n.level() + ": " + n.message());
+                }
+            });
+            PromptResult result = chat.prompt(message, null);
+            if (result instanceof PromptResult.Rejected rejected) {
+                err.println("rebound: " + rejected.reason());
+                return EXIT_USAGE;
+            }
+            Thread hook = Thread.ofPlatform().unstarted(chat::abort);
+            Runtime.getRuntime().addShutdownHook(hook);
+            TurnOutcome outcome = ((PromptResult.Accepted) result).completion().join();
+            removeHook(hook);
+            if (outcome.succeeded()) {
+                write(stdout, "\n");
+                return 0;
+            }
+            err.println();
+            err.println("rebound: " + outcome.finalMessage().errorMessage());
+            return EXIT_TURN_FAILED;
+        }
+    }
+
+    int desktop() {
+        PrintWriter err = Console.errWriter();
+        err.println("The desktop window is not part of this build yet. Use one of:");
+        err.println("  java -jar app/target/rebound.jar --mode rpc      (JSON lines on stdin/stdout; see docs/rpc.md)");
+        err.println("  java -jar app/target/rebound.jar -p \"MESSAGE\"    (one prompt, the reply on stdout)");
+        return 0;
+    }
+
+    private AppServices start() throws StartupException {
+        AppServices services = AppServices.start(configDir, System.getenv());
+        if (session != null) {
+            services.close();
+            throw new StartupException("--session " + session + ": resuming saved sessions is not available in this "
+                    + "build yet (sessions are kept in memory only).");
+        }
+        if (pluginsDir != null && !noPlugins) {
+            LOG.warn("Plugin loading is not available in this build; --plugins-dir {} is ignored", pluginsDir);
+        }
+        if (model != null) {
+            ModelRef ref;
+            try {
+                ref = ModelRef.parse(model);
+            } catch (IllegalArgumentException e) {
+                services.close();
+                throw new StartupException("--model: " + e.getMessage());
+            }
+            if (services.settings().current().findModel(ref).isEmpty()) {
+                services.close();
+                throw new StartupException("--model " + model + " is not configured. Configured models: "
+                        + services.settings().current().allModels().stream().map(ModelRef::selector).toList());
+            }
+            services.startModel(ref);
+        }
+        return services;
+    }
+
+    private static void write(OutputStream out, String text) {
+        try {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        } catch (IOException e) {
+            LOG.debug("stdout closed", e);
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            LOG.debug("Already shutting down");
+        }
+    }
+
+    /** A problem with the command line or configuration that stops Rebound from starting. */
+    static final class StartupException extends Exception {
+        StartupException(String message) {
+            super(message);
+        }
+    }
+}

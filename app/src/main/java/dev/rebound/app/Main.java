@@ -1,0 +1,59 @@
+package dev.rebound.app;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The command line of {@code java -jar rebound.jar}. */
+@Command(name = "rebound", mixinStandardHelpOptions = true, versionProvider = AppVersion.class, sortOptions = false,
+        description = {"A chat app whose conversations survive LLM provider failures.", "",
+            "Modes: --mode rpc (headless, JSON lines on stdin/stdout), -p MESSAGE (one prompt, reply on stdout)."})
+public final class Main implements Callable<Integer> {
+
+    /** How Rebound runs. */
+    public enum Mode { desktop, rpc }
+
+    @Option(names = "--mode", paramLabel = "MODE", description = "desktop (default) or rpc.")
+    Mode mode = Mode.desktop;
+
+    @Option(names = {"-p", "--print"}, paramLabel = "MESSAGE",
+            description = "Send one prompt, print the reply as it streams, exit 0 (or non-zero with the error).")
+    String print;
+
+    @Option(names = "--config-dir", paramLabel = "DIR",
+            description = "Where settings, credentials, sessions and logs live (default: $REBOUND_CONFIG_DIR, "
+                    + "else the platform's config directory).")
+    Path configDir;
+
+    @Option(names = "--model", paramLabel = "PROVIDER/ID", description = "The model to start on.")
+    String model;
+
+    @Option(names = "--session", paramLabel = "FILE", description = "Resume a saved chat session.")
+    Path session;
+
+    @Option(names = "--plugins-dir", paramLabel = "DIR", description = "Also load plugins from DIR.")
+    Path pluginsDir;
+
+    @Option(names = "--no-plugins", description = "Load no plugins.")
+    boolean noPlugins;
+
+    @Override
+    public Integer call() {
+        Launch launch = new Launch(configDir, model, session, pluginsDir, noPlugins);
+        if (print != null) {
+            return launch.print(print);
+        }
+        if (mode == Mode.rpc) {
+            return launch.rpc();
+        }
+        return launch.desktop();
+    }
+
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setOut(Console.helpWriter()).setErr(Console.errWriter());
+        System.exit(cli.execute(args));
+    }
+}

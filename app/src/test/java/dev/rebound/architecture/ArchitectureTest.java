@@ -1,0 +1,90 @@
+package dev.rebound.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The architecture, as rules that fail the build. Each rule says why it exists.
+ */
+class ArchitectureTest {
+    private static final JavaClasses REBOUND = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.rebound");
+
+    private static void check(ArchRule rule) {
+        rule.check(REBOUND);
+    }
+
+    @Test
+    void javaFxIsUsedOnlyInTheUiPackage() {
+        check(noClasses().that().resideOutsideOfPackage("dev.rebound.ui..")
+                .should().dependOnClassesThat().resideInAPackage("javafx..")
+                .because("the session core, providers and RPC mode run headless and are tested without a display; "
+                        + "only the desktop UI may need JavaFX"));
+    }
+
+    @Test
+    void thePluginApiDependsOnTheJdkAndPf4jOnly() {
+        check(classes().that().resideInAPackage("dev.rebound.api..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.rebound.api..", "org.pf4j..")
+                .because("plugin authors compile against plugin-api alone; any other dependency would leak into "
+                        + "every plugin and tie them to the app's internals and library versions"));
+    }
+
+    @Test
+    void loggingGoesThroughSlf4jOnly() {
+        check(noClasses().that().doNotHaveFullyQualifiedName("dev.rebound.app.LoggingSetup")
+                .should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.logging..",
+                        "org.apache.commons.logging..", "ch.qos.logback..")
+                .because("one logging facade keeps every message in the same redacted log file; only the "
+                        + "bootstrap configures the backend"));
+    }
+
+    @Test
+    void onlyTheConsoleTouchesStandardOutputAndError() {
+        check(noClasses().that().doNotHaveFullyQualifiedName("dev.rebound.app.Console")
+                .should().accessField(System.class, "out")
+                .orShould().accessField(System.class, "err")
+                .because("stdout carries RPC frames and print-mode replies only: a stray println would corrupt "
+                        + "the protocol a script is parsing"));
+    }
+
+    @Test
+    void theUiNeverTalksToProvidersDirectly() {
+        check(noClasses().that().resideInAPackage("dev.rebound.ui..")
+                .should().dependOnClassesThat().resideInAPackage("dev.rebound.provider..")
+                .because("every provider call must go through the session core, where retries, fallbacks and "
+                        + "cancellation are decided; a UI shortcut would bypass them"));
+    }
+
+    @Test
+    void theSessionCoreDoesNotDependOnItsHosts() {
+        check(noClasses().that().resideInAnyPackage("dev.rebound.session..", "dev.rebound.provider..",
+                        "dev.rebound.settings..", "dev.rebound.auth..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.rebound.rpc..", "dev.rebound.ui..",
+                        "dev.rebound.app..")
+                .because("RPC mode, the desktop UI and print mode are interchangeable hosts of the same core"));
+    }
+
+    @Test
+    void providersDoNotKnowAboutSessions() {
+        check(noClasses().that().resideInAPackage("dev.rebound.provider..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.rebound.session..", "dev.rebound.retry..")
+                .because("a provider streams one call and reports facts; deciding what to do about a failure "
+                        + "belongs to the session and the retry engine"));
+    }
+
+    @Test
+    void onlyTheRetryAndSessionLayersReadTheClockThroughInjection() {
+        check(noClasses().that().resideInAnyPackage("dev.rebound.session..", "dev.rebound.retry..")
+                .should().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethod(Thread.class, "sleep", long.class)
+                .because("retry timing is tested exactly with an injected Clock, never with real sleeps"));
+    }
+}

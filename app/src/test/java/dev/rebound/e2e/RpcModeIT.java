@@ -1,0 +1,326 @@
+package dev.rebound.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** RPC mode end to end: the real jar as a child process, talking to an OpenAI-compatible server on loopback. */
+class RpcModeIT {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path configDir;
+    private MockWebServer server;
+    private ReboundProcess rebound;
+
+    @BeforeEach
+    void startServer() throws IOException {
+        server = new MockWebServer();
+        server.start();
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        if (rebound != null) {
+            rebound.close();
+        }
+        server.close();
+    }
+
+    private void writeSettings(String extra) throws IOException {
+        Files.writeString(configDir.resolve("settings.json"), """
+                {
+                  "model": "local/test-model",
+                  "providers": {
+                    "local": { "api": "openai-completions", "baseUrl": "%s",
+                               "models": [ { "id": "test-model", "contextWindow": 8192 }, { "id": "other" } ] }
+                  }%s
+                }
+                """.formatted(server.url("/v1").toString(), extra));
+    }
+
+    private static String type(JsonNode frame) {
+        return frame.path("type").asText();
+    }
+
+    @Test
+    void aPipedPromptStreamsTheReplyAndExitsZeroAtEndOfInput() throws Exception {
+        writeSettings("");
+        server.enqueue(Sse.reply("Hel", "lo", " there"));
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.send("{\"id\":\"p1\",\"type\":\"prompt\",\"message\":\"hi\"}");
+        rebound.closeStdin();
+
+        assertThat(rebound.next(WAIT).toString()).isEqualTo("{\"type\":\"ready\",\"protocolVersion\":1}");
+        JsonNode response = rebound.next(WAIT);
+        assertThat(response.toString())
+                .isEqualTo("{\"id\":\"p1\",\"type\":\"response\",\"command\":\"prompt\",\"success\":true}");
+        List<JsonNode> frames = rebound.framesUntil("agent_end", WAIT);
+        assertThat(frames).extracting(RpcModeIT::type).containsExactly("message_start", "message_end",
+                "agent_start", "message_start", "message_update", "message_update", "message_update", "message_end",
+                "agent_end");
+        assertThat(frames.get(4).path("delta").asText()).isEqualTo("Hel");
+        JsonNode reply = frames.get(7).path("message");
+        assertThat(reply.path("stopReason").asText()).isEqualTo("stop");
+        assertThat(reply.path("content").get(0).path("text").asText()).isEqualTo("Hello there");
+        assertThat(reply.path("usage").path("outputTokens").asInt()).isEqualTo(3);
+        assertThat(frames.get(8).path("willRetry").asBoolean()).isFalse();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getTarget()).isEqualTo("/v1/chat/completions");
+        assertThat(request.getBody().utf8()).contains("\"content\":\"hi\"").contains("\"stream\":true");
+    }
+
+    @Test
+    void endOfInputLetsTheRunningTurnFinishBeforeExiting() throws Exception {
+        writeSettings("");
+        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+                .body(Sse.chunk("slow") + Sse.finish()).headersDelay(1500, java.util.concurrent.TimeUnit.MILLISECONDS)
+                .build());
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
+        rebound.closeStdin();
+        List<JsonNode> frames = rebound.framesUntil("agent_end", WAIT);
+        assertThat(frames).extracting(RpcModeIT::type).contains("message_update");
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+    }
+
+    @Test
+    void commandsAnswerWithTheirIdsAndStateReflectsTheSession() throws Exception {
+        writeSettings("");
+        server.enqueue(Sse.reply("Answer one"));
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+
+        rebound.send("{\"id\":1,\"type\":\"get_available_models\"}");
+        JsonNode models = rebound.next(WAIT);
+        assertThat(models.path("id").asInt()).isEqualTo(1);
+        assertThat(models.path("data").path("models").toString())
+                .isEqualTo("[{\"provider\":\"local\",\"id\":\"test-model\",\"contextWindow\":8192},"
+                        + "{\"provider\":\"local\",\"id\":\"other\"}]");
+
+        rebound.send("{\"id\":2,\"type\":\"prompt\",\"message\":\"one\"}");
+        rebound.until(f -> type(f).equals("agent_end"), WAIT);
+
+        rebound.send("{\"id\":3,\"type\":\"get_last_assistant_text\"}");
+        assertThat(rebound.next(WAIT).path("data").path("text").asText()).isEqualTo("Answer one");
+        rebound.send("{\"id\":4,\"type\":\"get_messages\"}");
+        JsonNode messages = rebound.next(WAIT).path("data").path("messages");
+        assertThat(messages).hasSize(2);
+        assertThat(messages.get(0).path("role").asText()).isEqualTo("user");
+
+        rebound.send("{\"id\":5,\"type\":\"set_model\",\"provider\":\"local\",\"modelId\":\"other\"}");
+        JsonNode changed = rebound.until(f -> type(f).equals("model_changed"), WAIT);
+        assertThat(changed.path("model").path("id").asText()).isEqualTo("other");
+        JsonNode setModel = rebound.next(WAIT);
+        assertThat(setModel.path("success").asBoolean()).isTrue();
+
+        rebound.send("{\"id\":6,\"type\":\"set_model\",\"provider\":\"local\",\"modelId\":\"missing\"}");
+        JsonNode refused = rebound.next(WAIT);
+        assertThat(refused.path("success").asBoolean()).isFalse();
+        assertThat(refused.path("error").asText()).contains("local/missing").contains("not configured");
+
+        rebound.send("{\"id\":7,\"type\":\"get_state\"}");
+        JsonNode state = rebound.next(WAIT).path("data");
+        assertThat(state.path("model").path("id").asText()).isEqualTo("other");
+        assertThat(state.path("isStreaming").asBoolean()).isFalse();
+        assertThat(state.path("messageCount").asInt()).isEqualTo(2);
+        assertThat(state.path("autoRetryEnabled").asBoolean()).isTrue();
+        String firstSession = state.path("sessionId").asText();
+
+        rebound.send("{\"id\":8,\"type\":\"new_session\"}");
+        JsonNode fresh = rebound.next(WAIT);
+        assertThat(fresh.path("data").path("sessionId").asText()).isNotEqualTo(firstSession);
+        rebound.send("{\"id\":9,\"type\":\"get_messages\"}");
+        assertThat(rebound.next(WAIT).path("data").path("messages")).isEmpty();
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+    }
+
+    @Test
+    void badLinesGetErrorResponsesAndTheProcessGoesOn() throws Exception {
+        writeSettings("");
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        rebound.send("this is not json");
+        JsonNode parse = rebound.next(WAIT);
+        assertThat(parse.path("command").asText()).isEqualTo("parse");
+        assertThat(parse.path("success").asBoolean()).isFalse();
+
+        rebound.send("{\"id\":\"x\",\"type\":\"frobnicate\"}");
+        JsonNode unknown = rebound.next(WAIT);
+        assertThat(unknown.path("id").asText()).isEqualTo("x");
+        assertThat(unknown.path("error").asText()).contains("frobnicate");
+
+        rebound.send("{\"id\":\"y\",\"type\":\"prompt\"}");
+        assertThat(rebound.next(WAIT).path("error").asText()).contains("message");
+
+        rebound.sendRaw("{\"id\":\"crlf\",\"type\":\"get_state\"}\r\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(rebound.next(WAIT).path("success").asBoolean()).isTrue();
+
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+    }
+
+    @Test
+    void lineSeparatorCharactersInsideAMessageAreDataNotLineEnds() throws Exception {
+        writeSettings("");
+        server.enqueue(Sse.reply("ok"));
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        rebound.sendRaw("{\"type\":\"prompt\",\"message\":\"a\u2028b\u2029c\"}\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(rebound.next(WAIT).path("success").asBoolean()).isTrue();
+        rebound.until(f -> type(f).equals("agent_end"), WAIT);
+        assertThat(server.takeRequest().getBody().utf8()).contains("a\u2028b\u2029c");
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+    }
+
+    @Test
+    void aSecondPromptWhileOneRunsIsRefused() throws Exception {
+        writeSettings("");
+        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+                .body(Sse.chunk("x") + Sse.finish()).headersDelay(1, java.util.concurrent.TimeUnit.SECONDS).build());
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        rebound.send("{\"id\":1,\"type\":\"prompt\",\"message\":\"one\"}");
+        rebound.send("{\"id\":2,\"type\":\"prompt\",\"message\":\"two\"}");
+        JsonNode second = rebound.until(f -> f.path("id").asInt() == 2, WAIT);
+        assertThat(second.path("success").asBoolean()).isFalse();
+        assertThat(second.path("error").asText()).contains("already running");
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        assertThat(server.getRequestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void abortStopsAStreamingTurnAtOnce() throws Exception {
+        writeSettings("");
+        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+                .body(Sse.chunk("never")).headersDelay(30, java.util.concurrent.TimeUnit.SECONDS).build());
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
+        rebound.until(f -> type(f).equals("agent_start"), WAIT);
+        long start = System.nanoTime();
+        rebound.send("{\"type\":\"abort\"}");
+        JsonNode end = rebound.until(f -> type(f).equals("message_end")
+                && f.path("message").path("role").asText().equals("assistant"), WAIT);
+        assertThat(end.path("message").path("stopReason").asText()).isEqualTo("aborted");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+    }
+
+    @Test
+    void sigtermAbortsTheRunningTurnAndExits() throws Exception {
+        writeSettings("");
+        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+                .body(Sse.chunk("never")).headersDelay(30, java.util.concurrent.TimeUnit.SECONDS).build());
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
+        rebound.until(f -> type(f).equals("agent_start"), WAIT);
+        ProcessHandle.of(rebound.pid()).orElseThrow().destroy();
+        int code = rebound.waitForExit(Duration.ofSeconds(10));
+        assertThat(code).isIn(0, 143);
+        assertThat(rebound.drain()).extracting(RpcModeIT::type).contains("message_end");
+    }
+
+    @Test
+    void aSettingsFileWithASyntaxErrorIsReportedAndLeftUntouched() throws Exception {
+        byte[] broken = "{\n  \"model\": \"local/x\",\n  \"retry\": { \"maxRetries\": 3, }\n}\n"
+                .getBytes(StandardCharsets.UTF_8);
+        Path settings = configDir.resolve("settings.json");
+        Files.write(settings, broken);
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        assertThat(type(rebound.next(WAIT))).isEqualTo("ready");
+        JsonNode notice = rebound.until(f -> type(f).equals("notice"), WAIT);
+        assertThat(notice.path("message").asText()).contains("settings.json").contains("line 3").contains("column");
+        rebound.send("{\"type\":\"get_settings\"}");
+        JsonNode effective = rebound.until(f -> type(f).equals("response"), WAIT);
+        assertThat(effective.path("data").path("retry").path("maxRetries").asInt()).isEqualTo(10);
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        assertThat(Files.readAllBytes(settings)).isEqualTo(broken);
+    }
+
+    @Test
+    void anInvalidSettingsPatchIsRefusedWholeAndNothingIsWritten() throws Exception {
+        writeSettings("");
+        Path settings = configDir.resolve("settings.json");
+        byte[] before = Files.readAllBytes(settings);
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        rebound.send("{\"id\":1,\"type\":\"set_settings\",\"patch\":{\"retry\":{\"maxRetries\":-1,"
+                + "\"baseDelayMs\":2000,\"fallbackRevertPolicy\":\"sometimes\"}}}");
+        JsonNode refused = rebound.next(WAIT);
+        assertThat(refused.path("success").asBoolean()).isFalse();
+        assertThat(refused.path("error").asText()).contains("retry.maxRetries").contains("retry.fallbackRevertPolicy");
+        rebound.send("{\"id\":2,\"type\":\"get_settings\"}");
+        assertThat(rebound.next(WAIT).path("data").path("retry").path("baseDelayMs").asInt()).isEqualTo(500);
+
+        rebound.send("{\"id\":3,\"type\":\"set_settings\",\"patch\":{\"retry\":{\"maxRetries\":3}}}");
+        JsonNode applied = rebound.next(WAIT);
+        assertThat(applied.path("success").asBoolean()).isTrue();
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        assertThat(Files.readAllBytes(settings)).isNotEqualTo(before);
+        assertThat(Files.readString(settings)).contains("\"maxRetries\" : 3").contains("test-model");
+    }
+
+    @Test
+    void aCanaryApiKeyTravelsOnlyInTheAuthorizationHeader() throws Exception {
+        String canary = "sk-canary-" + "7f3a9b2c4d5e6f708192a3b4c5d6e7f8";
+        writeSettings("");
+        Files.writeString(configDir.resolve("credentials.json"),
+                "{ \"local\": [ { \"label\": \"work\", \"apiKey\": \"" + canary + "\" } ] }");
+        server.enqueue(new MockResponse.Builder().code(401).addHeader("Content-Type", "application/json")
+                .body("{\"error\":{\"message\":\"Incorrect API key provided: " + canary + ". You can find your API "
+                        + "key at https://platform.openai.com/account/api-keys.\",\"type\":\"invalid_request_error\","
+                        + "\"param\":null,\"code\":\"invalid_api_key\"}}").build());
+        server.enqueue(Sse.reply("fine"));
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        rebound.send("{\"type\":\"prompt\",\"message\":\"one\"}");
+        JsonNode failed = rebound.until(f -> type(f).equals("agent_end"), WAIT);
+        rebound.send("{\"type\":\"prompt\",\"message\":\"two\"}");
+        rebound.until(f -> type(f).equals("agent_end"), WAIT);
+        rebound.send("{\"type\":\"get_settings\"}");
+        rebound.send("{\"type\":\"get_messages\"}");
+        rebound.send("{\"type\":\"get_state\"}");
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+
+        assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + canary);
+        assertThat(rebound.stdout()).contains("invalid_api_key").contains("work").doesNotContain(canary);
+        assertThat(rebound.stderr()).doesNotContain(canary);
+        try (Stream<Path> files = Files.walk(configDir)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                if (file.getFileName().toString().equals("credentials.json")) {
+                    continue;
+                }
+                assertThat(Files.readString(file, StandardCharsets.ISO_8859_1)).as(file.toString())
+                        .doesNotContain(canary);
+            }
+        }
+        assertThat(failed).isNotNull();
+    }
+}
