@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** Reads and writes the JSON object files of the config directory (settings.json, credentials.json). */
@@ -142,7 +143,7 @@ public final class JsonFiles {
             case NUMBER -> "a number";
             case BOOLEAN -> "a boolean";
             case NULL -> "null";
-            default -> "a " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+            default -> "a " + node.getNodeType().name().toLowerCase(Locale.ROOT);
         };
     }
 

@@ -118,6 +118,9 @@ public final class SettingsValidator {
         for (Map.Entry<String, JsonNode> entry : node.properties()) {
             String key = entry.getKey();
             String path = KeyPath.child("providers", key);
+            if (!present(entry.getValue())) {
+                continue;
+            }
             if (key.isEmpty() || key.contains("/") || !key.strip().equals(key)) {
                 problems.add(SettingsProblem.error(path,
                         "a provider key must be non-empty, without '/' and without surrounding spaces"));

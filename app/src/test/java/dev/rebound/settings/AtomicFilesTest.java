@@ -1,8 +1,10 @@
 package dev.rebound.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,8 +82,8 @@ class AtomicFilesTest {
         Files.createDirectory(target);
         Files.write(target.resolve("inside"), bytes("x"));
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                () -> AtomicFiles.writeAtomically(target, bytes("new"), null)).isInstanceOf(java.io.IOException.class);
+        assertThatThrownBy(() -> AtomicFiles.writeAtomically(target, bytes("new"), null))
+                .isInstanceOf(IOException.class);
 
         assertThat(target.resolve("inside")).hasBinaryContent(bytes("x"));
         assertOnlyFilesAre("occupied");

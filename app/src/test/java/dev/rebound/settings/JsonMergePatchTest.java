@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.rebound.json.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,7 +55,7 @@ class JsonMergePatchTest {
         JsonNode patch = json("{'a':{'b':null,'c':[1]}}");
 
         JsonNode result = JsonMergePatch.apply(target, patch);
-        ((com.fasterxml.jackson.databind.node.ArrayNode) result.get("a").get("c")).add(2);
+        ((ArrayNode) result.get("a").get("c")).add(2);
 
         assertThat(target).isEqualTo(json("{'a':{'b':1}}"));
         assertThat(patch).isEqualTo(json("{'a':{'b':null,'c':[1]}}"));

@@ -261,7 +261,8 @@ class SettingsValidatorTest {
 
     @Test
     void nullMeansNotSet() throws Exception {
-        SettingsValidator.Result result = validate("{ \"model\": null, \"retry\": { \"maxRetries\": null }, \"timeouts\": null }");
+        SettingsValidator.Result result = validate("{ \"model\": null, \"retry\": { \"maxRetries\": null }, \"timeouts\": null, "
+                + "\"providers\": { \"x\": null } }");
 
         assertThat(result.problems()).isEmpty();
         assertThat(result.settings()).isEqualTo(Settings.DEFAULTS);
