@@ -1,0 +1,205 @@
+package dev.rebound.settings;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rebound.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * settings.json in memory: the typed {@link #current()} settings everyone reads, and the raw document (unknown keys
+ * included) that edits are applied to and saved from. Loading never fails: bad content means defaults plus
+ * {@link #problems()}, and a file Rebound could not read is left untouched until the user saves deliberately, when it
+ * is first kept as {@code settings.json.bak-<timestamp>}. Thread-safe.
+ */
+public final class SettingsStore {
+    private static final Logger LOG = LoggerFactory.getLogger(SettingsStore.class);
+    private static final String STARTED_ON_DEFAULTS =
+            "Rebound started on default settings and will not change that file until you save settings.";
+    private static final ObjectNode DEFAULTS_JSON = SettingsJson.toJson(Settings.DEFAULTS);
+
+    private final Path file;
+    private final Clock clock;
+    private final ObjectMapper mapper = Json.newMapper();
+    private final List<Consumer<Settings>> listeners = new CopyOnWriteArrayList<>();
+    private final Object lock = new Object();
+    /** The document as last loaded or saved; guarded by {@link #lock}. */
+    private ObjectNode document;
+    /** The file on disk could not be read; guarded by {@link #lock}. */
+    private boolean fileUnreadable;
+    private volatile State state;
+
+    private record State(Settings settings, List<SettingsProblem> problems) {
+    }
+
+    private SettingsStore(Path file, Clock clock) {
+        this.file = file;
+        this.clock = clock;
+    }
+
+    /** Loads the settings file of a config directory; never throws for missing or bad content. */
+    public static SettingsStore open(ConfigDirectory dir, Clock clock) {
+        SettingsStore store = new SettingsStore(dir.settingsFile(), Objects.requireNonNull(clock, "clock"));
+        store.load();
+        return store;
+    }
+
+    private void load() {
+        List<SettingsProblem> problems = new ArrayList<>();
+        ObjectNode loaded = mapper.createObjectNode();
+        boolean unreadable = true;
+        switch (JsonFiles.read(file, mapper)) {
+            case JsonFiles.Absent ignored -> unreadable = false;
+            case JsonFiles.Document d -> {
+                loaded = d.root();
+                unreadable = false;
+            }
+            case JsonFiles.Malformed m -> problems.add(SettingsProblem.error("", file + " is not valid JSON at line "
+                    + m.line() + ", column " + m.column() + ": " + m.detail() + ". " + STARTED_ON_DEFAULTS));
+            case JsonFiles.NotAnObject n -> problems.add(SettingsProblem.error("", file + " must hold a JSON object "
+                    + "({ ... }), but at line " + n.line() + ", column " + n.column() + " it holds " + n.found() + ". "
+                    + STARTED_ON_DEFAULTS));
+            case JsonFiles.Unreadable u -> problems.add(SettingsProblem.error("", "could not read " + file + " ("
+                    + u.reason() + "). " + STARTED_ON_DEFAULTS));
+        }
+        SettingsValidator.Result result = SettingsValidator.validate(loaded);
+        problems.addAll(result.problems());
+        problems.forEach(p -> LOG.warn("settings: {}", p.describe()));
+        synchronized (lock) {
+            document = loaded;
+            fileUnreadable = unreadable;
+            state = new State(result.settings(), List.copyOf(problems));
+        }
+    }
+
+    /** The file this store reads and writes. */
+    public Path file() {
+        return file;
+    }
+
+    /** The settings in effect; a cheap read, meant to be called at every decision. */
+    public Settings current() {
+        return state.settings();
+    }
+
+    /** The problems of the settings in effect: those found at load, or, after a saved edit, its warnings. */
+    public List<SettingsProblem> problems() {
+        return state.problems();
+    }
+
+    /**
+     * The settings document with every default filled in: the file's values where it has them (unknown keys and values
+     * {@link #problems()} reports as invalid included), defaults elsewhere. Never holds an API key. A fresh copy.
+     */
+    public ObjectNode effectiveJson() {
+        ObjectNode result;
+        synchronized (lock) {
+            result = document.deepCopy();
+        }
+        fillDefaults(result, DEFAULTS_JSON);
+        removeApiKeys(result);
+        return result;
+    }
+
+    /**
+     * Applies a JSON merge patch (RFC 7386) to the settings document. A valid result is saved atomically and becomes
+     * {@link #current()}, then the listeners are told. An invalid one is refused whole: nothing changes in memory or on
+     * disk. Warnings (a model that is not configured) do not refuse an edit. A patch may not add API keys.
+     *
+     * <p>When the file on disk could not be read, this deliberate save first keeps it as
+     * {@code settings.json.bak-<timestamp>}, then writes the patch applied to an empty document.
+     */
+    public SettingsUpdate update(JsonNode mergePatch) {
+        Objects.requireNonNull(mergePatch, "mergePatch");
+        synchronized (lock) {
+            ObjectNode base = fileUnreadable ? mapper.createObjectNode() : document;
+            JsonNode patched = JsonMergePatch.apply(base, mergePatch);
+            if (!patched.isObject()) {
+                return new SettingsUpdate.Rejected(List.of(SettingsProblem.error("",
+                        "a settings edit must be a JSON object (a merge patch); it would replace all settings")));
+            }
+            List<SettingsProblem> reasons = new ArrayList<>();
+            for (String path : SettingsValidator.apiKeyPaths(mergePatch)) {
+                reasons.add(SettingsProblem.error(path,
+                        "API keys are not stored in settings.json; add them to credentials.json"));
+            }
+            SettingsValidator.Result result = SettingsValidator.validate(patched);
+            reasons.addAll(result.errors());
+            if (!reasons.isEmpty()) {
+                return new SettingsUpdate.Rejected(reasons);
+            }
+            try {
+                save((ObjectNode) patched);
+            } catch (IOException e) {
+                LOG.warn("could not save {}: {}", file, e.toString());
+                return new SettingsUpdate.Rejected(List.of(SettingsProblem.error("",
+                        "could not save " + file + ": " + e)));
+            }
+            document = (ObjectNode) patched;
+            fileUnreadable = false;
+            state = new State(result.settings(), result.problems());
+            notifyListeners(result.settings());
+            return new SettingsUpdate.Applied(result.settings());
+        }
+    }
+
+    private void save(ObjectNode newDocument) throws IOException {
+        if (fileUnreadable && Files.exists(file)) {
+            Path copy = FileBackups.keepCopy(file, clock, null);
+            LOG.info("kept the settings file Rebound could not read as {}", copy);
+        }
+        AtomicFiles.writeAtomically(file, JsonFiles.prettyBytes(mapper, newDocument), null);
+    }
+
+    /**
+     * Registers a listener called with the new settings after every applied edit, on the editing thread, in edit
+     * order, while edits are held off: keep it short and do not edit settings from another thread inside it.
+     */
+    public void addListener(Consumer<Settings> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Removes a listener added with {@link #addListener}. */
+    public void removeListener(Consumer<Settings> listener) {
+        listeners.remove(listener);
+    }
+
+    private void notifyListeners(Settings settings) {
+        for (Consumer<Settings> listener : listeners) {
+            try {
+                listener.accept(settings);
+            } catch (RuntimeException e) {
+                LOG.warn("a settings listener failed", e);
+            }
+        }
+    }
+
+    private static void fillDefaults(ObjectNode target, ObjectNode defaults) {
+        for (Map.Entry<String, JsonNode> member : defaults.properties()) {
+            JsonNode existing = target.get(member.getKey());
+            if (existing == null || existing.isNull()) {
+                target.set(member.getKey(), member.getValue().deepCopy());
+            } else if (existing.isObject() && member.getValue().isObject()) {
+                fillDefaults((ObjectNode) existing, (ObjectNode) member.getValue());
+            }
+        }
+    }
+
+    private static void removeApiKeys(JsonNode node) {
+        if (node.isObject()) {
+            ((ObjectNode) node).remove(SettingsValidator.API_KEY);
+        }
+        node.forEach(SettingsStore::removeApiKeys);
+    }
+}

@@ -1,0 +1,418 @@
+package dev.rebound.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rebound.api.ModelRef;
+import dev.rebound.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SettingsStoreTest {
+    private static final ObjectMapper MAPPER = Json.newMapper();
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-01T10:15:00Z"), ZoneOffset.UTC);
+    private static final String OPENAI = """
+            "providers": { "openai": { "api": "openai-completions", "baseUrl": "https://api.openai.com/v1",
+                                       "models": [ { "id": "gpt-4.1-mini" } ] } }""";
+
+    @TempDir
+    Path tmp;
+    private ConfigDirectory dir;
+    private Path file;
+
+    @BeforeEach
+    void setUp() {
+        dir = ConfigDirectory.at(tmp);
+        file = dir.settingsFile();
+    }
+
+    private static JsonNode json(String text) throws Exception {
+        return MAPPER.readTree(text);
+    }
+
+    private void write(String content) throws Exception {
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+    }
+
+    private JsonNode onDisk() throws Exception {
+        return MAPPER.readTree(Files.readString(file));
+    }
+
+    private List<String> filesInDir() throws Exception {
+        try (Stream<Path> files = Files.list(tmp)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private SettingsStore open() {
+        return SettingsStore.open(dir, CLOCK);
+    }
+
+    @Test
+    void aMissingFileGivesDefaultsWithoutProblemsAndCreatesNothing() throws Exception {
+        SettingsStore store = open();
+
+        assertThat(store.current()).isEqualTo(Settings.DEFAULTS);
+        assertThat(store.problems()).isEmpty();
+        assertThat(filesInDir()).isEmpty();
+    }
+
+    @Test
+    void readsAValidFile() throws Exception {
+        write("{ \"model\": \"openai/gpt-4.1-mini\", " + OPENAI + ", \"retry\": { \"maxRetries\": 2 } }");
+
+        SettingsStore store = open();
+
+        assertThat(store.problems()).isEmpty();
+        assertThat(store.current().model()).isEqualTo(new ModelRef("openai", "gpt-4.1-mini"));
+        assertThat(store.current().retry().maxRetries()).isEqualTo(2);
+    }
+
+    @Test
+    void aSyntaxErrorStartsOnDefaultsNamesPathLineAndColumnAndLeavesTheFileUntouched() throws Exception {
+        String broken = "{\n  \"retry\": {\n    \"maxRetries\": 3,}\n}\n";
+        write(broken);
+        byte[] before = Files.readAllBytes(file);
+        FileTime mtime = Files.getLastModifiedTime(file);
+
+        SettingsStore store = open();
+
+        assertThat(store.current()).isEqualTo(Settings.DEFAULTS);
+        assertThat(store.problems()).hasSize(1);
+        SettingsProblem problem = store.problems().getFirst();
+        assertThat(problem.isError()).isTrue();
+        assertThat(problem.describe())
+                .startsWith(file + " is not valid JSON at line 3, column 21: Unexpected character ('}'")
+                .endsWith("Rebound started on default settings and will not change that file until you save settings.");
+        assertThat(file).hasBinaryContent(before);
+        assertThat(Files.getLastModifiedTime(file)).isEqualTo(mtime);
+        assertThat(filesInDir()).containsExactly("settings.json");
+    }
+
+    @Test
+    void aTopLevelThatIsNotAnObjectIsTreatedLikeASyntaxError() throws Exception {
+        write("\n  [ \"model\" ]\n");
+
+        SettingsStore store = open();
+
+        assertThat(store.current()).isEqualTo(Settings.DEFAULTS);
+        assertThat(store.problems()).singleElement().satisfies(p -> {
+            assertThat(p.isError()).isTrue();
+            assertThat(p.message()).contains(file.toString(), "line 2, column 3", "an array",
+                    "will not change that file until you save settings");
+        });
+    }
+
+    @Test
+    void aDeliberateSaveAfterACorruptFileKeepsItsBytesAsABackupAndWritesOnlyThePatch() throws Exception {
+        String broken = "{ \"retry\": { \"maxRetries\": 3, } \"theme\": \"dark\"";
+        write(broken);
+        SettingsStore store = open();
+
+        SettingsUpdate result = store.update(json("{ \"retry\": { \"baseDelayMs\": 100 } }"));
+
+        assertThat(result).isInstanceOf(SettingsUpdate.Applied.class);
+        Path backup = tmp.resolve("settings.json.bak-20261201T101500Z");
+        assertThat(backup).hasBinaryContent(broken.getBytes(StandardCharsets.UTF_8));
+        assertThat(onDisk()).isEqualTo(json("{ \"retry\": { \"baseDelayMs\": 100 } }"));
+        assertThat(store.problems()).isEmpty();
+        assertThat(store.current().retry().baseDelayMs()).isEqualTo(100);
+    }
+
+    @Test
+    void aSecondSaveAfterTheBackupMergesNormally() throws Exception {
+        write("not json");
+        SettingsStore store = open();
+        store.update(json("{ \"retry\": { \"baseDelayMs\": 100 } }"));
+
+        store.update(json("{ \"retry\": { \"maxRetries\": 1 } }"));
+
+        assertThat(onDisk()).isEqualTo(json("{ \"retry\": { \"baseDelayMs\": 100, \"maxRetries\": 1 } }"));
+        assertThat(filesInDir()).containsExactly("settings.json", "settings.json.bak-20261201T101500Z");
+    }
+
+    @Test
+    void invalidValuesOnLoadKeepTheOtherValuesReportKeyPathsAndLeaveTheFileUntouched() throws Exception {
+        write("""
+                { "model": "gpt4", %s,
+                  "retry": { "maxRetries": -1, "baseDelayMs": 42, "fallbackRevertPolicy": "always" },
+                  "timeouts": { "connectMs": 1.5, "idleMs": 7 } }
+                """.formatted(OPENAI.replace("openai-completions", "openai-chat")));
+        byte[] before = Files.readAllBytes(file);
+
+        SettingsStore store = open();
+
+        assertThat(store.problems()).map(SettingsProblem::describe).containsExactlyInAnyOrder(
+                "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, simulator",
+                "model: 'gpt4' is not a model selector of the form provider/modelId",
+                "retry.maxRetries: must be ≥ 0",
+                "retry.fallbackRevertPolicy: must be one of cooldown-expiry, never",
+                "timeouts.connectMs: must be a whole number");
+        Settings current = store.current();
+        assertThat(current.model()).isNull();
+        assertThat(current.providers()).isEmpty();
+        assertThat(current.retry().maxRetries()).isEqualTo(RetrySettings.DEFAULTS.maxRetries());
+        assertThat(current.retry().baseDelayMs()).isEqualTo(42);
+        assertThat(current.retry().fallbackRevertPolicy()).isEqualTo(RetrySettings.RevertPolicy.COOLDOWN_EXPIRY);
+        assertThat(current.timeouts()).isEqualTo(new TimeoutSettings(TimeoutSettings.DEFAULTS.connectMs(),
+                TimeoutSettings.DEFAULTS.firstByteMs(), 7));
+        assertThat(file).hasBinaryContent(before);
+    }
+
+    @Test
+    void unknownKeysTopLevelAndNestedSurviveAnUpdate() throws Exception {
+        write("""
+                { "theme": "dark", "window": { "width": 800 },
+                  "retry": { "maxRetries": 3, "futureKnob": [1, 2] },
+                  "providers": { "x": { "api": "simulator", "futureField": { "a": true }, "models": [ { "id": "m", "price": 2 } ] } } }
+                """);
+        SettingsStore store = open();
+
+        SettingsUpdate result = store.update(json("{ \"retry\": { \"maxRetries\": 5 }, \"model\": \"x/m\" }"));
+
+        assertThat(result).isInstanceOf(SettingsUpdate.Applied.class);
+        assertThat(onDisk()).isEqualTo(json("""
+                { "theme": "dark", "window": { "width": 800 },
+                  "retry": { "maxRetries": 5, "futureKnob": [1, 2] },
+                  "providers": { "x": { "api": "simulator", "futureField": { "a": true }, "models": [ { "id": "m", "price": 2 } ] } },
+                  "model": "x/m" }
+                """));
+    }
+
+    @Test
+    void anUpdateAppliesMergePatchSemantics() throws Exception {
+        write("""
+                { "model": "openai/gpt-4.1-mini", %s,
+                  "retry": { "maxRetries": 3, "fallbackChains": { "default": ["openai/gpt-4.1-mini", "openai/a"] } } }
+                """.formatted(OPENAI));
+        SettingsStore store = open();
+
+        SettingsUpdate result = store.update(json("""
+                { "model": null,
+                  "retry": { "baseDelayMs": 10, "fallbackChains": { "default": ["openai/gpt-4.1-mini"] } } }"""));
+
+        assertThat(result).isInstanceOf(SettingsUpdate.Applied.class);
+        JsonNode saved = onDisk();
+        assertThat(saved.has("model")).isFalse();
+        assertThat(saved.get("retry")).isEqualTo(json("""
+                { "maxRetries": 3, "fallbackChains": { "default": ["openai/gpt-4.1-mini"] }, "baseDelayMs": 10 }"""));
+        Settings current = ((SettingsUpdate.Applied) result).settings();
+        assertThat(current).isEqualTo(store.current());
+        assertThat(current.model()).isNull();
+        assertThat(current.retry().maxRetries()).isEqualTo(3);
+        assertThat(current.retry().baseDelayMs()).isEqualTo(10);
+        assertThat(current.retry().fallbackChains().get("default")).containsExactly("openai/gpt-4.1-mini");
+    }
+
+    @Test
+    void anInvalidPatchIsRefusedWholeWithEveryReasonAndChangesNothing() throws Exception {
+        write("{ \"retry\": { \"maxRetries\": 3 } }\n");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
+        byte[] before = Files.readAllBytes(file);
+        FileTime mtime = Files.getLastModifiedTime(file);
+        SettingsStore store = open();
+        Settings settingsBefore = store.current();
+        List<Settings> heard = new ArrayList<>();
+        store.addListener(heard::add);
+
+        SettingsUpdate result = store.update(json("""
+                { "retry": { "maxRetries": -2, "baseDelayMs": 5 }, "timeouts": { "idleMs": "long" }, "model": "x" }"""));
+
+        assertThat(result).isInstanceOfSatisfying(SettingsUpdate.Rejected.class, rejected ->
+                assertThat(rejected.reasons()).map(SettingsProblem::describe).containsExactlyInAnyOrder(
+                        "retry.maxRetries: must be ≥ 0",
+                        "timeouts.idleMs: must be a whole number",
+                        "model: 'x' is not a model selector of the form provider/modelId"));
+        assertThat(file).hasBinaryContent(before);
+        assertThat(Files.getLastModifiedTime(file)).isEqualTo(mtime);
+        assertThat(store.current()).isSameAs(settingsBefore);
+        assertThat(store.current().retry().baseDelayMs()).isEqualTo(RetrySettings.DEFAULTS.baseDelayMs());
+        assertThat(heard).isEmpty();
+        assertThat(filesInDir()).containsExactly("settings.json");
+        assertThat(store.update(json("{}"))).isInstanceOf(SettingsUpdate.Applied.class);
+        assertThat(onDisk()).isEqualTo(json("{ \"retry\": { \"maxRetries\": 3 } }"));
+    }
+
+    @Test
+    void anInvalidPatchOnAMissingFileCreatesNoFile() throws Exception {
+        SettingsStore store = open();
+
+        SettingsUpdate result = store.update(json("{ \"timeouts\": { \"connectMs\": 0 } }"));
+
+        assertThat(result).isInstanceOf(SettingsUpdate.Rejected.class);
+        assertThat(filesInDir()).isEmpty();
+    }
+
+    @Test
+    void aPatchThatIsNotAnObjectIsRefused() throws Exception {
+        SettingsStore store = open();
+
+        SettingsUpdate result = store.update(json("[1]"));
+
+        assertThat(result).isInstanceOfSatisfying(SettingsUpdate.Rejected.class,
+                rejected -> assertThat(rejected.reasons()).singleElement().satisfies(p -> assertThat(p.isError()).isTrue()));
+        assertThat(filesInDir()).isEmpty();
+    }
+
+    @Test
+    void aPatchWithOnlyAnUnknownModelWarningIsApplied() throws Exception {
+        write("{ " + OPENAI + " }");
+        SettingsStore store = open();
+
+        SettingsUpdate result = store.update(json("{ \"model\": \"openai/gpt-9\" }"));
+
+        assertThat(result).isInstanceOf(SettingsUpdate.Applied.class);
+        assertThat(store.current().model()).isEqualTo(new ModelRef("openai", "gpt-9"));
+        assertThat(store.problems()).singleElement().satisfies(p -> {
+            assertThat(p.severity()).isEqualTo(SettingsProblem.Severity.WARNING);
+            assertThat(p.keyPath()).isEqualTo("model");
+        });
+        assertThat(onDisk().get("model").textValue()).isEqualTo("openai/gpt-9");
+    }
+
+    @Test
+    void listenersHearTheNewSettingsAfterAnAppliedUpdate() throws Exception {
+        SettingsStore store = open();
+        List<Settings> heard = new ArrayList<>();
+        List<Boolean> savedWhenHeard = new ArrayList<>();
+        store.addListener(heard::add);
+        store.addListener(s -> savedWhenHeard.add(Files.exists(file)));
+
+        store.update(json("{ \"retry\": { \"enabled\": false } }"));
+
+        assertThat(heard).singleElement().satisfies(s -> assertThat(s.retry().enabled()).isFalse());
+        assertThat(heard.getFirst()).isSameAs(store.current());
+        assertThat(savedWhenHeard).containsExactly(true);
+    }
+
+    @Test
+    void aFailingListenerDoesNotStopTheOthersOrTheUpdate() throws Exception {
+        SettingsStore store = open();
+        List<Settings> heard = new ArrayList<>();
+        store.addListener(s -> {
+            throw new IllegalStateException("listener bug");
+        });
+        store.addListener(heard::add);
+
+        SettingsUpdate result = store.update(json("{ \"retry\": { \"enabled\": false } }"));
+
+        assertThat(result).isInstanceOf(SettingsUpdate.Applied.class);
+        assertThat(heard).hasSize(1);
+    }
+
+    @Test
+    void savesArePrettyUtf8WithATrailingNewlineAndLeaveNoTemporaryFiles() throws Exception {
+        SettingsStore store = open();
+
+        store.update(json("{ \"modelRoles\": { \"title\": \"ollama/llamа3\" }, \"retry\": { \"maxRetries\": 4 } }"));
+        store.update(json("{ \"retry\": { \"maxRetries\": 5 } }"));
+
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        assertThat(text).isEqualTo("""
+                {
+                  "modelRoles": {
+                    "title": "ollama/llamа3"
+                  },
+                  "retry": {
+                    "maxRetries": 5
+                  }
+                }
+                """);
+        assertThat(filesInDir()).containsExactly("settings.json");
+    }
+
+    @Test
+    void effectiveJsonFillsDefaultsAroundTheFileAndKeepsUnknownKeys() throws Exception {
+        write("{ \"theme\": \"dark\", \"retry\": { \"maxRetries\": 2, \"futureKnob\": 1 } }");
+
+        JsonNode effective = open().effectiveJson();
+
+        assertThat(effective.get("theme").textValue()).isEqualTo("dark");
+        assertThat(effective.get("retry").get("maxRetries").intValue()).isEqualTo(2);
+        assertThat(effective.get("retry").get("futureKnob").intValue()).isEqualTo(1);
+        assertThat(effective.get("retry").get("baseDelayMs").longValue()).isEqualTo(500);
+        assertThat(effective.get("retry").get("fallbackRevertPolicy").textValue()).isEqualTo("cooldown-expiry");
+        assertThat(effective.get("timeouts")).hasToString("{\"connectMs\":10000,\"firstByteMs\":60000,\"idleMs\":120000}");
+        assertThat(SettingsValidator.validate(effective).settings()).isEqualTo(open().current());
+    }
+
+    @Test
+    void effectiveJsonOfACorruptFileIsTheDefaults() throws Exception {
+        write("{ oops");
+
+        JsonNode effective = open().effectiveJson();
+
+        assertThat(SettingsValidator.validate(effective).settings()).isEqualTo(Settings.DEFAULTS);
+        assertThat(effective.has("oops")).isFalse();
+    }
+
+    @Test
+    void anApiKeyInSettingsIsReportedAndNeverInEffectiveJson() throws Exception {
+        String canary = "sk-canary-4f9a1c77e2";
+        write("{ \"providers\": { \"openai\": { \"api\": \"openai-completions\", \"baseUrl\": \"https://api.openai.com/v1\", "
+                + "\"apiKey\": \"" + canary + "\" } } }");
+
+        SettingsStore store = open();
+
+        assertThat(store.problems()).singleElement().satisfies(p -> {
+            assertThat(p.severity()).isEqualTo(SettingsProblem.Severity.WARNING);
+            assertThat(p.keyPath()).isEqualTo("providers.openai.apiKey");
+            assertThat(p.message()).contains("credentials.json").doesNotContain(canary);
+        });
+        assertThat(store.effectiveJson().toString()).doesNotContain(canary).doesNotContain("apiKey");
+        assertThat(store.current().toString()).doesNotContain(canary);
+    }
+
+    @Test
+    void aPatchCannotAddAnApiKey() throws Exception {
+        SettingsStore store = open();
+
+        SettingsUpdate result = store.update(json("""
+                { "providers": { "openai": { "api": "openai-completions", "baseUrl": "https://api.openai.com/v1",
+                                             "apiKey": "sk-canary-4f9a1c77e2" } } }"""));
+
+        assertThat(result).isInstanceOfSatisfying(SettingsUpdate.Rejected.class, rejected ->
+                assertThat(rejected.reasons()).singleElement().satisfies(p -> {
+                    assertThat(p.keyPath()).isEqualTo("providers.openai.apiKey");
+                    assertThat(p.toString()).doesNotContain("sk-canary");
+                }));
+        assertThat(filesInDir()).isEmpty();
+    }
+
+    @Test
+    void concurrentUpdatesAreSerializedSoNoneIsLost() throws Exception {
+        SettingsStore store = open();
+        int threads = 4;
+        int perThread = 10;
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String key = "k" + t;
+            workers.add(Thread.ofPlatform().start(() -> {
+                for (int i = 1; i <= perThread; i++) {
+                    store.update(MAPPER.createObjectNode().set("counters", MAPPER.createObjectNode().put(key, i)));
+                }
+            }));
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+
+        JsonNode counters = onDisk().get("counters");
+        for (int t = 0; t < threads; t++) {
+            assertThat(counters.get("k" + t).intValue()).isEqualTo(perThread);
+        }
+        assertThat(filesInDir()).containsExactly("settings.json");
+    }
+}
