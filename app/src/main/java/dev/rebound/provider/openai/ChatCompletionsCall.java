@@ -91,7 +91,8 @@ final class ChatCompletionsCall {
         }
         Call call = HttpClients.forCall(client, request.timeouts()).newCall(httpRequest(url));
         control.onAbort(call::cancel);
-        log.debug("POST {} (provider {}, model {}, credential {})", url, provider.key(), request.model().id(),
+        log.debug("POST {} (provider {}, model {}, credential {})", url.newBuilder().query(null).build(),
+                provider.key(), request.model().id(),
                 request.credential() == null ? "none" : request.credential().label());
         try (StreamWatchdog.Watch started = watchdog.watch(request.timeouts(), call::cancel)) {
             watch = started;

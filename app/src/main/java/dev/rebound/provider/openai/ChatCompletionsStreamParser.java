@@ -58,7 +58,7 @@ final class ChatCompletionsStreamParser {
             root = mapper.readTree(payload);
         } catch (JacksonException e) {
             problem = protocol("The server sent a stream event that is not valid JSON ("
-                    + ErrorBodies.singleLine(e.getOriginalMessage(), MAX_QUOTED_EVENT_CHARS) + "): " + quote(payload));
+                    + ErrorBodies.singleLine(String.valueOf(e.getOriginalMessage()), MAX_QUOTED_EVENT_CHARS) + "): " + quote(payload));
             return true;
         }
         if (!root.isObject()) {
@@ -144,7 +144,7 @@ final class ChatCompletionsStreamParser {
 
     private void readPayload(JsonNode payload) {
         String reasoning = text(payload.get("reasoning_content"));
-        reply.appendThinking(reasoning != null ? reasoning : text(payload.get("reasoning")));
+        reply.appendThinking(reasoning != null && !reasoning.isEmpty() ? reasoning : text(payload.get("reasoning")));
         readContent(payload.get("content"));
         String refused = text(payload.get("refusal"));
         if (refused != null) {
@@ -156,14 +156,14 @@ final class ChatCompletionsStreamParser {
             for (JsonNode call : toolCalls) {
                 JsonNode function = call.path("function");
                 reply.appendToolCall(call.path("index").asInt(position), text(call.get("id")),
-                        text(function.get("name")), text(function.get("arguments")));
+                        text(function.get("name")), arguments(function.get("arguments")));
                 position++;
             }
         }
         JsonNode functionCall = payload.get("function_call");
         if (functionCall != null && functionCall.isObject()) {
             reply.appendToolCall(LEGACY_FUNCTION_CALL_INDEX, null, text(functionCall.get("name")),
-                    text(functionCall.get("arguments")));
+                    arguments(functionCall.get("arguments")));
         }
     }
 
@@ -231,6 +231,11 @@ final class ChatCompletionsStreamParser {
 
     private static String quote(String payload) {
         return ErrorBodies.singleLine(payload, MAX_QUOTED_EVENT_CHARS);
+    }
+
+    /** Tool arguments are a JSON text; a few servers send the object itself. */
+    private static String arguments(JsonNode node) {
+        return node != null && node.isContainerNode() ? node.toString() : text(node);
     }
 
     private static String text(JsonNode node) {
