@@ -31,7 +31,7 @@ class StreamWatchdogTest {
     @Test
     void activityKeepsTheIdlePhaseAliveAndSilenceEndsIt() throws Exception {
         CountDownLatch fired = new CountDownLatch(1);
-        try (StreamWatchdog.Watch watch = watchdog.watch(new TimeoutSettings(0, 1_000, 100), fired::countDown)) {
+        try (StreamWatchdog.Watch watch = watchdog.watch(new TimeoutSettings(0, 1_000, 200), fired::countDown)) {
             watch.responseStarted();
             for (int i = 0; i < 6; i++) {
                 Thread.sleep(40);
