@@ -1,0 +1,330 @@
+package dev.rebound.provider.openai;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.FailureKind;
+import dev.rebound.api.ProviderFailure;
+import dev.rebound.api.StopDetails;
+import dev.rebound.api.StopReason;
+import dev.rebound.provider.CallControl;
+import dev.rebound.provider.ErrorBodies;
+import dev.rebound.provider.ErrorBody;
+import dev.rebound.provider.FailureHeaders;
+import dev.rebound.provider.HttpClients;
+import dev.rebound.provider.HttpReasonPhrases;
+import dev.rebound.provider.ProviderRequest;
+import dev.rebound.provider.ReplyBuilder;
+import dev.rebound.provider.ResponseBodies;
+import dev.rebound.provider.StreamWatchdog;
+import dev.rebound.provider.TransportErrors;
+import dev.rebound.settings.ProviderApi;
+import dev.rebound.settings.ProviderConfig;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Map;
+import okhttp3.Call;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okhttp3.sse.EventSource;
+import okhttp3.sse.EventSourceListener;
+import okhttp3.sse.EventSources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Chat Completions call, from request to final message; see {@link OpenAiCompletionsProvider} for the outcomes and
+ * their messages. Used once, by the thread that runs it.
+ */
+final class ChatCompletionsCall {
+    static final long MAX_ERROR_BODY_BYTES = 64 * 1024;
+    static final long MAX_COMPLETE_BODY_BYTES = 8 * 1024 * 1024;
+    private static final Logger log = LoggerFactory.getLogger(ChatCompletionsCall.class);
+    private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+    private static final int MAX_QUOTED_BODY_CHARS = 200;
+
+    private final OkHttpClient client;
+    private final Clock clock;
+    private final StreamWatchdog watchdog;
+    private final ObjectMapper mapper;
+    private final ErrorBodies errorBodies;
+    private final ProviderRequest request;
+    private final CallControl control;
+    private final ReplyBuilder reply;
+    private final ChatCompletionsStreamParser parser;
+
+    private StreamWatchdog.Watch watch;
+    private Map<String, String> responseHeaders = Map.of();
+    private boolean stoppedReading;
+    private Throwable readFailure;
+    private RuntimeException handlingFailure;
+
+    ChatCompletionsCall(OkHttpClient client, Clock clock, StreamWatchdog watchdog, ObjectMapper mapper,
+                        ErrorBodies errorBodies, ProviderRequest request, ReplyBuilder reply, CallControl control) {
+        this.client = client;
+        this.clock = clock;
+        this.watchdog = watchdog;
+        this.mapper = mapper;
+        this.errorBodies = errorBodies;
+        this.request = request;
+        this.reply = reply;
+        this.control = control;
+        this.parser = new ChatCompletionsStreamParser(mapper, errorBodies, reply);
+    }
+
+    /** The URL of the Chat Completions endpoint under a base URL (with or without trailing slash), or null. */
+    static HttpUrl endpoint(String baseUrl) {
+        HttpUrl base = baseUrl == null ? null : HttpUrl.parse(baseUrl.strip());
+        return base == null ? null : base.newBuilder().addPathSegments("chat/completions").build();
+    }
+
+    AssistantMessage run() {
+        ProviderConfig provider = request.provider();
+        HttpUrl url = endpoint(provider.baseUrl());
+        String misconfiguration = misconfiguration(provider, url);
+        if (misconfiguration != null) {
+            return failed(misconfiguration, ProviderFailure.of(FailureKind.CONFIGURATION));
+        }
+        Call call = HttpClients.forCall(client, request.timeouts()).newCall(httpRequest(url));
+        control.onAbort(call::cancel);
+        log.debug("POST {} (provider {}, model {}, credential {})", url.newBuilder().query(null).build(),
+                provider.key(), request.model().id(),
+                request.credential() == null ? "none" : request.credential().label());
+        try (StreamWatchdog.Watch started = watchdog.watch(request.timeouts(), call::cancel)) {
+            watch = started;
+            Response response;
+            try {
+                response = call.execute();
+            } catch (IOException e) {
+                return failedBeforeResponse(e, url);
+            }
+            try (response) {
+                watch.responseStarted();
+                responseHeaders = FailureHeaders.of(response.headers());
+                ResponseBody body = ResponseBodies.trackingActivity(response.body(), watch::activity);
+                if (!response.isSuccessful()) {
+                    return httpError(response.code(), response.message(), body);
+                }
+                if (isEventStream(body.contentType())) {
+                    EventSources.processResponse(response.newBuilder().body(body).build(), new Listener());
+                    return outcome();
+                }
+                return completeResponse(body);
+            }
+        }
+    }
+
+    private static String misconfiguration(ProviderConfig provider, HttpUrl url) {
+        if (provider.api() != null && provider.api() != ProviderApi.OPENAI_COMPLETIONS) {
+            return "Provider '" + provider.key() + "' uses api '" + provider.api() + "', not "
+                    + OpenAiCompletionsProvider.API;
+        }
+        if (provider.baseUrl() == null || provider.baseUrl().isBlank()) {
+            return "Provider '" + provider.key() + "' has no baseUrl: set providers." + provider.key()
+                    + ".baseUrl in settings.json (for example https://api.openai.com/v1)";
+        }
+        if (url == null) {
+            return "Provider '" + provider.key() + "' has an invalid baseUrl '" + provider.baseUrl()
+                    + "': expected an http:// or https:// URL such as https://api.openai.com/v1";
+        }
+        return null;
+    }
+
+    private Request httpRequest(HttpUrl url) {
+        String json = ChatCompletionsRequestBody.of(request.model().id(), request.context()).toJson(mapper);
+        Request.Builder builder = new Request.Builder()
+                .url(url)
+                .header("Accept", "text/event-stream")
+                .post(RequestBody.create(json, JSON));
+        if (request.credential() != null) {
+            builder.header("Authorization", "Bearer " + request.credential().secret().reveal());
+        }
+        return builder.build();
+    }
+
+    private AssistantMessage failedBeforeResponse(IOException e, HttpUrl url) {
+        if (isAborted()) {
+            return aborted();
+        }
+        if (watch.expired() == StreamWatchdog.Phase.FIRST_BYTE) {
+            return timedOut(StreamWatchdog.Phase.FIRST_BYTE);
+        }
+        if (TransportErrors.isConnectTimeout(e)) {
+            return failed("Connection timed out: could not connect to " + url.host() + ":" + url.port() + " within "
+                    + request.timeouts().connectMs() + " ms (timeouts.connectMs) (" + TransportErrors.describe(e) + ")",
+                    ProviderFailure.of(FailureKind.TIMEOUT));
+        }
+        return failed(TransportErrors.beforeResponse(e, url), ProviderFailure.of(FailureKind.TRANSPORT));
+    }
+
+    private AssistantMessage httpError(int status, String serverPhrase, ResponseBody body) {
+        String text = "";
+        String unreadable = null;
+        try {
+            text = ResponseBodies.readAtMost(body, MAX_ERROR_BODY_BYTES);
+        } catch (IOException e) {
+            if (isAborted()) {
+                return aborted();
+            }
+            unreadable = TransportErrors.describe(e);
+        }
+        ErrorBody error = errorBodies.parse(text);
+        String message = status + " " + HttpReasonPhrases.of(status, serverPhrase);
+        if (error.message() != null) {
+            message += ": " + error.message() + error.qualifiers();
+        } else if (unreadable != null) {
+            message += " (the error body could not be read: " + unreadable + ")";
+        } else {
+            message += " (no body)";
+        }
+        return failed(message,
+                new ProviderFailure(FailureKind.HTTP, status, error.type(), error.code(), responseHeaders));
+    }
+
+    private AssistantMessage completeResponse(ResponseBody body) {
+        String text;
+        try {
+            text = ResponseBodies.readAtMost(body, MAX_COMPLETE_BODY_BYTES);
+        } catch (IOException e) {
+            readFailure = e;
+            return outcome();
+        }
+        if (parser.onCompleteResponse(text)) {
+            return outcome();
+        }
+        MediaType type = body.contentType();
+        String quoted = text.isBlank() ? "(empty body)" : ErrorBodies.singleLine(text, MAX_QUOTED_BODY_CHARS);
+        return failed("Expected an event stream (text/event-stream) but the server sent "
+                        + (type == null ? "a body without content type" : type.toString())
+                        + " that is not a chat completion: " + quoted,
+                failure(FailureKind.PROTOCOL, ErrorBody.EMPTY));
+    }
+
+    /** What the stream amounts to once reading stopped, for whatever reason. */
+    private AssistantMessage outcome() {
+        if (parser.ended()) {
+            return finished();
+        }
+        if (parser.problem() != null) {
+            StreamProblem problem = parser.problem();
+            return failed(problem.message(), failure(problem.kind(), problem.error()));
+        }
+        if (handlingFailure != null) {
+            return internalError(handlingFailure);
+        }
+        if (isAborted()) {
+            return aborted();
+        }
+        StreamWatchdog.Phase expired = watch.expired();
+        if (expired != null) {
+            return timedOut(expired);
+        }
+        if (readFailure != null) {
+            String message = readFailure instanceof IOException io
+                    ? TransportErrors.duringStream(io, reply.characters())
+                    : "Connection lost while streaming after " + reply.characters() + " characters ("
+                            + TransportErrors.describe(readFailure) + ")";
+            return failed(message, failure(FailureKind.TRANSPORT, ErrorBody.EMPTY));
+        }
+        return failed("The stream ended before the reply was complete (no finish_reason or [DONE] received); "
+                + reply.characters() + " characters had arrived", failure(FailureKind.TRUNCATED, ErrorBody.EMPTY));
+    }
+
+    private AssistantMessage finished() {
+        String finishReason = parser.finishReason();
+        if (!parser.refusal().isEmpty()) {
+            return reply.failed("The model refused to answer: " + parser.refusal(),
+                    new StopDetails(StopDetails.REFUSAL, parser.refusal()), null, clock.millis());
+        }
+        return switch (finishReason == null ? "stop" : finishReason) {
+            case "stop", "end_turn", "eos" -> reply.complete(StopReason.STOP, clock.millis());
+            case "length", "max_tokens" -> reply.complete(StopReason.LENGTH, clock.millis());
+            case "tool_calls", "function_call" -> reply.complete(StopReason.TOOL_USE, clock.millis());
+            case "content_filter" -> reply.failed("The provider's content filter stopped the reply after "
+                            + reply.characters() + " characters (finish_reason: content_filter)",
+                    new StopDetails(StopDetails.SENSITIVE, "finish_reason: content_filter"), null, clock.millis());
+            case "error" -> failed("The provider ended the reply with finish_reason 'error' after "
+                    + reply.characters() + " characters", failure(FailureKind.STREAM_ERROR, ErrorBody.EMPTY));
+            case "insufficient_system_resource" -> failed("The provider ran out of capacity while replying "
+                            + "(finish_reason: insufficient_system_resource) after " + reply.characters() + " characters",
+                    failure(FailureKind.STREAM_ERROR, new ErrorBody(null, null, finishReason, null)));
+            default -> {
+                log.debug("Unknown finish_reason '{}' taken as a normal stop", finishReason);
+                yield reply.complete(StopReason.STOP, clock.millis());
+            }
+        };
+    }
+
+    private AssistantMessage timedOut(StreamWatchdog.Phase phase) {
+        if (phase == StreamWatchdog.Phase.FIRST_BYTE) {
+            return failed("Request timed out: no response from the server within " + watch.limitMs(phase)
+                    + " ms (timeouts.firstByteMs)", ProviderFailure.of(FailureKind.TIMEOUT));
+        }
+        return failed("Stream stalled: no data for " + watch.limitMs(phase) + " ms (timeouts.idleMs); "
+                + reply.characters() + " characters had arrived", failure(FailureKind.TIMEOUT, ErrorBody.EMPTY));
+    }
+
+    /** A failure after the response headers arrived: it keeps their retry-relevant part. */
+    private ProviderFailure failure(FailureKind kind, ErrorBody error) {
+        return new ProviderFailure(kind, null, error.type(), error.code(), responseHeaders);
+    }
+
+    private AssistantMessage internalError(RuntimeException e) {
+        log.warn("Unexpected error while handling a reply of provider {}: {}", request.provider().key(),
+                TransportErrors.describe(e), e);
+        return failed("Internal error while handling the reply: " + TransportErrors.describe(e),
+                failure(FailureKind.PROTOCOL, ErrorBody.EMPTY));
+    }
+
+    private AssistantMessage failed(String message, ProviderFailure failure) {
+        return reply.failed(message, null, failure, clock.millis());
+    }
+
+    private AssistantMessage aborted() {
+        return reply.aborted(clock.millis());
+    }
+
+    private boolean isAborted() {
+        return control.isAborted() || Thread.currentThread().isInterrupted();
+    }
+
+    private static boolean isEventStream(MediaType type) {
+        return type != null && type.type().equals("text") && type.subtype().equals("event-stream");
+    }
+
+    /** Feeds the events to the parser on the calling thread; records why reading stopped. */
+    private final class Listener extends EventSourceListener {
+        @Override
+        public void onOpen(EventSource eventSource, Response response) {
+            control.onAbort(eventSource::cancel);
+        }
+
+        @Override
+        public void onEvent(EventSource eventSource, String id, String type, String data) {
+            try {
+                if (parser.onEvent(type, data)) {
+                    stopReading(eventSource);
+                }
+            } catch (RuntimeException e) {
+                handlingFailure = e;
+                stopReading(eventSource);
+            }
+        }
+
+        @Override
+        public void onFailure(EventSource eventSource, Throwable t, Response response) {
+            if (!stoppedReading) {
+                readFailure = t;
+            }
+        }
+
+        private void stopReading(EventSource eventSource) {
+            stoppedReading = true;
+            eventSource.cancel();
+        }
+    }
+}

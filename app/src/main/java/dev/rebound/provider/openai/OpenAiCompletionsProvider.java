@@ -1,0 +1,103 @@
+package dev.rebound.provider.openai;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.FailureKind;
+import dev.rebound.api.ProviderFailure;
+import dev.rebound.json.Json;
+import dev.rebound.provider.CallControl;
+import dev.rebound.provider.ChatProvider;
+import dev.rebound.provider.ErrorBodies;
+import dev.rebound.provider.ProviderRequest;
+import dev.rebound.provider.ReplyBuilder;
+import dev.rebound.provider.StreamListener;
+import dev.rebound.provider.StreamWatchdog;
+import dev.rebound.provider.TransportErrors;
+import dev.rebound.settings.ProviderApi;
+import java.time.Clock;
+import java.util.Objects;
+import okhttp3.OkHttpClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streams replies from OpenAI's Chat Completions API and every server compatible with it (Ollama, LM Studio, vLLM,
+ * OpenRouter, Groq, DeepSeek, Mistral, Azure…): {@code POST {baseUrl}/chat/completions} with {@code stream: true},
+ * read as server-sent events on the calling thread. {@code Authorization: Bearer <key>} is sent only when the request
+ * has a credential, and the key appears nowhere else.
+ *
+ * <p>Outcomes (every error message is redacted of the key; content received so far is always kept):
+ * <ul>
+ *   <li>finish_reason {@code stop}/{@code length}/{@code tool_calls} → stop, length, toolUse; {@code [DONE]} without a
+ *       finish_reason is a normal stop, and so is a finish_reason without a later {@code [DONE]};</li>
+ *   <li>finish_reason {@code content_filter} → error with stop details {@code sensitive}: {@code The provider's content
+ *       filter stopped the reply after N characters (finish_reason: content_filter)}; a {@code refusal} →
+ *       error with stop details {@code refusal}: {@code The model refused to answer: <refusal>}. Neither is a failed
+ *       call, so neither has a {@link ProviderFailure};</li>
+ *   <li>HTTP error status → {@link FailureKind#HTTP}: {@code <status> <reason>: <provider message> (type: X, code: Y,
+ *       retryDelay: Z)} with only the parts present, or {@code 503 Service Unavailable (no body)};</li>
+ *   <li>error object inside a 200 stream → {@link FailureKind#STREAM_ERROR}: {@code The provider reported an error
+ *       mid-stream: <message> (type: X, code: Y)}. Its httpStatus is null: the real status was 200 and says nothing
+ *       about the failure; a numeric code in the error object (OpenRouter's 429 or 502) is kept as errorCode text
+ *       ({@code "429"}), so that the retry classifier can use it without mistaking it for the call's status;</li>
+ *   <li>no connection or no response → {@link FailureKind#TRANSPORT}: {@code Connection failed: connection refused by
+ *       host:port (ConnectException: …)}, {@code Connection failed: cannot resolve host h (…)}, {@code Connection failed:
+ *       TLS handshake with host:port failed (…)}, {@code Connection reset before the response headers arrived (…)};
+ *       lost mid-stream: {@code Connection lost while streaming after N characters (SocketException: …)};</li>
+ *   <li>end of stream without finish_reason or [DONE] → {@link FailureKind#TRUNCATED}: {@code The stream ended before
+ *       the reply was complete (no finish_reason or [DONE] received); N characters had arrived};</li>
+ *   <li>timeouts → {@link FailureKind#TIMEOUT}: {@code Request timed out: no response from the server within N ms
+ *       (timeouts.firstByteMs)}, {@code Stream stalled: no data for N ms (timeouts.idleMs); N characters had arrived},
+ *       {@code Connection timed out: could not connect to host:port within N ms (timeouts.connectMs) (…)}. The
+ *       first-byte limit runs until the response headers arrive; from then on the idle limit bounds every silence
+ *       (see {@link StreamWatchdog});</li>
+ *   <li>an event that is not JSON, or a 200 body that is neither an event stream nor a chat completion →
+ *       {@link FailureKind#PROTOCOL}; a non-streamed chat completion (a proxy that ignored {@code stream: true}) is
+ *       accepted, its text passed to the listener as one delta;</li>
+ *   <li>no or invalid baseUrl, or a provider of another api → {@link FailureKind#CONFIGURATION};</li>
+ *   <li>an abort → stop reason aborted, {@code Request was aborted}.</li>
+ * </ul>
+ * A failure with observable content gets the stop details {@code stream_interrupted_after_content}. "Characters" count
+ * text, thinking and tool-call arguments.
+ */
+public final class OpenAiCompletionsProvider implements ChatProvider {
+    /** The settings name of the api this provider speaks. */
+    public static final String API = ProviderApi.OPENAI_COMPLETIONS.toString();
+    private static final Logger log = LoggerFactory.getLogger(OpenAiCompletionsProvider.class);
+
+    private final OkHttpClient client;
+    private final Clock clock;
+    private final StreamWatchdog watchdog;
+    private final ObjectMapper mapper = Json.newMapper();
+    private final ErrorBodies errorBodies = new ErrorBodies(mapper);
+
+    /**
+     * @param client the shared client ({@link dev.rebound.provider.HttpClients#newSharedClient()})
+     * @param clock stamps the final messages
+     * @param watchdog enforces the first-byte and idle timeouts
+     */
+    public OpenAiCompletionsProvider(OkHttpClient client, Clock clock, StreamWatchdog watchdog) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.watchdog = Objects.requireNonNull(watchdog, "watchdog");
+    }
+
+    @Override
+    public AssistantMessage stream(ProviderRequest request, StreamListener listener, CallControl control) {
+        ReplyBuilder reply = new ReplyBuilder(request, API, listener);
+        AssistantMessage result;
+        try {
+            result = new ChatCompletionsCall(client, clock, watchdog, mapper, errorBodies, request, reply, control).run();
+        } catch (Exception e) {
+            log.warn("Unexpected error in a call to provider {}: {}", request.provider().key(),
+                    TransportErrors.describe(e), e);
+            result = reply.failed("Internal error while handling the reply: " + TransportErrors.describe(e), null,
+                    ProviderFailure.of(FailureKind.PROTOCOL), clock.millis());
+        }
+        if (log.isDebugEnabled()) {
+            log.debug("Call to provider {} ended: {}{}", request.provider().key(), result.stopReason(),
+                    result.errorMessage() == null ? "" : " - " + result.errorMessage());
+        }
+        return result;
+    }
+}
