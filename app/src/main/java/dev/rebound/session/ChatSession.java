@@ -223,13 +223,16 @@ public final class ChatSession implements AutoCloseable {
                 AgentEndDecision decision = turn.userAborted
                         ? AgentEndDecision.FINISH
                         : agentEndHandler.onAgentEnd(new AttemptResult(turn.id, attempt, last, turn.userAborted));
-                if (decision instanceof AgentEndDecision.Retry) {
-                    context.remove(last.id());
-                    history.markRetried(last.id());
+                if (!(decision instanceof AgentEndDecision.Retry retry)) {
+                    // The turn is over before its last event goes out, so a host reacting to agent_end can prompt.
+                    release(turn);
+                    bus.emit(new AgentEnd(turn.id, false));
+                    break;
                 }
-                bus.emit(new AgentEnd(turn.id, decision.willRetry()));
-                if (!(decision instanceof AgentEndDecision.Retry retry) || !retry.retry().awaitDue()
-                        || turn.userAborted) {
+                context.remove(last.id());
+                history.markRetried(last.id());
+                bus.emit(new AgentEnd(turn.id, true));
+                if (!retry.retry().awaitDue() || turn.userAborted) {
                     break;
                 }
             }
@@ -240,10 +243,16 @@ public final class ChatSession implements AutoCloseable {
             notice(Notice.ERROR, "Something went wrong inside Rebound while answering (" + e.getClass().getSimpleName()
                     + "). The details are in the log.");
         } finally {
-            synchronized (lock) {
+            release(turn);
+            turn.completion.complete(new TurnOutcome(turn.id, last != null ? last : emptyAborted(turn)));
+        }
+    }
+
+    private void release(Turn turn) {
+        synchronized (lock) {
+            if (activeTurn == turn) {
                 activeTurn = null;
             }
-            turn.completion.complete(new TurnOutcome(turn.id, last != null ? last : emptyAborted(turn)));
         }
     }
 

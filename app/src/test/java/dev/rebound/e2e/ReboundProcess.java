@@ -75,13 +75,22 @@ final class ReboundProcess implements AutoCloseable {
     }
 
     private void pump(Process p, boolean jsonFrames) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
+        try (InputStreamReader r = new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)) {
+            char[] buffer = new char[4096];
+            StringBuilder partial = new StringBuilder();
+            int n;
+            while ((n = r.read(buffer)) >= 0) {
                 synchronized (stdoutText) {
-                    stdoutText.append(line).append('\n');
+                    stdoutText.append(buffer, 0, n);
                 }
-                if (jsonFrames) {
+                if (!jsonFrames) {
+                    continue;
+                }
+                partial.append(buffer, 0, n);
+                int newline;
+                while ((newline = partial.indexOf("\n")) >= 0) {
+                    String line = partial.substring(0, newline);
+                    partial.delete(0, newline + 1);
                     try {
                         frames.add(JSON.readTree(line));
                     } catch (IOException e) {

@@ -283,7 +283,10 @@ class RpcModeIT {
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
         assertThat(Files.readAllBytes(settings)).isNotEqualTo(before);
-        assertThat(Files.readString(settings)).contains("\"maxRetries\" : 3").contains("test-model");
+        JsonNode saved = new com.fasterxml.jackson.databind.ObjectMapper().readTree(Files.readString(settings));
+        assertThat(saved.path("retry").path("maxRetries").asInt()).isEqualTo(3);
+        assertThat(saved.path("providers").path("local").path("models").get(0).path("id").asText())
+                .isEqualTo("test-model");
     }
 
     @Test

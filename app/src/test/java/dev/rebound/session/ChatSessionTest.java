@@ -103,6 +103,21 @@ class ChatSessionTest {
     }
 
     @Test
+    void aHostThatPromptsAsSoonAsItSeesTheFinalAgentEndIsAccepted() throws Exception {
+        session(r -> reply(r, "x"), AgentEndHandler.finishAlways());
+        List<PromptResult> fromListener = new ArrayList<>();
+        session.subscribe(e -> {
+            if (e instanceof AgentEnd && fromListener.isEmpty()) {
+                fromListener.add(session.prompt("next", null));
+            }
+        });
+        ((PromptResult.Accepted) session.prompt("first", null)).completion().get(5, TimeUnit.SECONDS);
+        assertThat(fromListener).singleElement().isInstanceOf(PromptResult.Accepted.class);
+        ((PromptResult.Accepted) fromListener.getFirst()).completion().get(5, TimeUnit.SECONDS);
+        assertThat(requests).hasSize(2);
+    }
+
+    @Test
     void onAcceptedRunsBeforeTheFirstEvent() throws Exception {
         session(r -> reply(r, "x"), AgentEndHandler.finishAlways());
         List<String> seenAtAccept = new ArrayList<>();

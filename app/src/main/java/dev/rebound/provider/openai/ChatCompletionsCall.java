@@ -6,6 +6,7 @@ import dev.rebound.api.FailureKind;
 import dev.rebound.api.ProviderFailure;
 import dev.rebound.api.StopDetails;
 import dev.rebound.api.StopReason;
+import dev.rebound.provider.OneShotJsonBody;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
@@ -27,7 +28,6 @@ import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
-import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okhttp3.sse.EventSource;
@@ -44,7 +44,6 @@ final class ChatCompletionsCall {
     static final long MAX_ERROR_BODY_BYTES = 64 * 1024;
     static final long MAX_COMPLETE_BODY_BYTES = 8 * 1024 * 1024;
     private static final Logger log = LoggerFactory.getLogger(ChatCompletionsCall.class);
-    private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
     private static final int MAX_QUOTED_BODY_CHARS = 200;
 
     private final OkHttpClient client;
@@ -139,7 +138,7 @@ final class ChatCompletionsCall {
         Request.Builder builder = new Request.Builder()
                 .url(url)
                 .header("Accept", "text/event-stream")
-                .post(RequestBody.create(json, JSON));
+                .post(new OneShotJsonBody(json));
         if (request.credential() != null) {
             builder.header("Authorization", "Bearer " + request.credential().secret().reveal());
         }
