@@ -32,6 +32,8 @@ public final class ReplyBuilder {
     private final StreamListener listener;
     private final List<Part> parts = new ArrayList<>();
     private final Map<Integer, ToolPart> toolCalls = new HashMap<>();
+    private final KeyScrubber textScrubber;
+    private final KeyScrubber thinkingScrubber;
     private Usage usage = Usage.NONE;
     private int characters;
 
@@ -44,11 +46,25 @@ public final class ReplyBuilder {
         this.request = request;
         this.api = api;
         this.listener = listener;
+        String key = request.credential() == null ? null : request.credential().secret().reveal();
+        this.textScrubber = new KeyScrubber(key);
+        this.thinkingScrubber = new KeyScrubber(key);
     }
 
-    /** Appends answer text and passes it to the listener; empty deltas are ignored. */
+    /**
+     * Appends answer text and passes it to the listener; empty deltas are ignored. A server that echoes the key is
+     * scrubbed, even when the key is split across deltas.
+     */
     public void appendText(String delta) {
         if (delta == null || delta.isEmpty()) {
+            return;
+        }
+        releaseThinking(thinkingScrubber.flush());
+        releaseText(textScrubber.push(delta));
+    }
+
+    private void releaseText(String delta) {
+        if (delta.isEmpty()) {
             return;
         }
         TextPart text;
@@ -63,9 +79,17 @@ public final class ReplyBuilder {
         listener.onTextDelta(delta);
     }
 
-    /** Appends reasoning text and passes it to the listener; empty deltas are ignored. */
+    /** Appends reasoning text and passes it to the listener; empty deltas are ignored; scrubbed like text. */
     public void appendThinking(String delta) {
         if (delta == null || delta.isEmpty()) {
+            return;
+        }
+        releaseText(textScrubber.flush());
+        releaseThinking(thinkingScrubber.push(delta));
+    }
+
+    private void releaseThinking(String delta) {
+        if (delta.isEmpty()) {
             return;
         }
         ThinkingPart thinking;
@@ -115,7 +139,11 @@ public final class ReplyBuilder {
     public List<ContentBlock> content() {
         List<ContentBlock> blocks = new ArrayList<>(parts.size());
         for (Part part : parts) {
-            blocks.add(part.toBlock());
+            ContentBlock block = part.toBlock();
+            if (block instanceof ContentBlock.ToolCall call) {
+                block = new ContentBlock.ToolCall(call.id(), call.name(), textScrubber.scrub(call.arguments()));
+            }
+            blocks.add(block);
         }
         return blocks;
     }
@@ -135,6 +163,8 @@ public final class ReplyBuilder {
      */
     public AssistantMessage failed(String errorMessage, StopDetails stopDetails, ProviderFailure failure,
                                    long timestamp) {
+        releaseText(textScrubber.flush());
+        releaseThinking(thinkingScrubber.flush());
         StopDetails details = stopDetails;
         if (details == null && hasObservableContent()) {
             details = new StopDetails(StopDetails.STREAM_INTERRUPTED_AFTER_CONTENT, null);
@@ -152,6 +182,8 @@ public final class ReplyBuilder {
 
     private AssistantMessage message(StopReason stopReason, String errorMessage, StopDetails details,
                                      ProviderFailure failure, long timestamp) {
+        releaseText(textScrubber.flush());
+        releaseThinking(thinkingScrubber.flush());
         String credential = request.credential() == null ? null : request.credential().label();
         return new AssistantMessage(request.messageId(), content(), request.provider().key(), request.model().id(), api,
                 credential, usage, stopReason, errorMessage, details, failure, timestamp);

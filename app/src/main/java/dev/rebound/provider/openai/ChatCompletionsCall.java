@@ -6,6 +6,7 @@ import dev.rebound.api.FailureKind;
 import dev.rebound.api.ProviderFailure;
 import dev.rebound.api.StopDetails;
 import dev.rebound.api.StopReason;
+import dev.rebound.provider.KeyScrubber;
 import dev.rebound.provider.OneShotJsonBody;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ErrorBodies;
@@ -55,6 +56,8 @@ final class ChatCompletionsCall {
     private final CallControl control;
     private final ReplyBuilder reply;
     private final ChatCompletionsStreamParser parser;
+    /** Every text the server sends is scrubbed of the key before it is parsed, cut or quoted. */
+    private final KeyScrubber scrubber;
 
     private StreamWatchdog.Watch watch;
     private Map<String, String> responseHeaders = Map.of();
@@ -73,6 +76,8 @@ final class ChatCompletionsCall {
         this.reply = reply;
         this.control = control;
         this.parser = new ChatCompletionsStreamParser(mapper, errorBodies, reply);
+        this.scrubber = new KeyScrubber(request.credential() == null ? null
+                : request.credential().secret().reveal());
     }
 
     /** The URL of the Chat Completions endpoint under a base URL (with or without trailing slash), or null. */
@@ -164,7 +169,7 @@ final class ChatCompletionsCall {
         String text = "";
         String unreadable = null;
         try {
-            text = ResponseBodies.readAtMost(body, MAX_ERROR_BODY_BYTES);
+            text = scrubber.scrub(ResponseBodies.readAtMost(body, MAX_ERROR_BODY_BYTES));
         } catch (IOException e) {
             if (isAborted()) {
                 return aborted();
@@ -187,7 +192,7 @@ final class ChatCompletionsCall {
     private AssistantMessage completeResponse(ResponseBody body) {
         String text;
         try {
-            text = ResponseBodies.readAtMost(body, MAX_COMPLETE_BODY_BYTES);
+            text = scrubber.scrub(ResponseBodies.readAtMost(body, MAX_COMPLETE_BODY_BYTES));
         } catch (IOException e) {
             readFailure = e;
             return outcome();
@@ -305,7 +310,7 @@ final class ChatCompletionsCall {
         @Override
         public void onEvent(EventSource eventSource, String id, String type, String data) {
             try {
-                if (parser.onEvent(type, data)) {
+                if (parser.onEvent(type, scrubber.scrub(data))) {
                     stopReading(eventSource);
                 }
             } catch (RuntimeException e) {
