@@ -1,7 +1,9 @@
 package dev.rebound.app;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
@@ -11,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Console {
     private static final Object LOCK = new Object();
-    private static PrintStream protocolOut;
+    private static OutputStream protocolOut;
 
     private Console() {
     }
@@ -20,7 +22,8 @@ public final class Console {
     public static OutputStream stdout() {
         synchronized (LOCK) {
             if (protocolOut == null) {
-                protocolOut = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+                // The raw descriptor, not a PrintStream: a host that closes its end must be noticed, not ignored.
+                protocolOut = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
                 System.setOut(System.err);
             }
             return protocolOut;

@@ -14,6 +14,11 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,17 +91,27 @@ final class Launch {
                 err.println("rebound: " + rejected.reason());
                 return EXIT_USAGE;
             }
-            Thread hook = Thread.ofPlatform().unstarted(chat::abort);
+            CompletableFuture<TurnOutcome> completion = ((PromptResult.Accepted) result).completion();
+            CountDownLatch reported = new CountDownLatch(1);
+            Thread hook = Thread.ofPlatform().unstarted(() -> {
+                // SIGTERM/SIGINT: stop the turn, and let the main thread report how it ended before the JVM halts.
+                chat.abort();
+                await(completion, reported);
+            });
             Runtime.getRuntime().addShutdownHook(hook);
-            TurnOutcome outcome = ((PromptResult.Accepted) result).completion().join();
-            removeHook(hook);
-            if (outcome.succeeded()) {
-                write(stdout, "\n");
-                return 0;
+            TurnOutcome outcome = completion.join();
+            try {
+                if (outcome.succeeded()) {
+                    write(stdout, "\n");
+                    return 0;
+                }
+                err.println();
+                err.println("rebound: " + outcome.finalMessage().errorMessage());
+                return EXIT_TURN_FAILED;
+            } finally {
+                reported.countDown();
+                removeHook(hook);
             }
-            err.println();
-            err.println("rebound: " + outcome.finalMessage().errorMessage());
-            return EXIT_TURN_FAILED;
         }
     }
 
@@ -142,6 +157,17 @@ final class Launch {
             out.flush();
         } catch (IOException e) {
             LOG.debug("stdout closed", e);
+        }
+    }
+
+    private static void await(CompletableFuture<TurnOutcome> completion, CountDownLatch reported) {
+        try {
+            completion.get(5, TimeUnit.SECONDS);
+            reported.await(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("The turn did not end in time after a signal", e);
         }
     }
 

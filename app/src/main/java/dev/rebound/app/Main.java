@@ -16,7 +16,7 @@ public final class Main implements Callable<Integer> {
     public enum Mode { desktop, rpc }
 
     @Option(names = "--mode", paramLabel = "MODE", description = "desktop (default) or rpc.")
-    Mode mode = Mode.desktop;
+    Mode mode;
 
     @Option(names = {"-p", "--print"}, paramLabel = "MESSAGE",
             description = "Send one prompt, print the reply as it streams, exit 0 (or non-zero with the error).")
@@ -42,6 +42,10 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() {
         Launch launch = new Launch(configDir, model, session, pluginsDir, noPlugins);
+        if (print != null && mode == Mode.rpc) {
+            Console.errWriter().println("rebound: -p/--print and --mode rpc are two different modes; choose one.");
+            return Launch.EXIT_USAGE;
+        }
         if (print != null) {
             return launch.print(print);
         }

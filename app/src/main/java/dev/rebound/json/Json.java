@@ -25,6 +25,7 @@ public final class Json {
                 .enable(DeserializationFeature.READ_ENUMS_USING_TO_STRING)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
                 .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
                 .visibility(PropertyAccessor.IS_GETTER, JsonAutoDetect.Visibility.NONE)

@@ -25,6 +25,7 @@ public final class HttpClients {
                 .readTimeout(0, TimeUnit.MILLISECONDS)
                 .writeTimeout(0, TimeUnit.MILLISECONDS)
                 .callTimeout(0, TimeUnit.MILLISECONDS)
+                .socketFactory(new NoDelaySocketFactory())
                 .build();
     }
 

@@ -333,15 +333,18 @@ public final class SettingsValidator {
         return parseSelector(key, path) != null;
     }
 
+    /** One day: longer timeouts are surely typos, and the HTTP client cannot take more than ~24 days anyway. */
+    static final long MAX_TIMEOUT_MS = 86_400_000;
+
     private TimeoutSettings timeouts(JsonNode node) {
         TimeoutSettings d = TimeoutSettings.DEFAULTS;
         if (!isObject(node, "timeouts")) {
             return d;
         }
         return new TimeoutSettings(
-                whole(node, "timeouts", "connectMs", 1, Long.MAX_VALUE, d.connectMs()),
-                whole(node, "timeouts", "firstByteMs", 1, Long.MAX_VALUE, d.firstByteMs()),
-                whole(node, "timeouts", "idleMs", 1, Long.MAX_VALUE, d.idleMs()));
+                whole(node, "timeouts", "connectMs", 1, MAX_TIMEOUT_MS, d.connectMs()),
+                whole(node, "timeouts", "firstByteMs", 1, MAX_TIMEOUT_MS, d.firstByteMs()),
+                whole(node, "timeouts", "idleMs", 1, MAX_TIMEOUT_MS, d.idleMs()));
     }
 
     /** A model selector value; a malformed one is an error, one naming an unconfigured model a warning. */
