@@ -31,7 +31,7 @@ final class OverflowRules {
             NamedPattern.of("too-many-tokens", "too many tokens"));
 
     private static final NamedPattern THROUGHPUT_LIMIT = NamedPattern.of("throughput-limit",
-            "rate[ _-]?limit|please wait|throttl|tokens per (?:min|minute|day)\\b|\\b[RT]P[MD]\\b");
+            "\\brate[ _-]?limit|please wait|throttl|tokens per (?:min|minute|day)\\b|\\b[RT]P[MD]\\b");
 
     private OverflowRules() {
     }

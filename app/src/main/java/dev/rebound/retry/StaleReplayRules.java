@@ -21,7 +21,8 @@ final class StaleReplayRules {
                     "previous response[^.]{0,80}(?:zero data retention|\\bZDR\\b|store.{0,3}false)"),
             NamedPattern.of("previous-response-invalid",
                     "(?:invalid|expired|stale|unknown)\\W{0,3}previous[ _]response"
-                            + "|previous[ _]response(?:[ _]id)?\\W{0,3}(?:is |has )?(?:invalid|expired|stale|not found)"));
+                            + "|previous[ _]response(?:[ _]id)?\\W{0,3}(?:is |has )?"
+                            + "(?:invalid|expired|stale|not found)"));
 
     private StaleReplayRules() {
     }

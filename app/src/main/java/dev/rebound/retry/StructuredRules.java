@@ -13,9 +13,9 @@ import java.util.Optional;
  *
  * <p>Order, first match wins:
  * <ol>
- *   <li>billing or credit exhaustion (402, {@code insufficient_quota}, {@code billing_error}, credit wording), even on a
- *       400 and even with {@code x-should-retry: false}: it never repeats the request on the same credential, it only
- *       switches credential or model (§5), and is terminal when there is nothing to switch to;</li>
+ *   <li>billing or credit exhaustion (402, {@code insufficient_quota}, {@code billing_error}, credit wording), even
+ *       on a 400 and even with {@code x-should-retry: false}: it never repeats the request on the same credential, it
+ *       only switches credential or model (§5), and is terminal when there is nothing to switch to;</li>
  *   <li>{@code x-should-retry: false}: terminal, even on a 429 or 5xx;</li>
  *   <li>model capacity ({@code 498}, {@code capacity_exceeded}, capacity wording), even on a 400;</li>
  *   <li>a client-error status other than 402/408/409/429: terminal, whatever the text says;</li>
@@ -194,23 +194,26 @@ final class StructuredRules {
             return null;
         }
         String code = failure.errorCode().strip();
-        if (code.length() != 3 || !code.chars().allMatch(Character::isDigit)) {
+        if (code.length() != 3 || !code.chars().allMatch(c -> c >= '0' && c <= '9')) {
             return null;
         }
         int value = Integer.parseInt(code);
         return value >= 100 && value <= 599 ? value : null;
     }
 
-    /** The first known error code or type (code first: it is the more specific of the two), or null. */
+    /** The known error code, else the known error type (the code is the more specific of the two), or null. */
     private static Typed knownType(ProviderFailure failure) {
-        for (String[] fact : new String[][] {{"code", failure.errorCode()}, {"type", failure.errorType()}}) {
-            String value = fact[1] == null ? null : fact[1].strip();
-            TypeClass typeClass = value == null ? null : TYPES.get(value.toLowerCase(Locale.ROOT));
-            if (typeClass != null) {
-                return new Typed(typeClass, fact[0] + ":" + value);
-            }
+        Typed byCode = lookUp("code", failure.errorCode());
+        return byCode != null ? byCode : lookUp("type", failure.errorType());
+    }
+
+    private static Typed lookUp(String field, String value) {
+        if (value == null) {
+            return null;
         }
-        return null;
+        String stripped = value.strip();
+        TypeClass typeClass = TYPES.get(stripped.toLowerCase(Locale.ROOT));
+        return typeClass == null ? null : new Typed(typeClass, field + ":" + stripped);
     }
 
     /** A known type or code and the rule naming it, e.g. {@code type:overloaded_error}. */

@@ -17,7 +17,7 @@ final class TextRules {
                     + "|SSLPeerUnverifiedException|Hostname \\S+ not verified");
 
     private static final List<NamedPattern> RATE_LIMIT = List.of(
-            NamedPattern.of("rate-limit", "rate[ _-]?limit"),
+            NamedPattern.of("rate-limit", "\\brate[ _-]?limit"),
             NamedPattern.of("too-many-requests", "too many requests"),
             NamedPattern.of("throttled", "throttl"),
             NamedPattern.of("status-429", NamedPattern.wholeNumber("429")));
@@ -25,7 +25,8 @@ final class TextRules {
     private static final List<NamedPattern> TRANSIENT = List.of(
             NamedPattern.of("overloaded", "overload"),
             NamedPattern.of("provider-returned-error", "provider returned error"),
-            NamedPattern.of("service-unavailable", "service (?:is )?(?:temporarily )?unavailable|temporarily unavailable"),
+            NamedPattern.of("service-unavailable",
+                    "service (?:is )?(?:temporarily )?unavailable|temporarily unavailable"),
             NamedPattern.of("server-error", "server[ _]error|internal[ _]error|server had an error"),
             NamedPattern.of("bad-gateway", "bad gateway"),
             NamedPattern.of("gateway-timeout", "gateway time-?out"),

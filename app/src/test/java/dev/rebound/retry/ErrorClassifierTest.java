@@ -57,6 +57,12 @@ class ErrorClassifierTest {
         }
     }
 
+    @Test
+    void aWordThatMerelyContainsRateLimitIsNoRateLimit() {
+        assertThat(classifyText("the reply exceeds the moderate limits of this tier"))
+                .isEqualTo(Classification.terminal("unrecognised"));
+    }
+
     @Nested
     class Aborts {
         @ParameterizedTest
