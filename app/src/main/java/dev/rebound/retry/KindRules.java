@@ -1,0 +1,33 @@
+package dev.rebound.retry;
+
+import dev.rebound.api.ErrorKind;
+import dev.rebound.api.ProviderFailure;
+import java.util.Optional;
+
+/**
+ * Decides by where the call failed, for failures that carry no HTTP status or provider type: timeouts (no first byte,
+ * a stalled stream, a connect timeout) and truncated streams are transient; transport failures are transient unless a
+ * TLS certificate could not be verified; a reply that is not the protocol is terminal (a login page, a proxy speaking
+ * something else, or Rebound failing to handle the reply: repeating the request would not change it).
+ */
+final class KindRules {
+    private KindRules() {
+    }
+
+    /** The verdict the failure kind supports, or empty for HTTP and stream errors (left to the text). */
+    static Optional<Classification> classify(ProviderFailure failure, String text) {
+        if (failure == null) {
+            return Optional.empty();
+        }
+        return switch (failure.kind()) {
+            case TIMEOUT -> Optional.of(Classification.retry(ErrorKind.TRANSIENT, "kind:timeout"));
+            case TRUNCATED -> Optional.of(Classification.retry(ErrorKind.TRANSIENT, "kind:truncated"));
+            case TRANSPORT -> Optional.of(TextRules.isCertificateFailure(text)
+                    ? Classification.terminal("text:tls-certificate")
+                    : Classification.retry(ErrorKind.TRANSIENT, "kind:transport"));
+            case PROTOCOL -> Optional.of(Classification.terminal("kind:protocol"));
+            case CONFIGURATION -> Optional.of(Classification.terminal("kind:configuration"));
+            case HTTP, STREAM_ERROR -> Optional.empty();
+        };
+    }
+}

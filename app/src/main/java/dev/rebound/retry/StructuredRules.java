@@ -1,0 +1,250 @@
+package dev.rebound.retry;
+
+import dev.rebound.api.ErrorKind;
+import dev.rebound.api.FailureKind;
+import dev.rebound.api.ProviderFailure;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The first layer of the classifier: the structured facts a provider gave — {@code x-should-retry}, the HTTP status (or
+ * the numeric code of an error inside a stream), and the provider's error type and code.
+ *
+ * <p>Order, first match wins:
+ * <ol>
+ *   <li>billing or credit exhaustion (402, {@code insufficient_quota}, {@code billing_error}, credit wording), even
+ *       on a 400 and even with {@code x-should-retry: false}: it never repeats the request on the same credential, it
+ *       only switches credential or model (§5), and is terminal when there is nothing to switch to;</li>
+ *   <li>{@code x-should-retry: false}: terminal, even on a 429 or 5xx;</li>
+ *   <li>model capacity ({@code 498}, {@code capacity_exceeded}, capacity wording), even on a 400;</li>
+ *   <li>a client-error status other than 402/408/409/429: terminal, whatever the text says;</li>
+ *   <li>the provider's type or code: rate limit, {@code RESOURCE_EXHAUSTED} (a usage limit when worded as a quota),
+ *       usage limit, transient; a terminal type only when there is no status;</li>
+ *   <li>the status: 429 is a usage limit when worded so, else a rate limit; 408, 409 and 5xx are transient.</li>
+ * </ol>
+ * The billing and capacity wording is not read when the type or code says rate limit: a rate limit worded like billing
+ * stays a rate limit. Nothing else is decided here: the caller moves on to the failure kind and the text.
+ */
+final class StructuredRules {
+
+    /** What a provider's error type or code says. */
+    private enum TypeClass { BILLING, CAPACITY, RATE_LIMIT, RESOURCE_EXHAUSTED, USAGE_LIMIT, TRANSIENT, TERMINAL }
+
+    private static final Map<String, TypeClass> TYPES = Map.ofEntries(
+            Map.entry("insufficient_quota", TypeClass.BILLING),
+            Map.entry("billing_error", TypeClass.BILLING),
+            Map.entry("payment_required", TypeClass.BILLING),
+            Map.entry("insufficient_credits", TypeClass.BILLING),
+            Map.entry("capacity_exceeded", TypeClass.CAPACITY),
+            Map.entry("service_tier_capacity_exceeded", TypeClass.CAPACITY),
+            Map.entry("model_capacity_exhausted", TypeClass.CAPACITY),
+            Map.entry("insufficient_system_resource", TypeClass.CAPACITY),
+            Map.entry("rate_limit_error", TypeClass.RATE_LIMIT),
+            Map.entry("rate_limit_exceeded", TypeClass.RATE_LIMIT),
+            Map.entry("rate_limited", TypeClass.RATE_LIMIT),
+            Map.entry("rate_limit", TypeClass.RATE_LIMIT),
+            Map.entry("throttling_error", TypeClass.RATE_LIMIT),
+            Map.entry("throttlingexception", TypeClass.RATE_LIMIT),
+            Map.entry("resource_exhausted", TypeClass.RESOURCE_EXHAUSTED),
+            Map.entry("usage_limit_reached", TypeClass.USAGE_LIMIT),
+            Map.entry("overloaded_error", TypeClass.TRANSIENT),
+            Map.entry("api_error", TypeClass.TRANSIENT),
+            Map.entry("server_error", TypeClass.TRANSIENT),
+            Map.entry("internal_server_error", TypeClass.TRANSIENT),
+            Map.entry("service_unavailable", TypeClass.TRANSIENT),
+            Map.entry("timeout_error", TypeClass.TRANSIENT),
+            Map.entry("unavailable", TypeClass.TRANSIENT),
+            Map.entry("internal", TypeClass.TRANSIENT),
+            Map.entry("deadline_exceeded", TypeClass.TRANSIENT),
+            Map.entry("serviceunavailableexception", TypeClass.TRANSIENT),
+            Map.entry("modelnotreadyexception", TypeClass.TRANSIENT),
+            Map.entry("modeltimeoutexception", TypeClass.TRANSIENT),
+            Map.entry("internalserverexception", TypeClass.TRANSIENT),
+            Map.entry("authentication_error", TypeClass.TERMINAL),
+            Map.entry("permission_error", TypeClass.TERMINAL),
+            Map.entry("not_found_error", TypeClass.TERMINAL),
+            Map.entry("invalid_request_error", TypeClass.TERMINAL),
+            Map.entry("request_too_large", TypeClass.TERMINAL),
+            Map.entry("invalid_api_key", TypeClass.TERMINAL),
+            Map.entry("model_not_found", TypeClass.TERMINAL),
+            Map.entry("content_filter", TypeClass.TERMINAL),
+            Map.entry("invalid_prompt", TypeClass.TERMINAL),
+            Map.entry("invalid_argument", TypeClass.TERMINAL),
+            Map.entry("failed_precondition", TypeClass.TERMINAL),
+            Map.entry("permission_denied", TypeClass.TERMINAL),
+            Map.entry("unauthenticated", TypeClass.TERMINAL),
+            Map.entry("not_found", TypeClass.TERMINAL),
+            Map.entry("validationexception", TypeClass.TERMINAL),
+            Map.entry("accessdeniedexception", TypeClass.TERMINAL));
+
+    private static final int TOO_MANY_REQUESTS = 429;
+    private static final int PAYMENT_REQUIRED = 402;
+    /** Groq's "Flex Tier Capacity Exceeded". */
+    private static final int FLEX_CAPACITY_EXCEEDED = 498;
+
+    private StructuredRules() {
+    }
+
+    /** The verdict the structured facts support, or empty when they say nothing decisive. */
+    static Optional<Classification> classify(ProviderFailure failure, String text) {
+        if (failure == null) {
+            return Optional.empty();
+        }
+        Facts facts = Facts.of(failure);
+        return billing(facts, text)
+                .or(() -> shouldRetryFalse(failure))
+                .or(() -> capacity(facts, text))
+                .or(() -> terminalStatus(facts))
+                .or(() -> byType(facts, text))
+                .or(() -> byStatus(facts, text));
+    }
+
+    private static Optional<Classification> billing(Facts facts, String text) {
+        if (facts.hasStatus(PAYMENT_REQUIRED)) {
+            return Optional.of(Classification.usageLimit(UsageLimitReason.BILLING, facts.statusRule()));
+        }
+        if (facts.is(TypeClass.BILLING)) {
+            return Optional.of(Classification.usageLimit(UsageLimitReason.BILLING, facts.typed().rule()));
+        }
+        if (facts.typedRateLimit()) {
+            return Optional.empty();
+        }
+        return AccountLimitRules.billing(text)
+                .map(name -> Classification.usageLimit(UsageLimitReason.BILLING, "text:" + name));
+    }
+
+    private static Optional<Classification> shouldRetryFalse(ProviderFailure failure) {
+        String shouldRetry = failure.header("x-should-retry");
+        return shouldRetry != null && shouldRetry.strip().equalsIgnoreCase("false")
+                ? Optional.of(Classification.terminal("x-should-retry:false"))
+                : Optional.empty();
+    }
+
+    private static Optional<Classification> capacity(Facts facts, String text) {
+        if (facts.is(TypeClass.CAPACITY)) {
+            return Optional.of(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, facts.typed().rule()));
+        }
+        if (facts.hasStatus(FLEX_CAPACITY_EXCEEDED)) {
+            return Optional.of(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, facts.statusRule()));
+        }
+        if (facts.typedRateLimit()) {
+            return Optional.empty();
+        }
+        return AccountLimitRules.capacity(text)
+                .map(name -> Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, "text:" + name));
+    }
+
+    private static Optional<Classification> terminalStatus(Facts facts) {
+        return facts.status() != null && isTerminalStatus(facts.status())
+                ? Optional.of(Classification.terminal(facts.statusRule()))
+                : Optional.empty();
+    }
+
+    private static Optional<Classification> byType(Facts facts, String text) {
+        Typed typed = facts.typed();
+        if (typed == null) {
+            return Optional.empty();
+        }
+        return switch (typed.typeClass()) {
+            case RATE_LIMIT -> Optional.of(Classification.retry(ErrorKind.RATE_LIMIT, typed.rule()));
+            case RESOURCE_EXHAUSTED -> Optional.of(AccountLimitRules.usageLimit(text)
+                    .map(name -> Classification.usageLimit(AccountLimitRules.period(text), typed.rule() + ":" + name))
+                    .orElseGet(() -> Classification.retry(ErrorKind.RATE_LIMIT, typed.rule())));
+            case USAGE_LIMIT -> Optional.of(Classification.usageLimit(AccountLimitRules.period(text), typed.rule()));
+            case TRANSIENT -> Optional.of(Classification.retry(ErrorKind.TRANSIENT, typed.rule()));
+            case TERMINAL -> facts.status() == null ? Optional.of(Classification.terminal(typed.rule()))
+                    : Optional.empty();
+            case BILLING, CAPACITY -> Optional.empty();
+        };
+    }
+
+    private static Optional<Classification> byStatus(Facts facts, String text) {
+        Integer status = facts.status();
+        if (status == null) {
+            return Optional.empty();
+        }
+        if (status == TOO_MANY_REQUESTS) {
+            return Optional.of(AccountLimitRules.usageLimit(text)
+                    .map(name -> Classification.usageLimit(AccountLimitRules.period(text),
+                            facts.statusRule() + ":" + name))
+                    .orElseGet(() -> Classification.retry(ErrorKind.RATE_LIMIT, facts.statusRule())));
+        }
+        if (status == 408 || status == 409 || (status >= 500 && status <= 599)) {
+            return Optional.of(Classification.retry(ErrorKind.TRANSIENT, facts.statusRule()));
+        }
+        return Optional.empty();
+    }
+
+    /** A client error that retrying cannot fix: every 4xx but 402 (billing), 408, 409, 429 and Groq's 498. */
+    private static boolean isTerminalStatus(int status) {
+        return status >= 400 && status <= 499 && status != PAYMENT_REQUIRED && status != 408 && status != 409
+                && status != TOO_MANY_REQUESTS && status != FLEX_CAPACITY_EXCEEDED;
+    }
+
+    /**
+     * The HTTP status, or for an error object inside a stream its numeric code when that is an HTTP status
+     * ({@code "429"}, {@code "502"}); null otherwise (Mistral's {@code "1300"} is not a status).
+     */
+    private static Integer effectiveStatus(ProviderFailure failure) {
+        if (failure.httpStatus() != null) {
+            return failure.httpStatus();
+        }
+        if (failure.kind() != FailureKind.STREAM_ERROR || failure.errorCode() == null) {
+            return null;
+        }
+        String code = failure.errorCode().strip();
+        if (code.length() != 3 || !code.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return null;
+        }
+        int value = Integer.parseInt(code);
+        return value >= 100 && value <= 599 ? value : null;
+    }
+
+    /** The known error code, else the known error type (the code is the more specific of the two), or null. */
+    private static Typed knownType(ProviderFailure failure) {
+        Typed byCode = lookUp("code", failure.errorCode());
+        return byCode != null ? byCode : lookUp("type", failure.errorType());
+    }
+
+    private static Typed lookUp(String field, String value) {
+        if (value == null) {
+            return null;
+        }
+        String stripped = value.strip();
+        TypeClass typeClass = TYPES.get(stripped.toLowerCase(Locale.ROOT));
+        return typeClass == null ? null : new Typed(typeClass, field + ":" + stripped);
+    }
+
+    /** A known type or code and the rule naming it, e.g. {@code type:overloaded_error}. */
+    private record Typed(TypeClass typeClass, String rule) {
+    }
+
+    /**
+     * The facts the steps read.
+     *
+     * @param status the HTTP status or a stream error's numeric code, or null
+     * @param statusRule {@code status:N} or {@code stream-code:N}, or null
+     * @param typed the known type or code, or null
+     */
+    private record Facts(Integer status, String statusRule, Typed typed) {
+        static Facts of(ProviderFailure failure) {
+            Integer status = effectiveStatus(failure);
+            String statusRule = status == null ? null
+                    : (failure.httpStatus() != null ? "status:" : "stream-code:") + status;
+            return new Facts(status, statusRule, knownType(failure));
+        }
+
+        boolean hasStatus(int value) {
+            return status != null && status == value;
+        }
+
+        boolean is(TypeClass typeClass) {
+            return typed != null && typed.typeClass() == typeClass;
+        }
+
+        boolean typedRateLimit() {
+            return is(TypeClass.RATE_LIMIT) || is(TypeClass.RESOURCE_EXHAUSTED);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package dev.rebound.retry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.ContentBlock;
+import dev.rebound.api.ErrorKind;
+import dev.rebound.api.FailureKind;
+import dev.rebound.api.ProviderFailure;
+import dev.rebound.api.StopDetails;
+import dev.rebound.api.StopReason;
+import dev.rebound.provider.ErrorBodies;
+import dev.rebound.provider.ErrorBody;
+import dev.rebound.provider.HttpReasonPhrases;
+import dev.rebound.retry.Classification.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The classifier against a corpus of real provider failures ({@code error-corpus.json}): each entry is a failure found
+ * in a provider's documentation, an SDK or an issue tracker, presented the way Rebound's provider presents it, with the
+ * verdict Rebound must reach.
+ */
+class ErrorClassifierCorpusTest {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final List<Entry> ENTRIES = load();
+
+    private final ErrorClassifier classifier = new ErrorClassifier();
+
+    static Stream<Entry> entries() {
+        return ENTRIES.stream();
+    }
+
+    static Stream<Entry> entriesWithBody() {
+        return ENTRIES.stream().filter(e -> e.body() != null);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("entries")
+    void eachRealFailureGetsItsExpectedVerdict(Entry entry) {
+        Classification verdict = classifier.classify(entry.input());
+
+        assertThat(verdict.verdict()).as("verdict of %s (rule %s)", entry.id(), verdict.rule())
+                .isEqualTo(entry.verdict());
+        assertThat(verdict.kind()).as("kind of %s", entry.id()).isEqualTo(entry.kind());
+        assertThat(verdict.usageLimitReason()).as("usage-limit reason of %s", entry.id())
+                .isEqualTo(entry.usageLimitReason());
+        assertThat(verdict.rule()).as("rule of %s", entry.id()).isEqualTo(entry.rule());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("entriesWithBody")
+    void errorMessagesAreWhatTheProviderBuildsFromTheRealBody(Entry entry) {
+        ErrorBodies bodies = new ErrorBodies(MAPPER);
+        ErrorBody error;
+        String expected;
+        if (entry.failureKind() == FailureKind.HTTP) {
+            error = bodies.parse(entry.body().isTextual() ? entry.body().textValue() : entry.body().toString());
+            expected = entry.httpStatus() + " " + HttpReasonPhrases.of(entry.httpStatus(), null)
+                    + (error.message() == null ? " (no body)" : ": " + error.message() + error.qualifiers());
+        } else {
+            error = bodies.fromJson(entry.body());
+            expected = "The provider reported an error mid-stream: " + error.message() + error.qualifiers();
+        }
+
+        assertThat(entry.errorMessage()).isEqualTo(expected);
+        assertThat(entry.errorType()).isEqualTo(error.type());
+        assertThat(entry.errorCode()).isEqualTo(error.code());
+    }
+
+    @Test
+    void theCorpusHoldsAtLeastNinetyRealFailuresEachWithASource() {
+        assertThat(ENTRIES).allSatisfy(e -> assertThat(e.source()).as(e.id()).isNotBlank());
+        assertThat(ENTRIES.stream().filter(e -> e.source().startsWith("https://"))).hasSizeGreaterThanOrEqualTo(90);
+        Set<String> ids = new HashSet<>();
+        assertThat(ENTRIES).allSatisfy(e -> assertThat(ids.add(e.id())).as("unique id " + e.id()).isTrue());
+    }
+
+    @Test
+    void theCorpusCoversEveryProviderFamilyTheClassifierMustKnow() {
+        Set<String> providers = ENTRIES.stream().map(Entry::provider).collect(Collectors.toSet());
+
+        assertThat(providers).contains("Anthropic", "OpenAI", "OpenAI Responses", "Gemini", "OpenRouter",
+                "Azure OpenAI", "AWS Bedrock", "Mistral", "Groq", "Ollama", "JDK/OkHttp", "Node.js");
+        assertThat(providers.stream().filter(p -> p.startsWith("Gateway"))).hasSizeGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void theCorpusHoldsTheTrickyCases() {
+        assertThat(providersWith(e -> e.verdict() == Verdict.CONTEXT_OVERFLOW)).hasSizeGreaterThanOrEqualTo(5);
+        assertThat(rules()).contains("x-should-retry:false", "observable-output", "reasonless-abort", "user-abort",
+                "stop-details:refusal", "stop-details:sensitive", "status:400", "code:insufficient_quota",
+                "code:rate_limit_exceeded", "stale-replay:item-not-found");
+        assertThat(ENTRIES).anySatisfy(e -> {
+            assertThat(e.httpStatus()).isEqualTo(429);
+            assertThat(e.usageLimitReason()).isEqualTo(UsageLimitReason.BILLING);
+        });
+        assertThat(ENTRIES).anySatisfy(e -> {
+            assertThat(e.kind()).isEqualTo(ErrorKind.STALE_REPLAY);
+            assertThat(e.errorMessage()).containsIgnoringCase("try again");
+        });
+        assertThat(ENTRIES).anySatisfy(e -> {
+            assertThat(e.httpStatus()).isEqualTo(400);
+            assertThat(e.verdict()).isEqualTo(Verdict.TERMINAL);
+            assertThat(e.errorMessage()).containsIgnoringCase("retry");
+        });
+    }
+
+    private static Set<String> providersWith(Predicate<Entry> condition) {
+        return ENTRIES.stream().filter(condition).map(Entry::provider).collect(Collectors.toSet());
+    }
+
+    private static Set<String> rules() {
+        return ENTRIES.stream().map(Entry::rule).collect(Collectors.toSet());
+    }
+
+    private static List<Entry> load() {
+        try (InputStream in = ErrorClassifierCorpusTest.class.getResourceAsStream("error-corpus.json")) {
+            JsonNode root = MAPPER.readTree(in);
+            List<Entry> entries = new ArrayList<>();
+            root.get("entries").forEach(node -> entries.add(Entry.of(node)));
+            return List.copyOf(entries);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One corpus entry: the failure as Rebound's provider presents it, and the verdict it must get. */
+    record Entry(String id, String provider, String source, String api, StopReason stopReason,
+                 FailureKind failureKind, Integer httpStatus, String errorType, String errorCode,
+                 Map<String, String> headers, JsonNode body, String errorMessage, StopDetails stopDetails,
+                 String content, boolean abortRequested, Verdict verdict, ErrorKind kind,
+                 UsageLimitReason usageLimitReason, String rule) {
+
+        static Entry of(JsonNode node) {
+            JsonNode expected = node.get("expected");
+            Map<String, String> headers = new LinkedHashMap<>();
+            node.path("headers").properties().forEach(h -> headers.put(h.getKey(), h.getValue().asText()));
+            JsonNode details = node.get("stopDetails");
+            return new Entry(text(node, "id"), text(node, "provider"), text(node, "source"), text(node, "api"),
+                    wireEnum(StopReason.values(), node.has("stopReason") ? text(node, "stopReason") : "error"),
+                    node.has("failureKind") ? wireEnum(FailureKind.values(), text(node, "failureKind")) : null,
+                    node.has("httpStatus") ? node.get("httpStatus").asInt() : null,
+                    text(node, "errorType"), text(node, "errorCode"), headers, node.get("body"),
+                    text(node, "errorMessage"),
+                    details == null ? null : new StopDetails(text(details, "type"), text(details, "explanation")),
+                    text(node, "content"), node.path("abortRequested").asBoolean(false),
+                    Verdict.valueOf(text(expected, "verdict")),
+                    expected.has("kind") ? ErrorKind.valueOf(text(expected, "kind")) : null,
+                    expected.has("usageLimitReason")
+                            ? UsageLimitReason.valueOf(text(expected, "usageLimitReason")) : null,
+                    text(expected, "rule"));
+        }
+
+        ClassifierInput input() {
+            ProviderFailure failure = failureKind == null ? null
+                    : new ProviderFailure(failureKind, httpStatus, errorType, errorCode, headers);
+            List<ContentBlock> blocks = content == null ? List.of() : List.of(new ContentBlock.Text(content));
+            AssistantMessage message = new AssistantMessage("m-" + id, blocks, "provider", "model", api, null, null,
+                    stopReason, errorMessage, stopDetails, failure, 0L);
+            return new ClassifierInput(message, api, abortRequested);
+        }
+
+        @Override
+        public String toString() {
+            return id;
+        }
+
+        private static String text(JsonNode node, String field) {
+            JsonNode value = node.get(field);
+            return value == null || value.isNull() ? null : value.asText();
+        }
+
+        private static <E extends Enum<E>> E wireEnum(E[] values, String wireName) {
+            return Arrays.stream(values).filter(v -> v.toString().equals(wireName)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown value " + wireName));
+        }
+    }
+}

@@ -1,0 +1,360 @@
+package dev.rebound.retry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.ContentBlock;
+import dev.rebound.api.ErrorKind;
+import dev.rebound.api.FailureKind;
+import dev.rebound.api.ProviderFailure;
+import dev.rebound.api.StopDetails;
+import dev.rebound.api.StopReason;
+import dev.rebound.retry.Classification.Verdict;
+import dev.rebound.session.ChatSession;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.NullAndEmptySource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The classifier's rules that the corpus of real failures does not pin down on its own. */
+class ErrorClassifierTest {
+    private static final String COMPLETIONS = "openai-completions";
+    private static final String RESPONSES = "openai-responses";
+
+    private final ErrorClassifier classifier = new ErrorClassifier();
+
+    @Nested
+    class NumbersInText {
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "the prompt used 4294 tokens",
+                "request req_504abc failed",
+                "request id-504-x failed",
+                "limit 5000 reached",
+                "code 1429"})
+        void aStatusNumberInsideALongerTokenDecidesNothing(String text) {
+            assertThat(classifyText(text)).isEqualTo(Classification.terminal("unrecognised"));
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {
+                "upstream answered HTTP 504.|text:status-504",
+                "proxy said (502)|text:status-502",
+                "status=503, giving up|text:status-503",
+                "529: Anthropic said no|text:status-529"})
+        void aStatusNumberStandingAloneIsTransient(String text, String rule) {
+            assertThat(classifyText(text)).isEqualTo(Classification.retry(ErrorKind.TRANSIENT, rule));
+        }
+
+        @Test
+        void aStandalone429IsARateLimit() {
+            assertThat(classifyText("got 429 from upstream"))
+                    .isEqualTo(Classification.retry(ErrorKind.RATE_LIMIT, "text:status-429"));
+        }
+    }
+
+    @Test
+    void aWordThatMerelyContainsRateLimitIsNoRateLimit() {
+        assertThat(classifyText("the reply exceeds the moderate limits of this tier"))
+                .isEqualTo(Classification.terminal("unrecognised"));
+    }
+
+    @Nested
+    class Aborts {
+        @ParameterizedTest
+        @ValueSource(strings = {"Request was aborted", " Request was aborted. "})
+        void aContentlessAbortWithTheGenericMessageNobodyAskedForIsRetried(String message) {
+            Classification verdict = classifier.classify(aborted(message, List.of(), false));
+
+            assertThat(verdict).isEqualTo(Classification.retry(ErrorKind.REASONLESS_ABORT, "reasonless-abort"));
+        }
+
+        @ParameterizedTest
+        @NullAndEmptySource
+        @ValueSource(strings = {"Aborted by the user", "Request was aborted by the edit guard"})
+        void anAbortWithoutTheGenericMessageIsTheUsersAbort(String message) {
+            assertThat(classifier.classify(aborted(message, List.of(), false)).rule()).isEqualTo("user-abort");
+        }
+
+        @Test
+        void anAbortWithAnyContentIsTheUsersAbortEvenIfNothingWasShown() {
+            List<ContentBlock> invisible = List.of(new ContentBlock.Thinking("", false));
+
+            assertThat(classifier.classify(aborted("Request was aborted", invisible, false)))
+                    .isEqualTo(Classification.terminal("user-abort"));
+        }
+
+        @Test
+        void anAbortWhileAnAbortIsRequestedIsNeverRetried() {
+            assertThat(classifier.classify(aborted("Request was aborted", List.of(), true)))
+                    .isEqualTo(Classification.terminal("user-abort"));
+        }
+
+        @Test
+        void theGenericAbortMessageIsTheOneTheSessionWrites() {
+            assertThat(ErrorClassifier.GENERIC_ABORT_MESSAGE).isEqualTo(ChatSession.ABORT_MESSAGE);
+        }
+    }
+
+    @Nested
+    class NotAnError {
+        @Test
+        void aCompleteReplyIsNotAnError() {
+            AssistantMessage reply = message(StopReason.STOP, null, null, null, List.of(new ContentBlock.Text("Hi")));
+
+            assertThat(classifier.classify(input(reply, COMPLETIONS))).isEqualTo(Classification.notAnError());
+        }
+
+        @ParameterizedTest
+        @NullAndEmptySource
+        @ValueSource(strings = " ")
+        void anErrorWithoutAnErrorMessageIsNotClassified(String errorMessage) {
+            AssistantMessage reply = message(StopReason.ERROR, errorMessage, null, http(503), List.of());
+
+            assertThat(classifier.classify(input(reply, COMPLETIONS)).verdict()).isEqualTo(Verdict.NOT_AN_ERROR);
+        }
+    }
+
+    @Nested
+    class StructuredFacts {
+        @ParameterizedTest
+        @ValueSource(ints = {503, 529, 429})
+        void shouldRetryFalseWinsOverARetryableStatus(int status) {
+            ProviderFailure failure = failure(FailureKind.HTTP, status, null, null, Map.of("x-should-retry", " False"));
+
+            assertThat(classify("Overloaded", failure)).isEqualTo(Classification.terminal("x-should-retry:false"));
+        }
+
+        @Test
+        void shouldRetryTrueDoesNotMakeABadRequestRetryable() {
+            ProviderFailure failure = failure(FailureKind.HTTP, 400, null, null, Map.of("x-should-retry", "true"));
+
+            assertThat(classify("Bad request", failure)).isEqualTo(Classification.terminal("status:400"));
+        }
+
+        @Test
+        void billingIsReportedEvenWhenTheServerSaysNotToRetry() {
+            ProviderFailure failure = failure(FailureKind.HTTP, 402, null, null, Map.of("x-should-retry", "false"));
+
+            assertThat(classify("Payment Required", failure))
+                    .isEqualTo(Classification.usageLimit(UsageLimitReason.BILLING, "status:402"));
+        }
+
+        @ParameterizedTest
+        @CsvSource({"408,status:408", "409,status:409", "501,status:501", "599,status:599"})
+        void timeoutsConflictsAndServerErrorsAreTransient(int status, String rule) {
+            assertThat(classify("no text to go by", failure(FailureKind.HTTP, status, null, null, Map.of())))
+                    .isEqualTo(Classification.retry(ErrorKind.TRANSIENT, rule));
+        }
+
+        @ParameterizedTest
+        @ValueSource(ints = {400, 401, 403, 404, 405, 413, 422, 451})
+        void aClientErrorStaysTerminalWhateverItsTextPromises(int status) {
+            String text = "Service unavailable, please retry your request: connection reset (timeout)";
+
+            assertThat(classify(text, failure(FailureKind.HTTP, status, null, null, Map.of())))
+                    .isEqualTo(Classification.terminal("status:" + status));
+        }
+
+        @Test
+        void groqsFlexCapacityStatusIsModelCapacity() {
+            assertThat(classify("498 Client Error (no body)", failure(FailureKind.HTTP, 498, null, null, Map.of())))
+                    .isEqualTo(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, "status:498"));
+        }
+
+        @ParameterizedTest
+        @CsvSource({"429,RATE_LIMIT,stream-code:429", "502,TRANSIENT,stream-code:502"})
+        void aStreamErrorWithANumericCodeIsTreatedLikeThatStatus(String code, ErrorKind kind, String rule) {
+            ProviderFailure failure = failure(FailureKind.STREAM_ERROR, null, null, code, Map.of());
+
+            assertThat(classify("The provider reported an error mid-stream: upstream said no", failure))
+                    .isEqualTo(Classification.retry(kind, rule));
+        }
+
+        @Test
+        void aStreamErrorCodeThatIsNoHttpStatusIsIgnored() {
+            ProviderFailure failure = failure(FailureKind.STREAM_ERROR, null, null, "1300", Map.of());
+
+            assertThat(classify("The provider reported an error mid-stream: nope", failure))
+                    .isEqualTo(Classification.terminal("unrecognised"));
+        }
+
+        @Test
+        void aTerminalTypeInsideAStreamIsTerminal() {
+            ProviderFailure failure = failure(FailureKind.STREAM_ERROR, null, "invalid_request_error", null, Map.of());
+
+            assertThat(classify("The provider reported an error mid-stream: messages.3: bad", failure))
+                    .isEqualTo(Classification.terminal("type:invalid_request_error"));
+        }
+
+        @Test
+        void aDailyQuotaOfResourceExhaustedIsAQuotaLimit() {
+            ProviderFailure failure = failure(FailureKind.HTTP, 429, "RESOURCE_EXHAUSTED", "429", Map.of());
+            String text = "429 Too Many Requests: Quota exceeded for quota metric 'Generate Content API requests"
+                    + " per day' (type: RESOURCE_EXHAUSTED, code: 429)";
+
+            assertThat(classify(text, failure)).isEqualTo(
+                    Classification.usageLimit(UsageLimitReason.QUOTA, "type:RESOURCE_EXHAUSTED:quota-exceeded"));
+        }
+
+        @Test
+        void aTypedRateLimitWordedAsCreditsStaysARateLimit() {
+            ProviderFailure failure = failure(FailureKind.HTTP, 429, "rate_limit_error", null, Map.of());
+
+            assertThat(classify("429 Too Many Requests: insufficient credits for this burst", failure))
+                    .isEqualTo(Classification.retry(ErrorKind.RATE_LIMIT, "type:rate_limit_error"));
+        }
+    }
+
+    @Nested
+    class FailureKinds {
+        @Test
+        void aCertificateThatCannotBeVerifiedIsTerminal() {
+            String text = "Connection failed: TLS handshake with api.example:443 failed (SSLHandshakeException:"
+                    + " PKIX path building failed)";
+
+            assertThat(classify(text, ProviderFailure.of(FailureKind.TRANSPORT)))
+                    .isEqualTo(Classification.terminal("text:tls-certificate"));
+            assertThat(classifyText(text)).isEqualTo(Classification.terminal("text:tls-certificate"));
+        }
+
+        @Test
+        void aReplyThatIsNotTheProtocolIsTerminalWhateverItSays() {
+            String text = "Internal error while handling the reply: IllegalStateException: connection reset";
+
+            assertThat(classify(text, ProviderFailure.of(FailureKind.PROTOCOL)))
+                    .isEqualTo(Classification.terminal("kind:protocol"));
+        }
+
+        @Test
+        void aConfigurationFailureIsTerminalEvenWhenWordedLikeAnOverflow() {
+            String text = "Provider 'x' has a context window too small: maximum context length is 0";
+
+            assertThat(classify(text, ProviderFailure.of(FailureKind.CONFIGURATION)))
+                    .isEqualTo(Classification.terminal("kind:configuration"));
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {
+                "Connection reset before the response headers arrived (IOException: closed)|text:connection-failure",
+                "Stream stalled: no data for 300 ms (timeouts.idleMs); 0 characters had arrived|text:stream-stalled",
+                "The stream ended before the reply was complete (no finish_reason or [DONE] received); 0 characters"
+                        + " had arrived|text:truncated-stream",
+                "Request timed out: no response from the server within 300 ms (timeouts.firstByteMs)|text:timeout"})
+        void reboundsOwnTransportMessagesAreTransientWithoutTheirFacts(String text, String rule) {
+            assertThat(classifyText(text)).isEqualTo(Classification.retry(ErrorKind.TRANSIENT, rule));
+        }
+    }
+
+    @Nested
+    class OverflowAndRefusal {
+        @Test
+        void anOverflowIsNeverRetriedEvenWhenTheServerInvitesIt() {
+            ProviderFailure failure = failure(FailureKind.HTTP, 503, "overloaded_error", null,
+                    Map.of("x-should-retry", "true"));
+
+            assertThat(classify("prompt is too long: 212000 tokens > 200000 maximum", failure).verdict())
+                    .isEqualTo(Verdict.CONTEXT_OVERFLOW);
+        }
+
+        @Test
+        void aThroughputLimitCountingTokensIsNoOverflow() {
+            assertThat(classifyText("Too many tokens, please wait before trying again.").verdict())
+                    .isNotEqualTo(Verdict.CONTEXT_OVERFLOW);
+        }
+
+        @Test
+        void aRefusalIsRetriedEvenAfterVisibleOutput() {
+            AssistantMessage refused = message(StopReason.ERROR, "The model refused to answer: no",
+                    new StopDetails(StopDetails.REFUSAL, "no"), null, List.of(new ContentBlock.Text("Sure, ")));
+
+            assertThat(classifier.classify(input(refused, COMPLETIONS)))
+                    .isEqualTo(Classification.retry(ErrorKind.REFUSAL, "stop-details:refusal"));
+        }
+
+        @Test
+        void aRefusalIsNeverReadFromText() {
+            assertThat(classifyText("I'm sorry, I cannot assist with that request").verdict())
+                    .isEqualTo(Verdict.TERMINAL);
+        }
+    }
+
+    @Nested
+    class StaleReplay {
+        private static final String ITEM_GONE = "404 Not Found: Item with id 'rs_123' not found.";
+
+        @Test
+        void aStaleReplayIsRetriedForTheResponsesApi() {
+            assertThat(classifier.classify(input(error(ITEM_GONE, http(404)), RESPONSES)))
+                    .isEqualTo(Classification.retry(ErrorKind.STALE_REPLAY, "stale-replay:item-not-found"));
+        }
+
+        @Test
+        void theMessagesOwnApiIsUsedWhenTheInputNamesNone() {
+            AssistantMessage reply = new AssistantMessage("m", List.of(), "p", "model", RESPONSES, null, null,
+                    StopReason.ERROR, ITEM_GONE, null, http(404), 0L);
+
+            assertThat(classifier.classify(new ClassifierInput(reply, null, false)).kind())
+                    .isEqualTo(ErrorKind.STALE_REPLAY);
+        }
+
+        @Test
+        void aStaleReplayAfterVisibleOutputIsNotReplayed() {
+            AssistantMessage reply = message(StopReason.ERROR, ITEM_GONE, null, http(404),
+                    List.of(new ContentBlock.ToolCall("call_1", "read", "{}")));
+
+            assertThat(classifier.classify(input(reply, RESPONSES)))
+                    .isEqualTo(Classification.terminal("observable-output"));
+        }
+    }
+
+    @Test
+    void everyRetryableKindButRefusalIsGuardedByObservableOutput() {
+        List<ContentBlock> shown = List.of(new ContentBlock.Thinking("", true));
+        List<ProviderFailure> failures = List.of(http(503), http(429), http(402));
+
+        assertThat(failures).allSatisfy(failure -> assertThat(
+                classifier.classify(input(message(StopReason.ERROR, "failed", null, failure, shown), COMPLETIONS)))
+                .isEqualTo(Classification.terminal("observable-output")));
+    }
+
+    private Classification classifyText(String text) {
+        return classifier.classify(input(error(text, null), COMPLETIONS));
+    }
+
+    private Classification classify(String text, ProviderFailure failure) {
+        return classifier.classify(input(error(text, failure), COMPLETIONS));
+    }
+
+    private static ClassifierInput input(AssistantMessage message, String api) {
+        return new ClassifierInput(message, api, false);
+    }
+
+    private static ClassifierInput aborted(String message, List<ContentBlock> content, boolean abortRequested) {
+        return new ClassifierInput(message(StopReason.ABORTED, message, null, null, content), COMPLETIONS,
+                abortRequested);
+    }
+
+    private static AssistantMessage error(String text, ProviderFailure failure) {
+        return message(StopReason.ERROR, text, null, failure, List.of());
+    }
+
+    private static AssistantMessage message(StopReason stopReason, String errorMessage, StopDetails details,
+                                            ProviderFailure failure, List<ContentBlock> content) {
+        return new AssistantMessage("m", content, "p", "model", COMPLETIONS, null, null, stopReason, errorMessage,
+                details, failure, 0L);
+    }
+
+    private static ProviderFailure http(int status) {
+        return failure(FailureKind.HTTP, status, null, null, Map.of());
+    }
+
+    private static ProviderFailure failure(FailureKind kind, Integer status, String type, String code,
+                                           Map<String, String> headers) {
+        return new ProviderFailure(kind, status, type, code, headers);
+    }
+}
