@@ -7,6 +7,8 @@ import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.openai.OpenAiCompletionsProvider;
+import dev.rebound.retry.RetryEngine;
+import dev.rebound.retry.RetryTimer;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.ProviderDirectory;
 import dev.rebound.session.SessionFactory;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
@@ -103,6 +106,12 @@ final class AppServices implements AutoCloseable {
                 .settings(settings::current)
                 .providers(providers)
                 .credentials(provider -> credentials.forProvider(provider).stream().findFirst())
+                .agentEndHandler(RetryEngine.builder()
+                        .settings(() -> settings.current().retry())
+                        .clock(clock)
+                        .random(new SplittableRandom())
+                        .timer(RetryTimer.realTime())
+                        .build())
                 .clock(clock)
                 .model(defaultModel(settings.current()))
                 .build();

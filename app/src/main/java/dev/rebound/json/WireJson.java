@@ -3,17 +3,11 @@ package dev.rebound.json;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.api.AgentEnd;
-import dev.rebound.api.AgentStart;
 import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.ChatMessage;
 import dev.rebound.api.ContentBlock;
-import dev.rebound.api.MessageEnd;
-import dev.rebound.api.MessageStart;
-import dev.rebound.api.MessageUpdate;
-import dev.rebound.api.ModelChanged;
-import dev.rebound.api.Notice;
 import dev.rebound.api.SessionEvent;
 import dev.rebound.api.UserMessage;
 
@@ -28,8 +22,19 @@ public final class WireJson {
     public WireJson() {
         this.mapper = Json.newMapper();
         mapper.addMixIn(SessionEvent.class, EventMixin.class);
+        for (Class<?> event : SessionEvent.class.getPermittedSubclasses()) {
+            mapper.registerSubtypes(new NamedType(event, typeName(event)));
+        }
         mapper.addMixIn(ChatMessage.class, MessageMixin.class);
         mapper.addMixIn(ContentBlock.class, ContentMixin.class);
+    }
+
+    /**
+     * The wire type of an event record: its simple name in snake case ({@code AutoRetryStart} → {@code
+     * auto_retry_start}), which every event's {@code type()} also returns (a test holds them equal).
+     */
+    public static String typeName(Class<?> eventClass) {
+        return eventClass.getSimpleName().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The configured mapper, for reading and writing the API records. */
@@ -47,16 +52,8 @@ public final class WireJson {
         return mapper.valueToTree(message);
     }
 
+    /** Events carry {@code type}; their names are registered from the sealed hierarchy (see {@link #typeName}). */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
-    @JsonSubTypes({
-        @JsonSubTypes.Type(value = AgentStart.class, name = "agent_start"),
-        @JsonSubTypes.Type(value = MessageStart.class, name = "message_start"),
-        @JsonSubTypes.Type(value = MessageUpdate.class, name = "message_update"),
-        @JsonSubTypes.Type(value = MessageEnd.class, name = "message_end"),
-        @JsonSubTypes.Type(value = AgentEnd.class, name = "agent_end"),
-        @JsonSubTypes.Type(value = ModelChanged.class, name = "model_changed"),
-        @JsonSubTypes.Type(value = Notice.class, name = "notice")
-    })
     private interface EventMixin {
     }
 

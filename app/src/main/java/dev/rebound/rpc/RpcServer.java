@@ -11,6 +11,7 @@ import dev.rebound.api.ModelRef;
 import dev.rebound.json.WireJson;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.PromptResult;
+import dev.rebound.session.RetryStatus;
 import dev.rebound.session.SessionFactory;
 import dev.rebound.session.SessionState;
 import dev.rebound.settings.ModelConfig;
@@ -21,7 +22,9 @@ import dev.rebound.settings.SettingsUpdate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +43,7 @@ public final class RpcServer {
     private final SettingsStore settings;
     private final ObjectMapper mapper;
     private final Object sessionLock = new Object();
+    private final Map<String, Command> commands = commandTable();
     private ChatSession session;
     private AutoCloseable subscription;
 
@@ -131,29 +135,52 @@ public final class RpcServer {
     }
 
     private void dispatch(String type, JsonNode id, JsonNode command) {
-        switch (type) {
-            case "prompt" -> prompt(id, command);
-            case "abort" -> {
-                current().abort();
-                out.success(id, type, null);
-            }
-            case "get_state" -> out.success(id, type, state());
-            case "set_model" -> setModel(id, command);
-            case "get_available_models" -> out.success(id, type, availableModels());
-            case "get_messages" -> out.success(id, type, messages());
-            case "get_last_assistant_text" -> {
-                ObjectNode data = mapper.createObjectNode();
-                String text = current().lastAssistantText();
-                data.set("text", text == null ? NullNode.getInstance() : mapper.getNodeFactory().textNode(text));
-                out.success(id, type, data);
-            }
-            case "new_session" -> newSession(id);
-            case "get_settings" -> out.success(id, type, settings.effectiveJson());
-            case "set_settings" -> setSettings(id, command);
-            default -> out.failure(id, type, "Unknown command '" + type + "'. Commands: prompt, abort, get_state, "
-                    + "set_model, get_available_models, get_messages, get_last_assistant_text, new_session, "
-                    + "get_settings, set_settings.");
+        Command handler = commands.get(type);
+        if (handler == null) {
+            out.failure(id, type, "Unknown command '" + type + "'. Commands: " + String.join(", ", commands.keySet())
+                    + ".");
+            return;
         }
+        handler.run(id, command);
+    }
+
+    /** The command table; its keys are the commands of rpc.md that this build serves. */
+    private Map<String, Command> commandTable() {
+        Map<String, Command> table = new LinkedHashMap<>();
+        table.put("prompt", this::prompt);
+        table.put("abort", (id, c) -> {
+            current().abort();
+            out.success(id, "abort", null);
+        });
+        table.put("abort_retry", (id, c) -> {
+            current().abortRetry();
+            out.success(id, "abort_retry", null);
+        });
+        table.put("retry_now", (id, c) -> {
+            current().retryNow();
+            out.success(id, "retry_now", null);
+        });
+        table.put("set_auto_retry", this::setAutoRetry);
+        table.put("get_state", (id, c) -> out.success(id, "get_state", state()));
+        table.put("set_model", this::setModel);
+        table.put("get_available_models", (id, c) -> out.success(id, "get_available_models", availableModels()));
+        table.put("get_messages", (id, c) -> out.success(id, "get_messages", messages()));
+        table.put("get_last_assistant_text", (id, c) -> {
+            ObjectNode data = mapper.createObjectNode();
+            String text = current().lastAssistantText();
+            data.set("text", text == null ? NullNode.getInstance() : mapper.getNodeFactory().textNode(text));
+            out.success(id, "get_last_assistant_text", data);
+        });
+        table.put("new_session", (id, c) -> newSession(id));
+        table.put("get_settings", (id, c) -> out.success(id, "get_settings", settings.effectiveJson()));
+        table.put("set_settings", this::setSettings);
+        return java.util.Collections.unmodifiableMap(table);
+    }
+
+    /** One RPC command. */
+    @FunctionalInterface
+    private interface Command {
+        void run(JsonNode id, JsonNode command);
     }
 
     private void prompt(JsonNode id, JsonNode command) {
@@ -175,6 +202,10 @@ public final class RpcServer {
         data.set("model", state.model() == null ? NullNode.getInstance() : mapper.valueToTree(state.model()));
         data.put("isStreaming", state.streaming());
         data.put("isTurnRunning", state.turnRunning());
+        RetryStatus retry = s.retryStatus();
+        data.put("isRetrying", retry.retrying());
+        data.put("retryAttempt", retry.attempt());
+        data.put("isRetryWaiting", retry.waiting());
         data.put("autoRetryEnabled", settings.current().retry().enabled());
         data.put("sessionId", state.sessionId());
         data.putNull("sessionFile");
@@ -229,6 +260,8 @@ public final class RpcServer {
             out.failure(id, "new_session", "A turn is running; abort it or wait for it before starting a new session.");
             return;
         }
+        // The previous turn may still be sending its final events; they belong to its subscriber.
+        old.idle().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> null).join();
         ChatSession fresh = sessions.create();
         attach(fresh);
         old.close();
@@ -237,19 +270,34 @@ public final class RpcServer {
         out.success(id, "new_session", data);
     }
 
+    private void setAutoRetry(JsonNode id, JsonNode command) {
+        JsonNode enabled = command.get("enabled");
+        if (enabled == null || !enabled.isBoolean()) {
+            out.failure(id, "set_auto_retry", "set_auto_retry needs \"enabled\": true or false");
+            return;
+        }
+        ObjectNode patch = mapper.createObjectNode();
+        patch.putObject("retry").put("enabled", enabled.booleanValue());
+        applySettings(id, "set_auto_retry", patch);
+    }
+
     private void setSettings(JsonNode id, JsonNode command) {
         JsonNode patch = command.get("patch");
         if (patch == null || !patch.isObject()) {
             out.failure(id, "set_settings", "set_settings needs a \"patch\" object (a JSON merge patch)");
             return;
         }
+        applySettings(id, "set_settings", patch);
+    }
+
+    private void applySettings(JsonNode id, String command, JsonNode patch) {
         SettingsUpdate update = settings.update(patch);
         if (update instanceof SettingsUpdate.Rejected rejected) {
-            out.failure(id, "set_settings", "Settings not saved: " + rejected.reasons().stream()
+            out.failure(id, command, "Settings not saved: " + rejected.reasons().stream()
                     .map(SettingsProblem::describe).collect(Collectors.joining("; ")));
             return;
         }
-        out.success(id, "set_settings", settings.effectiveJson());
+        out.success(id, command, settings.effectiveJson());
     }
 
     private void attach(ChatSession fresh) {

@@ -1,16 +1,27 @@
 package dev.rebound.session;
 
+import dev.rebound.api.SessionEvent;
+import java.util.List;
+
 /**
  * What the session does after a provider call ended: finish the turn, or continue it with another call once a
- * scheduled retry is due.
+ * scheduled retry is due. The handler never emits events itself; it returns them and the session emits them in the
+ * right place, so that a turn is always marked finished before its last event goes out.
  */
 public sealed interface AgentEndDecision {
 
     /** Whether a retry was scheduled ({@code agent_end.willRetry}). */
     boolean willRetry();
 
-    /** The turn is over. */
-    record Finish() implements AgentEndDecision {
+    /**
+     * The turn is over. The session marks it finished, emits {@code events} (e.g. {@code auto_retry_end}), then the
+     * final {@code agent_end{willRetry:false}}.
+     */
+    record Finish(List<SessionEvent> events) implements AgentEndDecision {
+        public Finish {
+            events = List.copyOf(events);
+        }
+
         @Override
         public boolean willRetry() {
             return false;
@@ -18,10 +29,15 @@ public sealed interface AgentEndDecision {
     }
 
     /**
-     * Continue the turn after {@link ScheduledRetry#awaitDue()}. The session removes the failed message from the runtime
-     * context (keeping it in history, marked retried) before waiting.
+     * Continue the turn. The session removes the failed message from the runtime context (keeping it in history,
+     * marked retried), emits {@code agent_end{willRetry:true}}, then {@code events} (e.g. {@code auto_retry_start}),
+     * then waits on {@link ScheduledRetry#awaitDue()}.
      */
-    record Retry(ScheduledRetry retry) implements AgentEndDecision {
+    record Retry(List<SessionEvent> events, ScheduledRetry retry) implements AgentEndDecision {
+        public Retry {
+            events = List.copyOf(events);
+        }
+
         @Override
         public boolean willRetry() {
             return true;
@@ -30,13 +46,27 @@ public sealed interface AgentEndDecision {
 
     /** A retry the handler has scheduled. */
     interface ScheduledRetry {
-        /**
-         * Called on the session thread after {@code agent_end}; blocks until the retry is due (true: call again) or was
-         * cancelled (false: the turn ends).
-         */
-        boolean awaitDue() throws InterruptedException;
+        /** Called on the session thread; blocks until the retry is due or was cancelled. */
+        Resume awaitDue() throws InterruptedException;
     }
 
-    /** The shared finish decision. */
-    AgentEndDecision FINISH = new Finish();
+    /** How a scheduled retry's wait ended. */
+    sealed interface Resume {
+        /** Call the provider again. */
+        record Due() implements Resume {
+        }
+
+        /**
+         * The retry was cancelled; the turn ends. The session marks it finished, then emits {@code events} (e.g.
+         * {@code auto_retry_end{success:false}}).
+         */
+        record Cancelled(List<SessionEvent> events) implements Resume {
+            public Cancelled {
+                events = List.copyOf(events);
+            }
+        }
+    }
+
+    /** Finish with no events. */
+    AgentEndDecision FINISH = new Finish(List.of());
 }

@@ -11,6 +11,7 @@ import dev.rebound.api.ModelChanged;
 import dev.rebound.api.ModelRef;
 import dev.rebound.api.Notice;
 import dev.rebound.api.ProviderFailure;
+import dev.rebound.api.RetryChainEnd;
 import dev.rebound.api.SessionEvent;
 import dev.rebound.api.StopReason;
 import dev.rebound.api.UserMessage;
@@ -60,6 +61,8 @@ public final class ChatSession implements AutoCloseable {
 
     private volatile ModelRef model;
     private Turn activeTurn;
+    /** The last turn started; its completion is signalled after its final events. */
+    private Turn lastTurn;
 
     private ChatSession(Builder b) {
         this.sessionId = b.sessionId != null ? b.sessionId : IdGenerator.uuids().next();
@@ -104,6 +107,7 @@ public final class ChatSession implements AutoCloseable {
             }
             turn = new Turn(ids.next(), text);
             activeTurn = turn;
+            lastTurn = turn;
         }
         if (onAccepted != null) {
             onAccepted.run();
@@ -125,11 +129,30 @@ public final class ChatSession implements AutoCloseable {
             }
             turn.userAborted = true;
         }
-        agentEndHandler.cancelPending();
+        agentEndHandler.cancelPending(true);
         CallControl control = turn.control;
         if (control != null) {
             control.abort();
         }
+    }
+
+    /**
+     * Cancels a pending retry (Cancel Retry, Esc, RPC {@code abort_retry}): the turn ends with
+     * {@code auto_retry_end{success:false, finalError:"Retry cancelled"}} and no further attempt starts. Does nothing
+     * when no retry is waiting.
+     */
+    public void abortRetry() {
+        agentEndHandler.cancelPending(false);
+    }
+
+    /** Ends the current backoff early: the pending retry starts at once, with the same attempt number. */
+    public void retryNow() {
+        agentEndHandler.retryNow();
+    }
+
+    /** Whether a retry chain runs, and its attempt. */
+    public RetryStatus retryStatus() {
+        return agentEndHandler.status();
     }
 
     /**
@@ -189,10 +212,13 @@ public final class ChatSession implements AutoCloseable {
         }
     }
 
-    /** The running turn's completion, or a completed future when idle. */
+    /**
+     * Completes when the last turn started has ended and its final events have gone out (or at once when no turn was
+     * ever started).
+     */
     public CompletableFuture<?> idle() {
         synchronized (lock) {
-            return activeTurn == null ? CompletableFuture.completedFuture(null) : activeTurn.completion;
+            return lastTurn == null ? CompletableFuture.completedFuture(null) : lastTurn.completion;
         }
     }
 
@@ -212,39 +238,79 @@ public final class ChatSession implements AutoCloseable {
 
     private void runTurn(Turn turn) {
         AssistantMessage last = null;
+        boolean ended = false;
+        Throwable failure = null;
         try {
             UserMessage user = new UserMessage(ids.next(), turn.prompt, clock.millis());
             context.add(user);
             history.append(new HistoryEntry.Message(user, false, user.timestamp()));
+            bus.emit(new AgentStart(turn.id));
             bus.emit(new MessageStart(user));
             bus.emit(new MessageEnd(user));
             for (int attempt = 0; ; attempt++) {
+                if (attempt > 0) {
+                    bus.emit(new AgentStart(turn.id));
+                }
                 last = runAttempt(turn);
-                AgentEndDecision decision = turn.userAborted
-                        ? AgentEndDecision.FINISH
-                        : agentEndHandler.onAgentEnd(new AttemptResult(turn.id, attempt, last, turn.userAborted));
-                if (!(decision instanceof AgentEndDecision.Retry retry)) {
-                    // The turn is over before its last event goes out, so a host reacting to agent_end can prompt.
-                    release(turn);
-                    bus.emit(new AgentEnd(turn.id, false));
+                AgentEndDecision decision = agentEndHandler.onAgentEnd(
+                        new AttemptResult(turn.id, attempt, last, turn.userAborted));
+                if (decision instanceof AgentEndDecision.Finish finish) {
+                    endTurn(turn, finish.events());
+                    ended = true;
                     break;
                 }
+                AgentEndDecision.Retry retry = (AgentEndDecision.Retry) decision;
                 context.remove(last.id());
-                history.markRetried(last.id());
+                history.markRetried(last.id(), true);
                 bus.emit(new AgentEnd(turn.id, true));
-                if (!retry.retry().awaitDue() || turn.userAborted) {
+                emitAll(retry.events());
+                if (retry.retry().awaitDue() instanceof AgentEndDecision.Resume.Cancelled cancelled) {
+                    // Not retried after all: the failure is what the user is left with.
+                    context.add(last);
+                    history.markRetried(last.id(), false);
+                    endTurn(turn, cancelled.events());
+                    ended = true;
                     break;
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.error("Turn {} failed unexpectedly", turn.id, e);
-            notice(Notice.ERROR, "Something went wrong inside Rebound while answering (" + e.getClass().getSimpleName()
-                    + "). The details are in the log.");
+            failure = e;
         } finally {
-            release(turn);
-            turn.completion.complete(new TurnOutcome(turn.id, last != null ? last : emptyAborted(turn)));
+            if (!ended) {
+                endTurn(turn, failure == null ? List.of() : List.of(new Notice(Notice.ERROR,
+                        "Something went wrong inside Rebound while answering (" + failure.getClass().getSimpleName()
+                                + "). The details are in the log; you can send your message again.")));
+            }
+            AssistantMessage finalMessage = last != null ? last : emptyAborted(turn);
+            LOG.info("Turn {} ended: {}{}", turn.id, finalMessage.stopReason(),
+                    finalMessage.errorMessage() == null ? "" : " (" + finalMessage.errorMessage() + ")");
+            turn.completion.complete(new TurnOutcome(turn.id, finalMessage));
+        }
+    }
+
+    /**
+     * Ends a turn: it stops counting as running (so a host reacting to the last events can prompt), then the closing
+     * events go out and the turn's last event, {@code agent_end{willRetry:false}}.
+     */
+    private void endTurn(Turn turn, List<SessionEvent> closing) {
+        release(turn);
+        emitAll(closing);
+        bus.emit(new AgentEnd(turn.id, false));
+    }
+
+    /** Emits events a handler returned, recording in the history those that belong there. */
+    private void emitAll(List<SessionEvent> events) {
+        for (SessionEvent event : events) {
+            switch (event) {
+                case Notice n -> history.append(new HistoryEntry.Notice(n.level(), n.message(), clock.millis()));
+                case RetryChainEnd r -> history.append(new HistoryEntry.RetryChain(r, clock.millis()));
+                default -> {
+                }
+            }
+            bus.emit(event);
         }
     }
 
@@ -259,7 +325,6 @@ public final class ChatSession implements AutoCloseable {
     private AssistantMessage runAttempt(Turn turn) {
         String messageId = ids.next();
         ModelRef current = model;
-        bus.emit(new AgentStart(turn.id));
         bus.emit(new MessageStart(new AssistantMessage(messageId, List.of(), current.provider(), current.id(),
                 null, null, null, null, null, null, null, clock.millis())));
         AssistantMessage message = callProvider(turn, messageId, current);

@@ -15,11 +15,11 @@ public final class History {
         entries.add(entry);
     }
 
-    /** Marks the message of that id as a retried failure. */
-    public synchronized void markRetried(String messageId) {
+    /** Marks the message of that id as a retried failure, or (when its retry was cancelled) as not retried. */
+    public synchronized void markRetried(String messageId, boolean retried) {
         for (int i = entries.size() - 1; i >= 0; i--) {
             if (entries.get(i) instanceof HistoryEntry.Message m && m.message().id().equals(messageId)) {
-                entries.set(i, m.asRetried());
+                entries.set(i, new HistoryEntry.Message(m.message(), retried, m.timestamp()));
                 return;
             }
         }

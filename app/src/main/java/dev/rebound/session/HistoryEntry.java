@@ -13,9 +13,6 @@ public sealed interface HistoryEntry {
      * A message; {@code retried} marks a failed attempt that a retry replaced.
      */
     record Message(ChatMessage message, boolean retried, long timestamp) implements HistoryEntry {
-        Message asRetried() {
-            return new Message(message, true, timestamp);
-        }
     }
 
     /**
@@ -24,6 +21,10 @@ public sealed interface HistoryEntry {
      * @param role {@code user} for a manual choice, {@code fallback} for an automatic one
      */
     record ModelChange(ModelRef from, ModelRef to, String role, long timestamp) implements HistoryEntry {
+    }
+
+    /** The record of a retry chain: every failed attempt, and how the chain ended. */
+    record RetryChain(dev.rebound.api.RetryChainEnd chain, long timestamp) implements HistoryEntry {
     }
 
     /** A notice shown to the user. */

@@ -71,8 +71,8 @@ class RpcModeIT {
         assertThat(response.toString())
                 .isEqualTo("{\"id\":\"p1\",\"type\":\"response\",\"command\":\"prompt\",\"success\":true}");
         List<JsonNode> frames = rebound.framesUntil("agent_end", WAIT);
-        assertThat(frames).extracting(RpcModeIT::type).containsExactly("message_start", "message_end",
-                "agent_start", "message_start", "message_update", "message_update", "message_update", "message_end",
+        assertThat(frames).extracting(RpcModeIT::type).containsExactly("agent_start", "message_start",
+                "message_end", "message_start", "message_update", "message_update", "message_update", "message_end",
                 "agent_end");
         assertThat(frames.get(4).path("delta").asText()).isEqualTo("Hel");
         JsonNode reply = frames.get(7).path("message");
@@ -164,10 +164,16 @@ class RpcModeIT {
         assertThat(parse.path("command").asText()).isEqualTo("parse");
         assertThat(parse.path("success").asBoolean()).isFalse();
 
+        rebound.send("{\"type\":\"get_state\"} {\"type\":\"abort\"}");
+        JsonNode twoObjects = rebound.next(WAIT);
+        assertThat(twoObjects.path("command").asText()).isEqualTo("parse");
+        assertThat(twoObjects.path("success").asBoolean()).isFalse();
+
         rebound.send("{\"id\":\"x\",\"type\":\"frobnicate\"}");
         JsonNode unknown = rebound.next(WAIT);
         assertThat(unknown.path("id").asText()).isEqualTo("x");
-        assertThat(unknown.path("error").asText()).contains("frobnicate");
+        assertThat(unknown.path("error").asText()).contains("frobnicate").contains("abort_retry")
+                .contains("set_settings");
 
         rebound.send("{\"id\":\"y\",\"type\":\"prompt\"}");
         assertThat(rebound.next(WAIT).path("error").asText()).contains("message");
@@ -287,6 +293,39 @@ class RpcModeIT {
         assertThat(saved.path("retry").path("maxRetries").asInt()).isEqualTo(3);
         assertThat(saved.path("providers").path("local").path("models").get(0).path("id").asText())
                 .isEqualTo("test-model");
+    }
+
+    @Test
+    void aHostileServerEchoingTheKeyAcrossCutsAndChunksNeverMakesItLeak() throws Exception {
+        String canary = "sk-canary-" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+        writeSettings(", \"retry\": { \"enabled\": false }");
+        Files.writeString(configDir.resolve("credentials.json"),
+                "{ \"local\": [ { \"label\": \"work\", \"apiKey\": \"" + canary + "\" } ] }");
+        server.enqueue(new MockResponse.Builder().code(401).addHeader("Content-Type", "text/plain")
+                .body("x".repeat(285) + canary + " trailing").build());
+        server.enqueue(new MockResponse.Builder().code(400).addHeader("Content-Type", "application/json")
+                .body("{\"error\":{\"message\":\"" + "y".repeat(1985) + canary + "\",\"type\":\"invalid\"}}")
+                .build());
+        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+                .body("data: {not json " + canary + "}\n\n").build());
+        int half = canary.length() / 2;
+        server.enqueue(Sse.reply("Your key: " + canary.substring(0, half), canary.substring(half), " ok"));
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        for (int i = 0; i < 4; i++) {
+            rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
+            rebound.until(f -> type(f).equals("agent_end"), WAIT);
+        }
+        rebound.send("{\"type\":\"get_messages\"}");
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        String stdout = rebound.stdout();
+        for (int cut = 8; cut <= canary.length(); cut++) {
+            assertThat(stdout).as("no %d-character piece of the key", cut)
+                    .doesNotContain(canary.substring(0, cut)).doesNotContain(canary.substring(canary.length() - cut));
+        }
+        assertThat(stdout).contains("Your key: [redacted] ok");
+        assertThat(rebound.stderr()).doesNotContain(canary.substring(0, 16));
     }
 
     @Test

@@ -44,6 +44,46 @@ class WireJsonTest {
     }
 
     @Test
+    void everyEventsTypeIsItsRegisteredWireNameAndItReadsBack() throws Exception {
+        for (Class<?> type : dev.rebound.api.SessionEvent.class.getPermittedSubclasses()) {
+            java.lang.reflect.RecordComponent[] components = type.getRecordComponents();
+            Class<?>[] types = new Class<?>[components.length];
+            Object[] args = new Object[components.length];
+            for (int i = 0; i < components.length; i++) {
+                types[i] = components[i].getType();
+                args[i] = sample(types[i]);
+            }
+            dev.rebound.api.SessionEvent event = (dev.rebound.api.SessionEvent) type.getDeclaredConstructor(types)
+                    .newInstance(args);
+            assertThat(event.type()).as(type.getSimpleName()).isEqualTo(WireJson.typeName(type));
+            JsonNode json = wire.event(event);
+            assertThat(json.get("type").asText()).isEqualTo(event.type());
+            assertThat(wire.mapper().treeToValue(json, dev.rebound.api.SessionEvent.class)).isEqualTo(event);
+        }
+    }
+
+    private static Object sample(Class<?> type) {
+        if (type == int.class) {
+            return 2;
+        } else if (type == long.class) {
+            return 3L;
+        } else if (type == boolean.class) {
+            return true;
+        } else if (type == String.class) {
+            return "s";
+        } else if (type == List.class) {
+            return List.of();
+        } else if (type == dev.rebound.api.ModelRef.class) {
+            return new dev.rebound.api.ModelRef("p", "m");
+        } else if (type.isEnum()) {
+            return type.getEnumConstants()[0];
+        } else if (type == dev.rebound.api.ChatMessage.class) {
+            return new dev.rebound.api.UserMessage("u", "hi", 1);
+        }
+        return null;
+    }
+
+    @Test
     void messagesReadBackToEqualRecords() throws Exception {
         AssistantMessage original = new AssistantMessage("m1", List.of(new ContentBlock.Thinking("hm", false),
                 new ContentBlock.Text("Hi")), "openai", "gpt", "openai-completions", null, Usage.NONE, StopReason.STOP,

@@ -94,7 +94,7 @@ class ChatSessionTest {
         TurnOutcome outcome = ((PromptResult.Accepted) result).completion().get(5, TimeUnit.SECONDS);
 
         assertThat(outcome.succeeded()).isTrue();
-        assertThat(events.types()).containsExactly("message_start", "message_end", "agent_start", "message_start",
+        assertThat(events.types()).containsExactly("agent_start", "message_start", "message_end", "message_start",
                 "message_update", "message_end", "agent_end");
         assertThat(((MessageUpdate) events.events().get(4)).delta()).isEqualTo("Hello!");
         assertThat(((AgentEnd) events.events().get(6)).willRetry()).isFalse();
@@ -195,18 +195,28 @@ class ChatSessionTest {
             @Override
             public AgentEndDecision onAgentEnd(AttemptResult result) {
                 return result.message().isError() && result.attempt() == 0
-                        ? new AgentEndDecision.Retry(() -> true) : AgentEndDecision.FINISH;
+                        ? new AgentEndDecision.Retry(List.of(), AgentEndDecision.Resume.Due::new)
+                        : AgentEndDecision.FINISH;
             }
 
             @Override
-            public void cancelPending() {
+            public void cancelPending(boolean userAbort) {
+            }
+
+            @Override
+            public void retryNow() {
+            }
+
+            @Override
+            public RetryStatus status() {
+                return RetryStatus.IDLE;
             }
         };
         session(r -> calls.incrementAndGet() == 1 ? failure(r, "503") : reply(r, "ok"), retryOnce);
         ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
 
-        assertThat(events.types()).containsExactly("message_start", "message_end",
-                "agent_start", "message_start", "message_end", "agent_end",
+        assertThat(events.types()).containsExactly("agent_start", "message_start", "message_end",
+                "message_start", "message_end", "agent_end",
                 "agent_start", "message_start", "message_update", "message_end", "agent_end");
         assertThat(events.events()).filteredOn(e -> e instanceof AgentEnd).extracting(e -> ((AgentEnd) e).willRetry())
                 .containsExactly(true, false);

@@ -5,7 +5,7 @@ package dev.rebound.api;
  * {@code type} field of its JSON form in RPC mode; its components are the other fields.
  */
 public sealed interface SessionEvent permits AgentStart, MessageStart, MessageUpdate, MessageEnd, AgentEnd,
-        ModelChanged, Notice {
+        ModelChanged, Notice, AutoRetryStart, AutoRetryEnd, RetryChainEnd {
 
     /** The wire name of the event ({@code agent_start}...). */
     String type();

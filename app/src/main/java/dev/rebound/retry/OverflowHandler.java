@@ -1,0 +1,14 @@
+package dev.rebound.retry;
+
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.SessionEvent;
+import java.util.List;
+
+/**
+ * Receives a context overflow (§1 of the retry policy): it is never retried. Compaction may plug in here later.
+ */
+@FunctionalInterface
+public interface OverflowHandler {
+    /** The events that tell the user what happened and what to do. */
+    List<SessionEvent> onOverflow(AssistantMessage failed);
+}

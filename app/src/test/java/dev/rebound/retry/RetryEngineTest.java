@@ -1,0 +1,441 @@
+package dev.rebound.retry;
+
+import static dev.rebound.retry.EngineHarness.cutAfter;
+import static dev.rebound.retry.EngineHarness.http;
+import static dev.rebound.retry.EngineHarness.ok;
+import static dev.rebound.retry.EngineHarness.overloaded;
+import static dev.rebound.retry.EngineHarness.reasonlessAbort;
+import static dev.rebound.retry.EngineHarness.refusal;
+import static dev.rebound.retry.EngineHarness.transport;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rebound.api.AgentEnd;
+import dev.rebound.api.AutoRetryEnd;
+import dev.rebound.api.AutoRetryStart;
+import dev.rebound.api.ErrorKind;
+import dev.rebound.api.Notice;
+import dev.rebound.api.RetryAttempt;
+import dev.rebound.api.RetryChainEnd;
+import dev.rebound.api.RetryEndReason;
+import dev.rebound.session.HistoryEntry;
+import dev.rebound.session.PromptResult;
+import dev.rebound.session.TurnOutcome;
+import dev.rebound.settings.RetrySettings;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The retry chain of §3 on a real session: exact event sequences and delays, with an injected clock and timer. */
+class RetryEngineTest {
+    private static final String OVERLOADED = "529 Overloaded: Overloaded (type: overloaded_error)";
+    private EngineHarness h = new EngineHarness();
+
+    @AfterEach
+    void close() {
+        h.close();
+    }
+
+    private static RetrySettings retry(int maxRetries, long maxDelayMs, long maxElapsedMs) {
+        RetrySettings d = RetrySettings.DEFAULTS;
+        return new RetrySettings(true, maxRetries, d.baseDelayMs(), maxDelayMs, maxElapsedMs, d.modelFallback(),
+                d.fallbackChains(), d.fallbackRevertPolicy(), d.refusalPinMs());
+    }
+
+    private static Map<String, String> headers(String... kv) {
+        java.util.Map<String, String> m = new java.util.HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void threeOverloadsThenSuccessRetryWithJitteredExponentialBackoffAndEndInSuccess() throws Exception {
+        h.script(overloaded(), overloaded(), overloaded(), ok("Finally."));
+        TurnOutcome outcome = h.prompt("hi");
+
+        assertThat(outcome.succeeded()).isTrue();
+        assertThat(h.shape()).containsExactly("agent_start", "user", "reply", "agent_end", "auto_retry_start",
+                "agent_start", "reply", "agent_end", "auto_retry_start",
+                "agent_start", "reply", "agent_end", "auto_retry_start",
+                "agent_start", "reply", "auto_retry_end", "retry_chain_end", "agent_end");
+        assertThat(h.timer.delays()).containsExactly(438L, 875L, 1750L);
+        List<AutoRetryStart> starts = h.all(AutoRetryStart.class);
+        long t0 = EngineHarness.START.toEpochMilli();
+        assertThat(starts).containsExactly(
+                new AutoRetryStart(1, 10, 438, OVERLOADED, ErrorKind.TRANSIENT, "openai/gpt-4.1-mini", "work",
+                        t0 + 438),
+                new AutoRetryStart(2, 10, 875, OVERLOADED, ErrorKind.TRANSIENT, "openai/gpt-4.1-mini", "work",
+                        t0 + 438 + 875),
+                new AutoRetryStart(3, 10, 1750, OVERLOADED, ErrorKind.TRANSIENT, "openai/gpt-4.1-mini", "work",
+                        t0 + 438 + 875 + 1750));
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
+                new AutoRetryEnd(true, 3, null, RetryEndReason.SUCCEEDED));
+        assertThat(h.all(AgentEnd.class)).extracting(AgentEnd::willRetry).containsExactly(true, true, true, false);
+        RetryChainEnd record = h.all(RetryChainEnd.class).getFirst();
+        assertThat(record.attempts()).extracting(RetryAttempt::attempt, RetryAttempt::httpStatus, RetryAttempt::delayMs)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(0, 529, 438L),
+                        org.assertj.core.groups.Tuple.tuple(1, 529, 875L),
+                        org.assertj.core.groups.Tuple.tuple(2, 529, 1750L));
+        assertThat(record.endedAt() - record.startedAt()).isEqualTo(438 + 875 + 1750);
+    }
+
+    @Test
+    void failedAttemptsLeaveTheContextButStayInHistoryMarkedRetried() throws Exception {
+        h.script(overloaded(), overloaded(), ok("Done."));
+        h.prompt("hi");
+        assertThat(h.session.messages()).extracting(m -> m.role()).containsExactly("user", "assistant");
+        assertThat(h.requests).allSatisfy(r -> assertThat(r.context()).hasSize(1));
+        assertThat(h.session.history()).filteredOn(e -> e instanceof HistoryEntry.Message m && m.retried())
+                .hasSize(2);
+        assertThat(h.session.history()).filteredOn(e -> e instanceof HistoryEntry.RetryChain).hasSize(1);
+    }
+
+    @Test
+    void theBackoffDoublesUpToEightSecondsBeforeJitter() throws Exception {
+        for (int i = 0; i < 7; i++) {
+            h.script(overloaded());
+        }
+        h.script(ok("x"));
+        h.prompt("hi");
+        assertThat(h.timer.delays()).containsExactly(438L, 875L, 1750L, 3500L, 7000L, 7000L, 7000L);
+    }
+
+    @Test
+    void jitterScalesEachStepBetweenThreeQuartersAndTheFullStep() throws Exception {
+        h.close();
+        try (EngineHarness low = new EngineHarness(ModelFallback.NONE, new EngineHarness.FixedRandom(0.0, 0));
+             EngineHarness high = new EngineHarness(ModelFallback.NONE, new EngineHarness.FixedRandom(0.999999, 0))) {
+            for (EngineHarness each : List.of(low, high)) {
+                each.script(overloaded(), overloaded(), ok("x"));
+                each.prompt("hi");
+            }
+            assertThat(low.timer.delays()).containsExactly(375L, 750L);
+            assertThat(high.timer.delays()).containsExactly(500L, 1000L);
+        }
+        h = new EngineHarness();
+    }
+
+    @Test
+    void aRetryAfterHeaderExtendsTheDelay() throws Exception {
+        h.script(http(429, "Too Many Requests", "Rate limit exceeded", "rate_limit_error", null,
+                headers("retry-after", "3")), ok("x"));
+        h.prompt("hi");
+        assertThat(h.timer.delays()).containsExactly(3000L);
+        assertThat(h.all(AutoRetryStart.class).getFirst().errorKind()).isEqualTo(ErrorKind.RATE_LIMIT);
+    }
+
+    @Test
+    void aRetryAfterMsHeaderIsUsedToTheMillisecond() throws Exception {
+        h.script(http(429, "Too Many Requests", "Rate limit exceeded", "rate_limit_error", null,
+                headers("retry-after-ms", "2750", "retry-after", "3")), ok("x"));
+        h.prompt("hi");
+        assertThat(h.timer.delays()).containsExactly(2750L);
+    }
+
+    @Test
+    void aHintShorterThanTheLocalBackoffNeverShortensIt() throws Exception {
+        h.script(overloaded(), http(503, "Service Unavailable", "busy", null, null, headers("retry-after-ms", "10")),
+                ok("x"));
+        h.prompt("hi");
+        assertThat(h.timer.delays()).containsExactly(438L, 875L);
+    }
+
+    @Test
+    void aBodyHintPleaseRetryIn47SecondsIsHonoured() throws Exception {
+        h.script(http(429, "Too Many Requests", "Resource has been exhausted (e.g. check quota). Please retry in "
+                + "47.4s.", "RESOURCE_EXHAUSTED", null, Map.of()), ok("x"));
+        h.prompt("hi");
+        assertThat(h.timer.delays()).containsExactly(47400L);
+    }
+
+    @Test
+    void theChainIsExhaustedAfterMaxRetriesWithTheOriginalErrorUnchanged() throws Exception {
+        h.settings(retry(2, 300_000, 600_000));
+        h.script(overloaded(), overloaded(), overloaded());
+        TurnOutcome outcome = h.prompt("hi");
+
+        assertThat(outcome.succeeded()).isFalse();
+        assertThat(h.requests).hasSize(3);
+        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt, AutoRetryStart::maxAttempts)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, 2), org.assertj.core.groups.Tuple.tuple(2, 2));
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
+                new AutoRetryEnd(false, 2, OVERLOADED, RetryEndReason.EXHAUSTED));
+        assertThat(h.shape()).endsWith("reply", "auto_retry_end", "retry_chain_end", "agent_end");
+        assertThat(h.all(RetryChainEnd.class).getFirst().attempts()).extracting(RetryAttempt::delayMs)
+                .containsExactly(438L, 875L, null);
+        assertThat(h.session.retryStatus().retrying()).isFalse();
+    }
+
+    @Test
+    void aWaitLongerThanMaxDelayFailsFastWithoutSleeping() throws Exception {
+        h.script(http(429, "Too Many Requests", "Rate limit exceeded", "rate_limit_error", null,
+                headers("retry-after", "600")));
+        TurnOutcome outcome = h.prompt("hi");
+
+        assertThat(h.timer.delays()).isEmpty();
+        assertThat(h.all(AutoRetryStart.class)).isEmpty();
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(false, 0,
+                "Provider requested 600000ms wait, exceeds retry.maxDelayMs (300000ms). Original error: 429 Too Many "
+                        + "Requests: Rate limit exceeded (type: rate_limit_error)", RetryEndReason.MAX_DELAY_EXCEEDED));
+        assertThat(outcome.succeeded()).isFalse();
+    }
+
+    @Test
+    void maxDelayZeroDisablesTheFailFast() throws Exception {
+        h.settings(retry(10, 0, 0));
+        h.script(http(429, "Too Many Requests", "Rate limit exceeded", "rate_limit_error", null,
+                headers("retry-after", "600")), ok("x"));
+        h.prompt("hi");
+        assertThat(h.timer.delays()).containsExactly(600_000L);
+    }
+
+    @Test
+    void theTimeBudgetStopsAChainThatWouldRunPastIt() throws Exception {
+        h.settings(retry(10, 300_000, 5_000));
+        h.script(http(503, "Service Unavailable", "busy", null, null, headers("retry-after", "3")),
+                http(503, "Service Unavailable", "still busy", null, null, headers("retry-after", "3")));
+        h.prompt("hi");
+        assertThat(h.timer.delays()).containsExactly(3000L);
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(false, 1,
+                "503 Service Unavailable: still busy", RetryEndReason.ELAPSED_BUDGET_EXCEEDED));
+    }
+
+    @Test
+    void cancellingDuringBackoffEndsTheChainAndNoFurtherAttemptStarts() throws Exception {
+        h.timer.hold();
+        h.script(http(529, "Overloaded", "Overloaded", "overloaded_error", null, headers("retry-after", "10")));
+        PromptResult.Accepted turn = h.promptAsync("hi");
+        h.timer.nextWaiting();
+        assertThat(h.session.retryStatus()).isEqualTo(new dev.rebound.session.RetryStatus(true, 1, true));
+        h.session.abortRetry();
+        TurnOutcome outcome = turn.completion().get(5, TimeUnit.SECONDS);
+
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
+                new AutoRetryEnd(false, 0, "Retry cancelled", RetryEndReason.CANCELLED));
+        assertThat(h.shape()).endsWith("agent_end", "auto_retry_start", "auto_retry_end", "retry_chain_end",
+                "agent_end");
+        assertThat(h.all(AgentEnd.class)).extracting(AgentEnd::willRetry).containsExactly(true, false);
+        assertThat(h.session.messages()).as("the failure the user is left with").extracting(m -> m.role())
+                .containsExactly("user", "assistant");
+        assertThat(outcome.succeeded()).isFalse();
+        assertThat(h.session.state().turnRunning()).isFalse();
+        assertThat(h.session.retryStatus().retrying()).isFalse();
+    }
+
+    @Test
+    void abortDuringBackoffCancelsTheRetryFirstAndEndsTheTurn() throws Exception {
+        h.timer.hold();
+        h.script(overloaded(), overloaded());
+        PromptResult.Accepted turn = h.promptAsync("hi");
+        h.timer.nextWaiting().elapse();
+        h.timer.nextWaiting();
+        h.session.abort();
+        turn.completion().get(5, TimeUnit.SECONDS);
+
+        assertThat(h.requests).hasSize(2);
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
+                new AutoRetryEnd(false, 1, "Retry cancelled", RetryEndReason.ABORTED));
+    }
+
+    @Test
+    void retryNowStartsThePendingAttemptAtOnceWithTheSameNumber() throws Exception {
+        h.timer.hold();
+        h.script(http(529, "Overloaded", "Overloaded", "overloaded_error", null, headers("retry-after", "30")),
+                overloaded(), ok("x"));
+        PromptResult.Accepted turn = h.promptAsync("hi");
+        h.timer.nextWaiting();
+        h.session.retryNow();
+        h.timer.nextWaiting().elapse();
+        turn.completion().get(5, TimeUnit.SECONDS);
+
+        assertThat(h.requests).hasSize(3);
+        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 2);
+        assertThat(h.clock.millis() - EngineHarness.START.toEpochMilli()).as("no 30 s were waited").isEqualTo(875);
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(true, 2, null,
+                RetryEndReason.SUCCEEDED));
+    }
+
+    @Test
+    void aFailureAfterStreamedTextIsNeverRetried() throws Exception {
+        h.script(cutAfter("Half of the ans"));
+        TurnOutcome outcome = h.prompt("hi");
+        assertThat(outcome.succeeded()).isFalse();
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
+        assertThat(h.session.messages()).hasSize(2);
+    }
+
+    @Test
+    void aFailureAfterStreamedTextInTheMiddleOfAChainEndsItAsNotRetryable() throws Exception {
+        h.script(overloaded(), cutAfter("Partial"));
+        h.prompt("hi");
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(false, 1,
+                "Connection lost while streaming after 7 characters (ProtocolException: unexpected end of stream)",
+                RetryEndReason.NOT_RETRYABLE));
+    }
+
+    @Test
+    void aRefusalWithNoFallbackEndsQuietlyWithoutAutoRetryStart() throws Exception {
+        h.script(refusal());
+        h.prompt("hi");
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
+        assertThat(h.session.retryStatus().retrying()).isFalse();
+    }
+
+    @Test
+    void aReasonlessAbortIsRetriedButNeverFallsBack() throws Exception {
+        h.close();
+        AtomicInteger fallbackAsked = new AtomicInteger();
+        h = new EngineHarness((failed, c, hint) -> {
+            fallbackAsked.incrementAndGet();
+            return java.util.Optional.empty();
+        });
+        h.script(reasonlessAbort(), ok("x"));
+        h.prompt("hi");
+        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::errorKind)
+                .containsExactly(ErrorKind.REASONLESS_ABORT);
+        assertThat(fallbackAsked).hasValue(0);
+        assertThat(h.requests).hasSize(2);
+    }
+
+    @Test
+    void aTransientFailureAsksTheFallbackPolicy() throws Exception {
+        h.close();
+        AtomicInteger fallbackAsked = new AtomicInteger();
+        h = new EngineHarness((failed, c, hint) -> {
+            fallbackAsked.incrementAndGet();
+            return java.util.Optional.empty();
+        });
+        h.script(overloaded(), ok("x"));
+        h.prompt("hi");
+        assertThat(fallbackAsked).hasValue(1);
+    }
+
+    @Test
+    void withRetryDisabledNoChainStarts() throws Exception {
+        RetrySettings d = RetrySettings.DEFAULTS;
+        h.settings(new RetrySettings(false, 10, 500, 300_000, 600_000, true, Map.of(), d.fallbackRevertPolicy(),
+                d.refusalPinMs()));
+        h.script(overloaded());
+        h.prompt("hi");
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
+    }
+
+    @Test
+    void aSettingsChangeBetweenTwoAttemptsAppliesToTheNextDecision() throws Exception {
+        h.timer.hold();
+        h.script(overloaded(), overloaded(), ok("x"));
+        PromptResult.Accepted turn = h.promptAsync("hi");
+        h.timer.nextWaiting();
+        RetrySettings d = RetrySettings.DEFAULTS;
+        h.settings(new RetrySettings(true, 10, 2000, 300_000, 600_000, true, Map.of(), d.fallbackRevertPolicy(),
+                d.refusalPinMs()));
+        h.session.retryNow();
+        h.timer.nextWaiting().elapse();
+        turn.completion().get(5, TimeUnit.SECONDS);
+        assertThat(h.timer.delays()).containsExactly(438L, 3500L);
+    }
+
+    @Test
+    void loweringMaxRetriesMidChainExhaustsItAtTheNextFailure() throws Exception {
+        h.timer.hold();
+        h.script(overloaded(), overloaded(), overloaded());
+        PromptResult.Accepted turn = h.promptAsync("hi");
+        h.timer.nextWaiting().elapse();
+        h.timer.nextWaiting();
+        h.settings(retry(1, 300_000, 600_000));
+        h.session.retryNow();
+        turn.completion().get(5, TimeUnit.SECONDS);
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
+                new AutoRetryEnd(false, 2, OVERLOADED, RetryEndReason.EXHAUSTED));
+    }
+
+    @Test
+    void aSecondChainAfterASuccessStartsAgainAtAttemptOne() throws Exception {
+        h.script(overloaded(), ok("one"), overloaded(), overloaded(), ok("two"));
+        h.prompt("first");
+        h.prompt("second");
+        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 1, 2);
+        assertThat(h.timer.delays()).containsExactly(438L, 438L, 875L);
+        assertThat(h.all(AutoRetryEnd.class)).extracting(AutoRetryEnd::attempt).containsExactly(1, 2);
+    }
+
+    @Test
+    void theTurnIsNotCompleteUntilTheChainEnds() throws Exception {
+        h.timer.hold();
+        h.script(overloaded(), ok("x"));
+        PromptResult.Accepted turn = h.promptAsync("hi");
+        h.timer.nextWaiting();
+        assertThat(turn.completion()).isNotDone();
+        assertThat(h.session.state().turnRunning()).isTrue();
+        assertThat(h.session.prompt("another", null)).isInstanceOf(PromptResult.Rejected.class);
+        h.session.retryNow();
+        assertThat(turn.completion().get(5, TimeUnit.SECONDS).succeeded()).isTrue();
+    }
+
+    @Test
+    void authenticationFailuresAreTerminalAtOnce() throws Exception {
+        h.script(http(401, "Unauthorized", "Incorrect API key provided: sk-...abcd.", "invalid_request_error",
+                "invalid_api_key", Map.of()));
+        h.prompt("hi");
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
+    }
+
+    @Test
+    void aContextOverflowIsNeverRetriedAndTellsTheUserWhatToDo() throws Exception {
+        h.script(http(400, "Bad Request", "This model's maximum context length is 128000 tokens. However, your "
+                + "messages resulted in 130000 tokens. Please reduce the length of the messages.",
+                "invalid_request_error", "context_length_exceeded", Map.of()));
+        h.prompt("hi");
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.types()).doesNotContain("auto_retry_start");
+        Notice notice = h.all(Notice.class).getFirst();
+        assertThat(notice.message()).contains("too long for openai/gpt-4.1-mini").contains("new chat");
+        assertThat(h.shape()).endsWith("reply", "notice", "agent_end");
+    }
+
+    @Test
+    void xShouldRetryFalseWinsOverARetryableStatus() throws Exception {
+        h.script(http(503, "Service Unavailable", "busy", null, null, headers("x-should-retry", "false")));
+        h.prompt("hi");
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.types()).doesNotContain("auto_retry_start");
+    }
+
+    @Test
+    void creditExhaustionWithNothingToSwitchToIsTerminalAtOnce() throws Exception {
+        h.script(http(429, "Too Many Requests", "You exceeded your current quota, please check your plan and billing "
+                + "details.", "insufficient_quota", "insufficient_quota", Map.of()));
+        h.prompt("hi");
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.timer.delays()).isEmpty();
+        assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
+    }
+
+    @Test
+    void aUsageLimitWithoutHintWaitsTheReasonsDefaultUnderTheFailFastRule() throws Exception {
+        h.settings(retry(10, 0, 0));
+        h.script(http(429, "Too Many Requests", "You've hit your usage limit for this plan.", null, null, Map.of()),
+                ok("x"));
+        h.prompt("hi");
+        assertThat(h.all(AutoRetryStart.class).getFirst().errorKind()).isEqualTo(ErrorKind.USAGE_LIMIT);
+        assertThat(h.timer.delays().getFirst()).isGreaterThanOrEqualTo(30_000L);
+    }
+
+    @Test
+    void aNetworkFailureWithoutStatusIsRetriedByItsText() throws Exception {
+        h.script(transport("Connection reset before the response headers arrived (IOException: unexpected end of "
+                + "stream on http://127.0.0.1:9/...)"), ok("x"));
+        h.prompt("hi");
+        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::errorKind)
+                .containsExactly(ErrorKind.TRANSIENT);
+    }
+}
