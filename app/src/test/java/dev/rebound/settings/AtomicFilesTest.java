@@ -104,4 +104,19 @@ class AtomicFilesTest {
         assertThat(second).hasBinaryContent(bytes("{ broken"));
         assertThat(file).hasBinaryContent(bytes("{ broken"));
     }
+
+    @Test
+    void backupCopiesCanSayWhyTheyWereKeptWithAPlainWordOnly() throws Exception {
+        Path file = tmp.resolve("blocks.json");
+        Files.write(file, bytes("{ broken"));
+        Clock clock = Clock.fixed(Instant.parse("2026-12-01T10:15:00Z"), ZoneOffset.UTC);
+
+        Path copy = FileBackups.keepCopy(file, "corrupt", clock, null);
+
+        assertThat(copy.getFileName()).hasToString("blocks.json.corrupt-20261201T101500Z");
+        assertThat(copy).hasBinaryContent(bytes("{ broken"));
+        assertThatThrownBy(() -> FileBackups.keepCopy(file, "../escape", clock, null))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertOnlyFilesAre("blocks.json", "blocks.json.corrupt-20261201T101500Z");
+    }
 }
