@@ -34,9 +34,10 @@ record NamedPattern(String name, Pattern pattern) {
 
     /**
      * A regex that matches {@code number} only as a whole token: no letter, digit, {@code _} or {@code -} right before
-     * or after it, so "4294 tokens" is not 429 and a request id like {@code req_504abc} is not 504.
+     * or after it, and not part of a decimal ({@code .} followed by a digit on either side), so "4294 tokens" is not
+     * 429, a request id like {@code req_504abc} is not 504, and "took 2.503 seconds" is not 503.
      */
     static String wholeNumber(String number) {
-        return "(?<![\\p{L}\\p{N}_-])" + number + "(?![\\p{L}\\p{N}_-])";
+        return "(?<![\\p{L}\\p{N}_-])(?<!\\p{N}\\.)" + number + "(?![\\p{L}\\p{N}_-])(?!\\.\\p{N})";
     }
 }

@@ -87,6 +87,11 @@ public final class RetryHints {
         if (hint.isEmpty()) {
             hint = fromText(errorMessage);
         }
+        if (!rateLimited(failure)) {
+            // Providers send their rate-limit reset headers on every response: they say when a bucket is full again,
+            // not that the caller must wait. Only a rate-limited request (429) turns them into a wait.
+            return hint;
+        }
         if (hint.isEmpty()) {
             hint = fromHeader(failure, "x-ratelimit-reset-ms", Durations::decimal);
         }
@@ -100,6 +105,17 @@ public final class RetryHints {
             hint = longest(failure, ANTHROPIC_RESETS, value -> rfc3339(value, now));
         }
         return hint;
+    }
+
+    /** Whether the failure is a rate limit: HTTP 429, or an in-stream error whose code is 429. */
+    private static boolean rateLimited(ProviderFailure failure) {
+        if (failure == null) {
+            return false;
+        }
+        if (failure.httpStatus() != null) {
+            return failure.httpStatus() == 429;
+        }
+        return "429".equals(failure.errorCode() == null ? null : failure.errorCode().strip());
     }
 
     /**

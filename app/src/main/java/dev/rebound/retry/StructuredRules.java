@@ -128,7 +128,8 @@ final class StructuredRules {
         if (facts.hasStatus(FLEX_CAPACITY_EXCEEDED)) {
             return Optional.of(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, facts.statusRule()));
         }
-        if (facts.typedRateLimit()) {
+        if (facts.typedRateLimit() || (facts.status() != null && isTerminalStatus(facts.status()))) {
+            // A bad request stays terminal whatever its text says about capacity (§2).
             return Optional.empty();
         }
         return AccountLimitRules.capacity(text)
@@ -170,14 +171,20 @@ final class StructuredRules {
                             facts.statusRule() + ":" + name))
                     .orElseGet(() -> Classification.retry(ErrorKind.RATE_LIMIT, facts.statusRule())));
         }
-        if (status == 408 || status == 409 || (status >= 500 && status <= 599)) {
+        if (status == 408 || status == 409 || (status >= 500 && status <= 599 && status != 501 && status != 505)) {
             return Optional.of(Classification.retry(ErrorKind.TRANSIENT, facts.statusRule()));
         }
         return Optional.empty();
     }
 
-    /** A client error that retrying cannot fix: every 4xx but 402 (billing), 408, 409, 429 and Groq's 498. */
+    /**
+     * A failure that retrying cannot fix: every 4xx but 402 (billing), 408, 409, 429 and Groq's 498; and 501 (Not
+     * Implemented) and 505 (HTTP Version Not Supported), which no wait changes.
+     */
     private static boolean isTerminalStatus(int status) {
+        if (status == 501 || status == 505) {
+            return true;
+        }
         return status >= 400 && status <= 499 && status != PAYMENT_REQUIRED && status != 408 && status != 409
                 && status != TOO_MANY_REQUESTS && status != FLEX_CAPACITY_EXCEEDED;
     }

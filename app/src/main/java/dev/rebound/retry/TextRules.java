@@ -45,7 +45,9 @@ final class TextRules {
             NamedPattern.of("finish-reason-error", "finish_reason '?error'?"),
             NamedPattern.of("fetch-failed", "fetch failed"),
             NamedPattern.of("timeout", "timed? ?out\\b|timeout|deadline exceeded"),
-            NamedPattern.of("terminated", "\\bterminated\\b"),
+            NamedPattern.of("terminated", "^(?:typeerror: )?terminated$|(?:error|exception): terminated\\b"
+                    + "|(?:stream|request|fetch|socket|connection|response)(?: was)? terminated"
+                    + "|terminated unexpectedly"),
             NamedPattern.of("retry-delay", "retry delay|retry (?:in|after) \\d|try again in \\d"));
 
     private static final List<NamedPattern> TRANSIENT_STATUS = List.of(

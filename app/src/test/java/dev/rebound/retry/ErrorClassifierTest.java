@@ -35,7 +35,9 @@ class ErrorClassifierTest {
                 "request req_504abc failed",
                 "request id-504-x failed",
                 "limit 5000 reached",
-                "code 1429"})
+                "code 1429",
+                "the call took 2.503 seconds",
+                "client version 1.429 is old"})
         void aStatusNumberInsideALongerTokenDecidesNothing(String text) {
             assertThat(classifyText(text)).isEqualTo(Classification.terminal("unrecognised"));
         }
@@ -48,6 +50,35 @@ class ErrorClassifierTest {
                 "529: Anthropic said no|text:status-529"})
         void aStatusNumberStandingAloneIsTransient(String text, String rule) {
             assertThat(classifyText(text)).isEqualTo(Classification.retry(ErrorKind.TRANSIENT, rule));
+        }
+
+        @Test
+        void notImplementedAndVersionNotSupportedAreTerminal() {
+            assertThat(classifier.classify(input(error("501 Not Implemented", http(501)), COMPLETIONS)).verdict())
+                    .isEqualTo(Classification.Verdict.TERMINAL);
+            assertThat(classifier.classify(input(error("505 HTTP Version Not Supported", http(505)), COMPLETIONS))
+                    .verdict()).isEqualTo(Classification.Verdict.TERMINAL);
+            assertThat(classifier.classify(input(error("507 Insufficient Storage", http(507)), COMPLETIONS))
+                    .kind()).isEqualTo(ErrorKind.TRANSIENT);
+        }
+
+        @Test
+        void aBadRequestStaysTerminalWhateverItSaysAboutCapacity() {
+            AssistantMessage m = error("400 Bad Request: The batch queue is over capacity for your organization; "
+                    + "reduce the batch size", http(400));
+            assertThat(classifier.classify(input(m, COMPLETIONS)).verdict()).isEqualTo(Classification.Verdict.TERMINAL);
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {
+                "terminated|TRANSIENT",
+                "TypeError: terminated|TRANSIENT",
+                "Connection lost while streaming after 0 characters (IOException: terminated)|TRANSIENT",
+                "Your account has been terminated.|TERMINAL"})
+        void terminatedIsTransientOnlyInItsTransportSense(String text, String verdict) {
+            Classification c = classifyText(text);
+            assertThat(c.verdict() == Classification.Verdict.RETRY ? "TRANSIENT" : c.verdict().name())
+                    .isEqualTo(verdict);
         }
 
         @Test
@@ -145,7 +176,7 @@ class ErrorClassifierTest {
         }
 
         @ParameterizedTest
-        @CsvSource({"408,status:408", "409,status:409", "501,status:501", "599,status:599"})
+        @CsvSource({"408,status:408", "409,status:409", "500,status:500", "599,status:599"})
         void timeoutsConflictsAndServerErrorsAreTransient(int status, String rule) {
             assertThat(classify("no text to go by", failure(FailureKind.HTTP, status, null, null, Map.of())))
                     .isEqualTo(Classification.retry(ErrorKind.TRANSIENT, rule));

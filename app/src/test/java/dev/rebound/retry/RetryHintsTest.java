@@ -211,6 +211,22 @@ class RetryHintsTest {
 
     @Nested
     class Precedence {
+        @Test
+        void rateLimitResetHeadersOnAResponseThatWasNotRateLimitedAreNoWait() {
+            ProviderFailure overloaded = http(503, "x-ratelimit-remaining-tokens: 9000000",
+                    "x-ratelimit-reset-tokens: 6m0s", "x-ratelimit-reset-requests: 20ms",
+                    "anthropic-ratelimit-requests-reset: 2026-12-01T10:05:00Z", "x-ratelimit-reset-ms: 4400");
+            assertThat(parse(overloaded, "503 Service Unavailable: busy")).isEmpty();
+            assertThat(parse(http(503, "retry-after: 2"), "busy")).hasValueSatisfying(
+                    h -> assertThat(h.delayMs()).isEqualTo(2000));
+        }
+
+        @Test
+        void theSameResetHeadersOnA429AreAWait() {
+            assertThat(parse(http(429, "x-ratelimit-reset-tokens: 6m0s"), "429 Too Many Requests"))
+                    .hasValueSatisfying(h -> assertThat(h.delayMs()).isEqualTo(360_000));
+        }
+
         /** Every source with a different wait, highest precedence first. */
         private static final List<Map.Entry<String, String>> LADDER = List.of(
                 Map.entry("retry-after-ms", "1100"),

@@ -1,0 +1,10 @@
+package dev.rebound.auth;
+
+import java.util.Optional;
+
+/** Chooses the credential a session uses for a provider. */
+@FunctionalInterface
+public interface CredentialSource {
+    /** The credential to use for that provider key, or empty when it has none (servers that need no key). */
+    Optional<Credential> credentialFor(String provider);
+}
