@@ -2,21 +2,29 @@ package dev.rebound.app;
 
 import dev.rebound.api.ModelRef;
 import dev.rebound.api.Notice;
+import dev.rebound.auth.CredentialPool;
 import dev.rebound.auth.CredentialStore;
+import dev.rebound.auth.SessionCredentials;
+import dev.rebound.fallback.ChainFallback;
+import dev.rebound.fallback.FallbackChains;
+import dev.rebound.fallback.ModelCooldowns;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.openai.OpenAiCompletionsProvider;
+import dev.rebound.retry.CredentialUsageLimits;
 import dev.rebound.retry.RetryEngine;
 import dev.rebound.retry.RetryTimer;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.ProviderDirectory;
 import dev.rebound.session.SessionFactory;
+import dev.rebound.session.SessionModel;
 import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.Settings;
 import dev.rebound.settings.SettingsProblem;
 import dev.rebound.settings.SettingsStore;
+import dev.rebound.state.ExpiryStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +49,9 @@ final class AppServices implements AutoCloseable {
     private final ConfigDirectory dir;
     private final SettingsStore settings;
     private final CredentialStore credentials;
+    private final CredentialPool credentialPool;
+    private final ModelCooldowns cooldowns;
+    private final List<SettingsProblem> stateProblems = new ArrayList<>();
     private final OkHttpClient http;
     private final ScheduledExecutorService watchdogScheduler;
     private final ProviderDirectory providers;
@@ -52,6 +63,12 @@ final class AppServices implements AutoCloseable {
         this.clock = clock;
         this.settings = SettingsStore.open(dir, clock);
         this.credentials = CredentialStore.open(dir, env, clock);
+        ExpiryStore blocks = ExpiryStore.open(dir.stateDir().resolve("credential-blocks.json"), clock);
+        ExpiryStore cooling = ExpiryStore.open(dir.stateDir().resolve("model-cooldowns.json"), clock);
+        stateProblems.addAll(blocks.problems());
+        stateProblems.addAll(cooling.problems());
+        this.credentialPool = new CredentialPool(credentials, blocks);
+        this.cooldowns = new ModelCooldowns(cooling);
         this.http = HttpClients.newSharedClient();
         this.watchdogScheduler = StreamWatchdog.newScheduler();
         ChatProvider openAi = new OpenAiCompletionsProvider(http, clock, new StreamWatchdog(watchdogScheduler));
@@ -95,26 +112,40 @@ final class AppServices implements AutoCloseable {
         List<String[]> notices = new ArrayList<>();
         List<SettingsProblem> problems = new ArrayList<>(settings.problems());
         problems.addAll(credentials.problems());
+        problems.addAll(stateProblems);
         for (SettingsProblem p : problems) {
             notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
         }
         return notices;
     }
 
+    /**
+     * Makes sessions that share the credential pool and the model cooldowns, each with its own credential choice,
+     * models, fallback state and retry chain.
+     */
     SessionFactory sessionFactory() {
-        return () -> ChatSession.builder()
-                .settings(settings::current)
-                .providers(providers)
-                .credentials(provider -> credentials.forProvider(provider).stream().findFirst())
-                .agentEndHandler(RetryEngine.builder()
-                        .settings(() -> settings.current().retry())
-                        .clock(clock)
-                        .random(new SplittableRandom())
-                        .timer(RetryTimer.realTime())
-                        .build())
-                .clock(clock)
-                .model(defaultModel(settings.current()))
-                .build();
+        return () -> {
+            SplittableRandom random = new SplittableRandom();
+            SessionModel model = new SessionModel(defaultModel(settings.current()));
+            SessionCredentials sessionCredentials = new SessionCredentials(credentialPool);
+            RetryEngine engine = RetryEngine.builder()
+                    .settings(() -> settings.current().retry())
+                    .clock(clock)
+                    .random(random)
+                    .timer(RetryTimer.realTime())
+                    .usageLimits(new CredentialUsageLimits(credentialPool, sessionCredentials, clock, random))
+                    .fallback(new ChainFallback(settings::current, model, cooldowns, clock, random,
+                            FallbackChains.DEFAULT))
+                    .build();
+            return ChatSession.builder()
+                    .settings(settings::current)
+                    .providers(providers)
+                    .credentials(sessionCredentials)
+                    .agentEndHandler(engine)
+                    .clock(clock)
+                    .sessionModel(model)
+                    .build();
+        };
     }
 
     /** The --model choice, else the settings' model when it is configured, else the first configured model. */

@@ -79,11 +79,15 @@ final class Launch {
             for (String[] notice : services.startupNotices()) {
                 err.println("rebound: " + notice[0] + ": " + notice[1]);
             }
+            java.util.concurrent.atomic.AtomicReference<String> chainError = new java.util.concurrent.atomic.AtomicReference<>();
             chat.subscribe(event -> {
                 if (event instanceof MessageUpdate u && MessageUpdate.TEXT.equals(u.kind())) {
                     write(stdout, u.delta());
-                } else if (event instanceof Notice n) {
-                    err.println("rebound: " + n.level() + ": " + n.message());
+                    return;
+                }
+                PrintModeNotices.describe(event).ifPresent(line -> err.println("rebound: " + line));
+                if (event instanceof dev.rebound.api.AutoRetryEnd end && !end.success()) {
+                    chainError.set(end.finalError());
                 }
             });
             PromptResult result = chat.prompt(message, null);
@@ -106,7 +110,8 @@ final class Launch {
                     return 0;
                 }
                 err.println();
-                err.println("rebound: " + outcome.finalMessage().errorMessage());
+                String chain = chainError.get();
+                err.println("rebound: " + (chain != null ? chain : outcome.finalMessage().errorMessage()));
                 return EXIT_TURN_FAILED;
             } finally {
                 reported.countDown();

@@ -27,6 +27,8 @@ public final class WireJson {
         }
         mapper.addMixIn(ChatMessage.class, MessageMixin.class);
         mapper.addMixIn(ContentBlock.class, ContentMixin.class);
+        mapper.addMixIn(dev.rebound.api.AutoRetryStart.class, NullsWritten.class);
+        mapper.addMixIn(dev.rebound.api.RetryAttempt.class, NullsWritten.class);
     }
 
     /**
@@ -55,6 +57,11 @@ public final class WireJson {
     /** Events carry {@code type}; their names are registered from the sealed hierarchy (see {@link #typeName}). */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
     private interface EventMixin {
+    }
+
+    /** Records whose null fields mean something ({@code credential: null}: no credential) write them. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)
+    private interface NullsWritten {
     }
 
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "role")

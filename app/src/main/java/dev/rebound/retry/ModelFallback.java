@@ -2,26 +2,67 @@ package dev.rebound.retry;
 
 import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.SessionEvent;
+import dev.rebound.session.FallbackStatus;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Step 7 of the retry chain (§6 of the retry policy): switch to the next model of the fallback chain.
+ * Step 7 of the retry chain and the rest of §6 of the retry policy: switching to the next model of a fallback chain,
+ * confirming it, and going back to the primary.
  */
-@FunctionalInterface
 public interface ModelFallback {
 
     /**
      * Tries to switch the session to a fallback model.
      *
      * @param failed the failed message (its model)
-     * @param classification why it failed
+     * @param classification why it failed (a refusal pins the fallback instead of cooling the model down)
      * @param hintMs the provider's requested wait, if any (the failed model's cooldown)
-     * @return the events of the switch (retry_fallback_applied...) when a fallback model is now current, else empty
+     * @return the events of the switch when another model is now current, else empty
      */
     Optional<List<SessionEvent>> apply(AssistantMessage failed, Classification classification, OptionalLong hintMs);
 
-    /** No fallback chain: every call answers empty. */
-    ModelFallback NONE = (failed, classification, hint) -> Optional.empty();
+    /** A good reply arrived: {@code retry_fallback_succeeded} when it came on a fallback applied in this chain. */
+    List<SessionEvent> onSuccess();
+
+    /**
+     * Before each prompt and each scheduled retry: under {@code cooldown-expiry}, once the primary's cooldown and any
+     * refusal pin have expired, switch back and return the events; otherwise nothing.
+     */
+    List<SessionEvent> revertIfDue();
+
+    /** The user chose a model: forget the fallback. */
+    void modelChosen();
+
+    /** The active fallback, if any. */
+    Optional<FallbackStatus> status();
+
+    /** No fallback chain at all. */
+    ModelFallback NONE = new ModelFallback() {
+        @Override
+        public Optional<List<SessionEvent>> apply(AssistantMessage failed, Classification classification,
+                                                  OptionalLong hintMs) {
+            return Optional.empty();
+        }
+
+        @Override
+        public List<SessionEvent> onSuccess() {
+            return List.of();
+        }
+
+        @Override
+        public List<SessionEvent> revertIfDue() {
+            return List.of();
+        }
+
+        @Override
+        public void modelChosen() {
+        }
+
+        @Override
+        public Optional<FallbackStatus> status() {
+            return Optional.empty();
+        }
+    };
 }

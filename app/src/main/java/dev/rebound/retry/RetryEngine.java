@@ -74,9 +74,20 @@ public final class RetryEngine implements AgentEndHandler {
                     AutoRetryEnd.CANCELLED_MESSAGE, message, null));
         }
         Classification c = classifier.classify(new ClassifierInput(message, message.api(), false));
+        if (chain != null && chain.cancelRequested && c.verdict() == Classification.Verdict.RETRY) {
+            // Cancel Retry arrived while this retry's request was running: no further attempt starts.
+            return new AgentEndDecision.Finish(endChain(result.turnId(), RetryEndReason.CANCELLED,
+                    AutoRetryEnd.CANCELLED_MESSAGE, message, c.kind()));
+        }
         return switch (c.verdict()) {
-            case NOT_AN_ERROR -> new AgentEndDecision.Finish(chain == null ? List.of()
-                    : endChain(result.turnId(), RetryEndReason.SUCCEEDED, null, null, null));
+            case NOT_AN_ERROR -> {
+                if (chain == null) {
+                    yield AgentEndDecision.FINISH;
+                }
+                List<SessionEvent> events = new ArrayList<>(fallback.onSuccess());
+                events.addAll(endChain(result.turnId(), RetryEndReason.SUCCEEDED, null, null, null));
+                yield new AgentEndDecision.Finish(events);
+            }
             case CONTEXT_OVERFLOW -> {
                 List<SessionEvent> events = new ArrayList<>(endChain(result.turnId(), RetryEndReason.NOT_RETRYABLE,
                         message.errorMessage(), message, null));
@@ -111,15 +122,28 @@ public final class RetryEngine implements AgentEndHandler {
                 .map(h -> OptionalLong.of(h.delayMs())).orElse(OptionalLong.empty());
         long delay = c.kind() == ErrorKind.STALE_REPLAY ? 0 : backoff(s.baseDelayMs(), attempt);
         boolean switched = false;
+        boolean waitDecided = false;
 
         if (c.kind() == ErrorKind.USAGE_LIMIT) {
-            UsageLimitPolicy.Decision d = usageLimits.onUsageLimit(failed, c.usageLimitReason(), hint);
+            OptionalLong limitHint = hint;
+            if (!chain.limited.add(failed.provider() + "/" + failed.credential() + "/" + failed.model())
+                    && c.usageLimitReason() != UsageLimitReason.BILLING) {
+                // The same credential hit a usage limit again in this chain: its short hint was wrong (a daily
+                // quota saying "retry in 0.3s"), so it waits at least the reason's default from now on.
+                long floor = WaitingUsageLimits.defaultWait(c.usageLimitReason(), random);
+                limitHint = OptionalLong.of(Math.max(floor, hint.orElse(0)));
+            }
+            UsageLimitPolicy.Decision d = usageLimits.onUsageLimit(failed, c.usageLimitReason(), limitHint);
             switch (d) {
                 case UsageLimitPolicy.Decision.Switched sw -> {
                     events.addAll(sw.events());
                     switched = true;
                 }
-                case UsageLimitPolicy.Decision.Wait w -> delay = Math.max(delay, w.delayMs());
+                case UsageLimitPolicy.Decision.Wait w -> {
+                    // The policy's wait already weighs the hint against the siblings' unblock times (§5.4).
+                    delay = Math.max(delay, w.delayMs());
+                    waitDecided = true;
+                }
                 case UsageLimitPolicy.Decision.GiveUp g -> {
                     if (!(s.modelFallback() && applyFallback(failed, c, hint, events))) {
                         return giveUpAfterUsageLimit(turnId, failed, c);
@@ -139,23 +163,29 @@ public final class RetryEngine implements AgentEndHandler {
         }
         if (switched) {
             delay = 0;
-        } else if (hint.isPresent() && hint.getAsLong() > delay) {
+        } else if (!waitDecided && hint.isPresent() && hint.getAsLong() > delay) {
             delay = hint.getAsLong();
         }
         if (!switched && s.maxDelayMs() > 0 && delay > s.maxDelayMs()) {
-            String message = "Provider requested " + delay + "ms wait, exceeds retry.maxDelayMs (" + s.maxDelayMs()
-                    + "ms). Original error: " + failed.errorMessage();
+            String who = hint.isPresent() ? "Provider requested " + delay + "ms wait"
+                    : "Rebound would wait " + delay + "ms for this " + c.kind() + " (the provider named no wait)";
+            String message = who + ", exceeds retry.maxDelayMs (" + s.maxDelayMs() + "ms). Original error: "
+                    + failed.errorMessage();
             return stop(turnId, RetryEndReason.MAX_DELAY_EXCEEDED, message, failed, c);
         }
         if (s.maxElapsedMs() > 0 && now + delay - chain.startedAt > s.maxElapsedMs()) {
             return stop(turnId, RetryEndReason.ELAPSED_BUDGET_EXCEEDED, failed.errorMessage(), failed, c);
+        }
+        if (!switched) {
+            // Before each scheduled retry: back to the primary once its cooldown is over (cooldown-expiry).
+            events.addAll(fallback.revertIfDue());
         }
         chain.attempts.add(record(chain.attempt - 1, failed, c.kind(), delay));
         events.add(new AutoRetryStart(attempt, s.maxRetries(), delay, failed.errorMessage(), c.kind(),
                 failed.provider() + "/" + failed.model(), failed.credential(), now + delay));
         LOG.info("Retry {}/{} of turn {} in {} ms ({}, rule {}): {}", attempt, s.maxRetries(), turnId, delay,
                 c.kind(), c.rule(), failed.errorMessage());
-        pending = new Pending(turnId, timer.start(delay));
+        pending = new Pending(turnId, attempt, timer.start(delay));
         return new AgentEndDecision.Retry(events, pending);
     }
 
@@ -228,6 +258,9 @@ public final class RetryEngine implements AgentEndHandler {
     public void cancelPending(boolean userAbort) {
         Pending p;
         synchronized (this) {
+            if (chain != null) {
+                chain.cancelRequested = true;
+            }
             p = pending;
             if (p == null) {
                 return;
@@ -238,14 +271,35 @@ public final class RetryEngine implements AgentEndHandler {
     }
 
     @Override
-    public void retryNow() {
+    public void retryNow(java.util.OptionalInt attempt) {
         Pending p;
         synchronized (this) {
             p = pending;
+            if (p == null || (attempt.isPresent() && attempt.getAsInt() != p.attempt)) {
+                return;
+            }
         }
-        if (p != null) {
-            p.wait.fireNow();
-        }
+        p.wait.fireNow();
+    }
+
+    @Override
+    public synchronized List<SessionEvent> abandon(String turnId, String reason) {
+        return endChain(turnId, RetryEndReason.NOT_RETRYABLE, reason, null, null);
+    }
+
+    @Override
+    public synchronized List<SessionEvent> beforeTurn() {
+        return fallback.revertIfDue();
+    }
+
+    @Override
+    public synchronized void modelChosen() {
+        fallback.modelChosen();
+    }
+
+    @Override
+    public synchronized Optional<dev.rebound.session.FallbackStatus> fallback() {
+        return fallback.status();
     }
 
     @Override
@@ -257,7 +311,11 @@ public final class RetryEngine implements AgentEndHandler {
     private static final class Chain {
         final long startedAt;
         final List<RetryAttempt> attempts = new ArrayList<>();
+        /** Provider/credential/model combinations that hit a usage limit in this chain. */
+        final java.util.Set<String> limited = new java.util.HashSet<>();
         int attempt;
+        /** The user cancelled while no wait was pending (a retry's request was running). */
+        boolean cancelRequested;
 
         Chain(long startedAt) {
             this.startedAt = startedAt;
@@ -267,11 +325,13 @@ public final class RetryEngine implements AgentEndHandler {
     /** A scheduled retry: the session waits on it. */
     private final class Pending implements AgentEndDecision.ScheduledRetry {
         final String turnId;
+        final int attempt;
         final RetryTimer.Wait wait;
         volatile boolean userAbort;
 
-        Pending(String turnId, RetryTimer.Wait wait) {
+        Pending(String turnId, int attempt, RetryTimer.Wait wait) {
             this.turnId = turnId;
+            this.attempt = attempt;
             this.wait = wait;
         }
 
@@ -282,7 +342,8 @@ public final class RetryEngine implements AgentEndHandler {
                 if (pending == this) {
                     pending = null;
                 }
-                if (wake != RetryTimer.Wake.CANCELLED) {
+                boolean cancelled = wake == RetryTimer.Wake.CANCELLED || (chain != null && chain.cancelRequested);
+                if (!cancelled) {
                     return new AgentEndDecision.Resume.Due();
                 }
                 return new AgentEndDecision.Resume.Cancelled(cancelChain());

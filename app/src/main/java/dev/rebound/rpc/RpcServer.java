@@ -157,7 +157,12 @@ public final class RpcServer {
             out.success(id, "abort_retry", null);
         });
         table.put("retry_now", (id, c) -> {
-            current().retryNow();
+            JsonNode attempt = c.get("attempt");
+            if (attempt != null && attempt.canConvertToInt()) {
+                current().retryNow(attempt.intValue());
+            } else {
+                current().retryNow();
+            }
             out.success(id, "retry_now", null);
         });
         table.put("set_auto_retry", this::setAutoRetry);
@@ -207,6 +212,9 @@ public final class RpcServer {
         data.put("retryAttempt", retry.attempt());
         data.put("isRetryWaiting", retry.waiting());
         data.put("autoRetryEnabled", settings.current().retry().enabled());
+        java.util.Optional<dev.rebound.session.FallbackStatus> fallback = s.fallback();
+        data.put("fallbackActive", fallback.isPresent());
+        fallback.ifPresent(f -> data.set("fallback", mapper.valueToTree(f)));
         data.put("sessionId", state.sessionId());
         data.putNull("sessionFile");
         data.put("messageCount", state.messageCount());
@@ -298,6 +306,10 @@ public final class RpcServer {
             return;
         }
         out.success(id, command, settings.effectiveJson());
+        // The saved document's warnings (an unknown model in a fallback chain...) are shown, not silently kept.
+        for (SettingsProblem warning : settings.problems()) {
+            current().notice(dev.rebound.api.Notice.WARNING, warning.describe());
+        }
     }
 
     private void attach(ChatSession fresh) {

@@ -18,11 +18,39 @@ public interface AgentEndHandler {
      */
     void cancelPending(boolean userAbort);
 
-    /** Ends the current backoff early so the pending retry starts at once; does nothing when none is pending. */
-    void retryNow();
+    /**
+     * Ends the current backoff early so the pending retry starts at once. Does nothing when none is pending, or when
+     * {@code attempt} is given and is not the pending retry's number (a second click meant for the wait just skipped).
+     */
+    void retryNow(java.util.OptionalInt attempt);
+
+    /**
+     * The turn ended in a way the handler was not asked about (an internal error): close any running chain and return
+     * its closing events.
+     */
+    default java.util.List<dev.rebound.api.SessionEvent> abandon(String turnId, String reason) {
+        return java.util.List.of();
+    }
 
     /** Whether a retry chain is running, and its attempt. */
     RetryStatus status();
+
+    /**
+     * Called on the session thread before each prompt's turn starts; returns events to emit first (e.g. the revert to
+     * the primary model once its cooldown has expired).
+     */
+    default java.util.List<dev.rebound.api.SessionEvent> beforeTurn() {
+        return java.util.List.of();
+    }
+
+    /** The user chose a model: any fallback state is cleared. */
+    default void modelChosen() {
+    }
+
+    /** The active model fallback, if any. */
+    default java.util.Optional<FallbackStatus> fallback() {
+        return java.util.Optional.empty();
+    }
 
     /** A handler that never retries. */
     static AgentEndHandler finishAlways() {
@@ -37,7 +65,7 @@ public interface AgentEndHandler {
             }
 
             @Override
-            public void retryNow() {
+            public void retryNow(java.util.OptionalInt attempt) {
             }
 
             @Override

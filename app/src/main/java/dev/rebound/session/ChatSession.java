@@ -15,6 +15,7 @@ import dev.rebound.api.RetryChainEnd;
 import dev.rebound.api.SessionEvent;
 import dev.rebound.api.StopReason;
 import dev.rebound.api.UserMessage;
+import dev.rebound.auth.CredentialSource;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
@@ -59,7 +60,7 @@ public final class ChatSession implements AutoCloseable {
     private final ExecutorService worker;
     private final Object lock = new Object();
 
-    private volatile ModelRef model;
+    private final SessionModel model;
     private Turn activeTurn;
     /** The last turn started; its completion is signalled after its final events. */
     private Turn lastTurn;
@@ -72,7 +73,7 @@ public final class ChatSession implements AutoCloseable {
         this.agentEndHandler = b.agentEndHandler != null ? b.agentEndHandler : AgentEndHandler.finishAlways();
         this.clock = b.clock != null ? b.clock : Clock.systemUTC();
         this.ids = b.ids != null ? b.ids : IdGenerator.random();
-        this.model = b.model;
+        this.model = b.sessionModel != null ? b.sessionModel : new SessionModel(b.model);
         this.worker = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon(true)
                 .name("rebound-session-" + sessionId.substring(0, Math.min(8, sessionId.length()))).factory());
     }
@@ -101,7 +102,7 @@ public final class ChatSession implements AutoCloseable {
                 return new PromptResult.Rejected(
                         "A turn is already running; wait for it to finish, or send abort first.");
             }
-            if (model == null) {
+            if (model.current() == null) {
                 return new PromptResult.Rejected("No model is selected. Add a provider with a model to "
                         + "settings.json (or pass --model provider/modelId) and try again.");
             }
@@ -147,7 +148,12 @@ public final class ChatSession implements AutoCloseable {
 
     /** Ends the current backoff early: the pending retry starts at once, with the same attempt number. */
     public void retryNow() {
-        agentEndHandler.retryNow();
+        agentEndHandler.retryNow(java.util.OptionalInt.empty());
+    }
+
+    /** Like {@link #retryNow()}, but only when the pending retry is number {@code attempt} (the one the user saw). */
+    public void retryNow(int attempt) {
+        agentEndHandler.retryNow(java.util.OptionalInt.of(attempt));
     }
 
     /** Whether a retry chain runs, and its attempt. */
@@ -166,10 +172,10 @@ public final class ChatSession implements AutoCloseable {
             throw new IllegalArgumentException("Model " + newModel.selector() + " is not configured; "
                     + "get_available_models lists the configured ones.");
         }
-        ModelRef old = model;
-        model = newModel;
-        history.append(new HistoryEntry.ModelChange(old, newModel, "user", clock.millis()));
-        bus.emit(new ModelChanged(newModel, "user"));
+        ModelRef old = model.current();
+        model.choose(newModel);
+        agentEndHandler.modelChosen();
+        emitAll(List.of(new ModelChanged(old, newModel, ModelChanged.USER)));
         return newModel;
     }
 
@@ -179,9 +185,19 @@ public final class ChatSession implements AutoCloseable {
         bus.emit(new Notice(level, message));
     }
 
-    /** The current model, or null. */
+    /** The model the next call goes to (a fallback while one is active), or null. */
     public ModelRef model() {
-        return model;
+        return model.current();
+    }
+
+    /** The user's model; differs from {@link #model()} while a fallback is active. */
+    public ModelRef primaryModel() {
+        return model.primary();
+    }
+
+    /** The active model fallback, if any. */
+    public java.util.Optional<FallbackStatus> fallback() {
+        return agentEndHandler.fallback();
     }
 
     public String id() {
@@ -207,7 +223,7 @@ public final class ChatSession implements AutoCloseable {
     public SessionState state() {
         synchronized (lock) {
             Turn turn = activeTurn;
-            return new SessionState(sessionId, model, turn != null, turn != null && turn.control != null,
+            return new SessionState(sessionId, model.current(), turn != null, turn != null && turn.control != null,
                     context.size());
         }
     }
@@ -244,6 +260,7 @@ public final class ChatSession implements AutoCloseable {
             UserMessage user = new UserMessage(ids.next(), turn.prompt, clock.millis());
             context.add(user);
             history.append(new HistoryEntry.Message(user, false, user.timestamp()));
+            emitAll(agentEndHandler.beforeTurn());
             bus.emit(new AgentStart(turn.id));
             bus.emit(new MessageStart(user));
             bus.emit(new MessageEnd(user));
@@ -280,9 +297,15 @@ public final class ChatSession implements AutoCloseable {
             failure = e;
         } finally {
             if (!ended) {
-                endTurn(turn, failure == null ? List.of() : List.of(new Notice(Notice.ERROR,
-                        "Something went wrong inside Rebound while answering (" + failure.getClass().getSimpleName()
-                                + "). The details are in the log; you can send your message again.")));
+                String what = failure == null ? "The turn was interrupted"
+                        : "Something went wrong inside Rebound while answering (" + failure.getClass().getSimpleName()
+                                + ")";
+                List<SessionEvent> closing = new java.util.ArrayList<>(agentEndHandler.abandon(turn.id, what));
+                if (failure != null) {
+                    closing.add(new Notice(Notice.ERROR, what + ". The details are in the log; you can send your "
+                            + "message again."));
+                }
+                endTurn(turn, closing);
             }
             AssistantMessage finalMessage = last != null ? last : emptyAborted(turn);
             LOG.info("Turn {} ended: {}{}", turn.id, finalMessage.stopReason(),
@@ -307,6 +330,8 @@ public final class ChatSession implements AutoCloseable {
             switch (event) {
                 case Notice n -> history.append(new HistoryEntry.Notice(n.level(), n.message(), clock.millis()));
                 case RetryChainEnd r -> history.append(new HistoryEntry.RetryChain(r, clock.millis()));
+                case ModelChanged m -> history.append(new HistoryEntry.ModelChange(m.from(), m.model(),
+                        ModelChanged.USER.equals(m.reason()) ? "user" : "fallback", m.reason(), clock.millis()));
                 default -> {
                 }
             }
@@ -324,7 +349,7 @@ public final class ChatSession implements AutoCloseable {
 
     private AssistantMessage runAttempt(Turn turn) {
         String messageId = ids.next();
-        ModelRef current = model;
+        ModelRef current = model.current();
         bus.emit(new MessageStart(new AssistantMessage(messageId, List.of(), current.provider(), current.id(),
                 null, null, null, null, null, null, null, clock.millis())));
         AssistantMessage message = callProvider(turn, messageId, current);
@@ -381,7 +406,7 @@ public final class ChatSession implements AutoCloseable {
     }
 
     private AssistantMessage emptyAborted(Turn turn) {
-        ModelRef current = model;
+        ModelRef current = model.current();
         return new AssistantMessage(turn.id, List.of(), current == null ? "" : current.provider(),
                 current == null ? "" : current.id(), null, null, null, StopReason.ABORTED, ABORT_MESSAGE, null, null,
                 clock.millis());
@@ -411,6 +436,7 @@ public final class ChatSession implements AutoCloseable {
         private Clock clock;
         private IdGenerator ids;
         private ModelRef model;
+        private SessionModel sessionModel;
 
         public Builder sessionId(String id) {
             this.sessionId = id;
@@ -448,8 +474,15 @@ public final class ChatSession implements AutoCloseable {
             return this;
         }
 
+        /** The model to start on (ignored when a {@link #sessionModel} is given). */
         public Builder model(ModelRef m) {
             this.model = m;
+            return this;
+        }
+
+        /** The session's models, shared with the fallback policy. */
+        public Builder sessionModel(SessionModel m) {
+            this.sessionModel = m;
             return this;
         }
 

@@ -18,9 +18,10 @@ public sealed interface HistoryEntry {
     /**
      * The session's model changed.
      *
-     * @param role {@code user} for a manual choice, {@code fallback} for an automatic one
+     * @param role {@code user} for a manual choice, {@code fallback} for an automatic one (a fallback or a revert)
+     * @param reason {@code user}, {@code fallback} or {@code revert}
      */
-    record ModelChange(ModelRef from, ModelRef to, String role, long timestamp) implements HistoryEntry {
+    record ModelChange(ModelRef from, ModelRef to, String role, String reason, long timestamp) implements HistoryEntry {
     }
 
     /** The record of a retry chain: every failed attempt, and how the chain ended. */

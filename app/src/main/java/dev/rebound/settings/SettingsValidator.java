@@ -278,7 +278,23 @@ public final class SettingsValidator {
         return policy;
     }
 
+    /**
+     * Fallback chains. Their problems are warnings, never errors (§6 of the retry policy): a malformed selector or an
+     * unknown model is reported with its key path and skipped, so a bad chain entry never refuses a whole edit.
+     */
     private Map<String, List<String>> fallbackChains(JsonNode node) {
+        int before = problems.size();
+        Map<String, List<String>> result = chainsOf(node);
+        for (int i = before; i < problems.size(); i++) {
+            SettingsProblem p = problems.get(i);
+            if (p.isError()) {
+                problems.set(i, SettingsProblem.warning(p.keyPath(), p.message() + "; this entry is skipped"));
+            }
+        }
+        return result;
+    }
+
+    private Map<String, List<String>> chainsOf(JsonNode node) {
         Map<String, List<String>> result = new LinkedHashMap<>();
         String chainsPath = "retry.fallbackChains";
         if (!isObject(node, chainsPath)) {

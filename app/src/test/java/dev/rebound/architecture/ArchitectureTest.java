@@ -74,6 +74,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void packagesHaveNoCycles() {
+        check(com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices()
+                .matching("dev.rebound.(*)..").should().beFreeOfCycles()
+                .because("each layer can then be understood, tested and replaced on its own: session, retry, "
+                        + "fallback, auth, provider, settings, state, rpc, ui"));
+    }
+
+    @Test
     void providersDoNotKnowAboutSessions() {
         check(noClasses().that().resideInAPackage("dev.rebound.provider..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.rebound.session..", "dev.rebound.retry..")

@@ -65,6 +65,22 @@ class CommandLineIT {
     }
 
     @Test
+    void printModeReportsRetriesOnStderrAndTheFailFastReasonAtTheEnd() throws Exception {
+        server.enqueue(new MockResponse.Builder().code(529).addHeader("Content-Type", "application/json")
+                .body("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
+                .build());
+        server.enqueue(new MockResponse.Builder().code(429).addHeader("Content-Type", "application/json")
+                .addHeader("retry-after", "900")
+                .body("{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\","
+                        + "\"code\":\"rate_limit_exceeded\"}}").build());
+        rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi");
+        assertThat(rebound.waitForExit(WAIT)).isEqualTo(1);
+        assertThat(rebound.stdout()).isEmpty();
+        assertThat(rebound.stderr()).contains("rebound: retrying (1/10) in 0.")
+                .contains("rebound: Provider requested 900000ms wait, exceeds retry.maxDelayMs (300000ms)");
+    }
+
+    @Test
     void aTruncatedStreamIsAFailureInPrintModeNotAnAnswer() throws Exception {
         server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
                 .body(Sse.chunk("Half an ans")).build());

@@ -84,6 +84,15 @@ class WireJsonTest {
     }
 
     @Test
+    void aRetryWithoutCredentialSaysCredentialNull() {
+        JsonNode json = wire.event(new dev.rebound.api.AutoRetryStart(1, 10, 438, "529 Overloaded",
+                dev.rebound.api.ErrorKind.TRANSIENT, "ollama/llama3.2", null, 1000));
+        assertThat(json.has("credential")).isTrue();
+        assertThat(json.get("credential").isNull()).isTrue();
+        assertThat(json.get("errorKind").asText()).isEqualTo("transient");
+    }
+
+    @Test
     void messagesReadBackToEqualRecords() throws Exception {
         AssistantMessage original = new AssistantMessage("m1", List.of(new ContentBlock.Thinking("hm", false),
                 new ContentBlock.Text("Hi")), "openai", "gpt", "openai-completions", null, Usage.NONE, StopReason.STOP,

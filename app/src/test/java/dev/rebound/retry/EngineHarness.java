@@ -172,8 +172,9 @@ final class EngineHarness implements AutoCloseable {
 
     private static AssistantMessage message(ProviderRequest r, List<ContentBlock> content, StopReason stop,
                                             String error, StopDetails details, ProviderFailure failure) {
+        String credential = r.credential() == null ? "work" : r.credential().label();
         return new AssistantMessage(r.messageId(), content, r.model().provider(), r.model().id(),
-                "openai-completions", "work", null, stop, error, details, failure, 0);
+                "openai-completions", credential, null, stop, error, details, failure, 0);
     }
 
     @Override

@@ -261,6 +261,109 @@ class RetryEngineTest {
     }
 
     @Test
+    void cancellingWhileARetrysRequestRunsStartsNoFurtherAttempt() throws Exception {
+        java.util.concurrent.CountDownLatch inSecondCall = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
+        h.script(overloaded(), r -> {
+            inSecondCall.countDown();
+            try {
+                cancelled.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return overloaded().apply(r);
+        }, ok("must never be asked for"));
+        PromptResult.Accepted turn = h.promptAsync("hi");
+        assertThat(inSecondCall.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(h.session.retryStatus().retrying()).as("the chain runs while its retry streams").isTrue();
+        h.session.abortRetry();
+        cancelled.countDown();
+        turn.completion().get(5, TimeUnit.SECONDS);
+
+        assertThat(h.requests).hasSize(2);
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
+                new AutoRetryEnd(false, 1, "Retry cancelled", RetryEndReason.CANCELLED));
+        assertThat(h.shape()).last().isEqualTo("agent_end");
+    }
+
+    @Test
+    void aCancelDuringARetrysRequestStillLetsAGoodReplyThrough() throws Exception {
+        java.util.concurrent.CountDownLatch inSecondCall = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
+        h.script(overloaded(), r -> {
+            inSecondCall.countDown();
+            try {
+                cancelled.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ok("made it anyway").apply(r);
+        });
+        PromptResult.Accepted turn = h.promptAsync("hi");
+        assertThat(inSecondCall.await(5, TimeUnit.SECONDS)).isTrue();
+        h.session.abortRetry();
+        cancelled.countDown();
+        assertThat(turn.completion().get(5, TimeUnit.SECONDS).succeeded()).isTrue();
+        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(true, 1, null, RetryEndReason.SUCCEEDED));
+    }
+
+    @Test
+    void aRetryNowMeantForAnEarlierAttemptIsIgnored() throws Exception {
+        h.timer.hold();
+        h.script(http(529, "Overloaded", "Overloaded", "overloaded_error", null, headers("retry-after", "30")),
+                http(529, "Overloaded", "Overloaded", "overloaded_error", null, headers("retry-after", "30")),
+                ok("x"));
+        PromptResult.Accepted turn = h.promptAsync("hi");
+        h.timer.nextWaiting();
+        h.session.retryNow(1);
+        h.timer.nextWaiting();
+        h.session.retryNow(1);
+        assertThat(turn.completion()).as("the second click was meant for attempt 1").isNotDone();
+        assertThat(h.requests).hasSize(2);
+        h.session.retryNow(2);
+        assertThat(turn.completion().get(5, TimeUnit.SECONDS).succeeded()).isTrue();
+        assertThat(h.requests).hasSize(3);
+    }
+
+    @Test
+    void anInternalErrorDuringAChainClosesItSoTheNextTurnStartsClean() throws Exception {
+        h.script(overloaded(), r -> {
+            throw new IllegalStateException("a provider bug");
+        }, overloaded(), ok("x"));
+        h.prompt("first");
+        assertThat(h.session.retryStatus().retrying()).isFalse();
+        assertThat(h.all(AutoRetryEnd.class)).singleElement().satisfies(e -> {
+            assertThat(e.reason()).isEqualTo(RetryEndReason.NOT_RETRYABLE);
+            assertThat(e.finalError()).contains("IllegalStateException");
+        });
+        h.prompt("second");
+        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 1);
+    }
+
+    @Test
+    void theSameCredentialHittingAUsageLimitTwiceInAChainWaitsAtLeastTheReasonsDefault() throws Exception {
+        h.settings(retry(10, 0, 0));
+        java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.api.AssistantMessage> daily =
+                http(429, "Too Many Requests", "You exceeded your current quota. Quota exceeded for metric: "
+                        + "generate_requests_per_model_per_day, limit: 50. Please retry in 0.3s.",
+                        "RESOURCE_EXHAUSTED", null, Map.of());
+        h.script(daily, daily, ok("x"));
+        h.prompt("hi");
+        assertThat(h.timer.delays().get(0)).isEqualTo(438L);
+        assertThat(h.timer.delays().get(1)).isGreaterThanOrEqualTo(30_000L);
+    }
+
+    @Test
+    void aFailFastOnAWaitTheProviderNeverAskedForSaysSo() throws Exception {
+        h.settings(retry(10, 60_000, 0));
+        h.script(http(429, "Too Many Requests", "You've hit your usage limit for this plan.", null, null, Map.of()));
+        h.prompt("hi");
+        assertThat(h.all(AutoRetryEnd.class).getFirst().finalError())
+                .startsWith("Rebound would wait 1800000ms for this usage_limit (the provider named no wait), exceeds "
+                        + "retry.maxDelayMs (60000ms). Original error: 429 Too Many Requests");
+    }
+
+    @Test
     void aFailureAfterStreamedTextIsNeverRetried() throws Exception {
         h.script(cutAfter("Half of the ans"));
         TurnOutcome outcome = h.prompt("hi");
@@ -292,10 +395,7 @@ class RetryEngineTest {
     void aReasonlessAbortIsRetriedButNeverFallsBack() throws Exception {
         h.close();
         AtomicInteger fallbackAsked = new AtomicInteger();
-        h = new EngineHarness((failed, c, hint) -> {
-            fallbackAsked.incrementAndGet();
-            return java.util.Optional.empty();
-        });
+        h = new EngineHarness(countingFallback(fallbackAsked));
         h.script(reasonlessAbort(), ok("x"));
         h.prompt("hi");
         assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::errorKind)
@@ -308,13 +408,41 @@ class RetryEngineTest {
     void aTransientFailureAsksTheFallbackPolicy() throws Exception {
         h.close();
         AtomicInteger fallbackAsked = new AtomicInteger();
-        h = new EngineHarness((failed, c, hint) -> {
-            fallbackAsked.incrementAndGet();
-            return java.util.Optional.empty();
-        });
+        h = new EngineHarness(countingFallback(fallbackAsked));
         h.script(overloaded(), ok("x"));
         h.prompt("hi");
         assertThat(fallbackAsked).hasValue(1);
+    }
+
+    /** A fallback policy with no chain that counts how often it was asked. */
+    private static ModelFallback countingFallback(AtomicInteger asked) {
+        return new ModelFallback() {
+            @Override
+            public java.util.Optional<List<dev.rebound.api.SessionEvent>> apply(dev.rebound.api.AssistantMessage f,
+                    Classification c, java.util.OptionalLong hint) {
+                asked.incrementAndGet();
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public List<dev.rebound.api.SessionEvent> onSuccess() {
+                return List.of();
+            }
+
+            @Override
+            public List<dev.rebound.api.SessionEvent> revertIfDue() {
+                return List.of();
+            }
+
+            @Override
+            public void modelChosen() {
+            }
+
+            @Override
+            public java.util.Optional<dev.rebound.session.FallbackStatus> status() {
+                return java.util.Optional.empty();
+            }
+        };
     }
 
     @Test
@@ -427,7 +555,8 @@ class RetryEngineTest {
                 ok("x"));
         h.prompt("hi");
         assertThat(h.all(AutoRetryStart.class).getFirst().errorKind()).isEqualTo(ErrorKind.USAGE_LIMIT);
-        assertThat(h.timer.delays().getFirst()).isGreaterThanOrEqualTo(30_000L);
+        assertThat(h.timer.delays()).as("the 30-min default of a usage limit of unknown period")
+                .containsExactly(1_800_000L);
     }
 
     @Test

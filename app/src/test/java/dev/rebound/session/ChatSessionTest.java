@@ -204,7 +204,7 @@ class ChatSessionTest {
             }
 
             @Override
-            public void retryNow() {
+            public void retryNow(java.util.OptionalInt attempt) {
             }
 
             @Override
@@ -244,7 +244,7 @@ class ChatSessionTest {
         session.setModel(OTHER);
         ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
         assertThat(requests.get(0).model()).isEqualTo(OTHER);
-        assertThat(events.events().get(0)).isEqualTo(new ModelChanged(OTHER, "user"));
+        assertThat(events.events().get(0)).isEqualTo(new ModelChanged(MODEL, OTHER, "user"));
         assertThat(session.history().get(0)).isInstanceOf(HistoryEntry.ModelChange.class);
     }
 

@@ -199,7 +199,7 @@ class SettingsValidatorTest {
     }
 
     @Test
-    void malformedSelectorsAreErrorsWhereverTheyAppear() throws Exception {
+    void malformedSelectorsAreErrorsButInFallbackChainsWarningsThatSkipTheEntry() throws Exception {
         SettingsValidator.Result result = validate("""
                 { %s,
                   "modelRoles": { "title": "nano" },
@@ -208,10 +208,16 @@ class SettingsValidatorTest {
 
         assertThat(described(result)).containsExactly(
                 "modelRoles.title: 'nano' is not a model selector of the form provider/modelId",
-                "retry.fallbackChains.default[1]: 'llama' is not a model selector of the form provider/modelId",
-                "retry.fallbackChains.default[2]: must be a model selector string (provider/modelId)",
-                "retry.fallbackChains[\"/x\"]: '/x' is not a model selector of the form provider/modelId",
-                "retry.fallbackChains.title: must be an array of model selectors (provider/modelId)");
+                "retry.fallbackChains.default[1]: 'llama' is not a model selector of the form provider/modelId; "
+                        + "this entry is skipped",
+                "retry.fallbackChains.default[2]: must be a model selector string (provider/modelId); this entry is "
+                        + "skipped",
+                "retry.fallbackChains[\"/x\"]: '/x' is not a model selector of the form provider/modelId; this entry "
+                        + "is skipped",
+                "retry.fallbackChains.title: must be an array of model selectors (provider/modelId); this entry is "
+                        + "skipped");
+        assertThat(result.problems()).filteredOn(SettingsProblem::isError).extracting(SettingsProblem::keyPath)
+                .containsExactly("modelRoles.title");
         assertThat(result.settings().modelRoles()).isEmpty();
         assertThat(result.settings().retry().fallbackChains())
                 .containsExactly(Map.entry("default", List.of("anthropic/claude-sonnet-4-5")));

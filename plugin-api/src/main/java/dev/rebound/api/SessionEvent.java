@@ -5,7 +5,8 @@ package dev.rebound.api;
  * {@code type} field of its JSON form in RPC mode; its components are the other fields.
  */
 public sealed interface SessionEvent permits AgentStart, MessageStart, MessageUpdate, MessageEnd, AgentEnd,
-        ModelChanged, Notice, AutoRetryStart, AutoRetryEnd, RetryChainEnd {
+        ModelChanged, Notice, AutoRetryStart, AutoRetryEnd, RetryChainEnd, CredentialSwitched, RetryFallbackApplied,
+        RetryFallbackSucceeded, RetryFallbackReverted {
 
     /** The wire name of the event ({@code agent_start}...). */
     String type();

@@ -1,0 +1,43 @@
+package dev.rebound.auth;
+
+import dev.rebound.state.ExpiryStore;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The credentials of every provider and their usage-limit blocks (§5 of the retry policy). One per app: blocks are
+ * shared by every session and, through the {@link ExpiryStore} under {@code state/}, survive a restart. Only labels and
+ * times are stored, never keys.
+ */
+public final class CredentialPool {
+    private final CredentialStore store;
+    private final ExpiryStore blocks;
+
+    public CredentialPool(CredentialStore store, ExpiryStore blocks) {
+        this.store = store;
+        this.blocks = blocks;
+    }
+
+    /** The usable credentials of a provider, in file order. */
+    public List<Credential> credentials(String provider) {
+        return store.forProvider(provider);
+    }
+
+    /** Blocks a credential until {@code untilEpochMs}. */
+    public void block(String provider, String label, long untilEpochMs, String reason) {
+        blocks.put(key(provider, label), untilEpochMs, reason);
+    }
+
+    /** When the credential's block ends, if it is blocked now. */
+    public OptionalLong blockedUntil(String provider, String label) {
+        return blocks.get(key(provider, label)).map(e -> OptionalLong.of(e.until())).orElse(OptionalLong.empty());
+    }
+
+    public boolean isBlocked(String provider, String label) {
+        return blockedUntil(provider, label).isPresent();
+    }
+
+    private static String key(String provider, String label) {
+        return provider + "/" + label;
+    }
+}

@@ -1,0 +1,160 @@
+package dev.rebound.fallback;
+
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.ErrorKind;
+import dev.rebound.api.ModelChanged;
+import dev.rebound.api.ModelRef;
+import dev.rebound.api.RetryFallbackApplied;
+import dev.rebound.api.RetryFallbackReverted;
+import dev.rebound.api.RetryFallbackSucceeded;
+import dev.rebound.api.SessionEvent;
+import dev.rebound.retry.Classification;
+import dev.rebound.retry.ModelFallback;
+import dev.rebound.retry.UsageLimitReason;
+import dev.rebound.retry.WaitingUsageLimits;
+import dev.rebound.session.FallbackStatus;
+import dev.rebound.session.SessionModel;
+import dev.rebound.settings.RetrySettings;
+import dev.rebound.settings.Settings;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * Model fallback of one session (§6 of the retry policy). A failed model is suppressed for a cooldown (the provider's
+ * hint, else the usage-limit reason's default, else 5 min) and the session moves to the first model of its chain that
+ * is neither the failed one nor cooling down. A refusal suppresses nothing; its fallback is pinned for
+ * {@code retry.refusalPinMs}. Under {@code cooldown-expiry} the session returns to its primary before a prompt or a
+ * scheduled retry once the primary's cooldown and the pin are over; under {@code never} it stays until the user picks
+ * a model. Called by the retry engine, which serialises the calls.
+ */
+public final class ChainFallback implements ModelFallback {
+    /** Cooldown of a failed model when neither a hint nor a usage-limit reason says otherwise. */
+    static final long DEFAULT_COOLDOWN_MS = 300_000;
+
+    private final Supplier<Settings> settings;
+    private final SessionModel model;
+    private final ModelCooldowns cooldowns;
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final String role;
+
+    private String activeKey;
+    private boolean awaitingSuccess;
+    private long pinnedUntil;
+
+    /**
+     * @param role the session's role; chats use {@link FallbackChains#DEFAULT}
+     */
+    public ChainFallback(Supplier<Settings> settings, SessionModel model, ModelCooldowns cooldowns, Clock clock,
+                         RandomGenerator random, String role) {
+        this.settings = settings;
+        this.model = model;
+        this.cooldowns = cooldowns;
+        this.clock = clock;
+        this.random = random;
+        this.role = role;
+    }
+
+    @Override
+    public Optional<List<SessionEvent>> apply(AssistantMessage failed, Classification classification,
+                                              OptionalLong hintMs) {
+        ModelRef primary = model.primary();
+        if (primary == null) {
+            return Optional.empty();
+        }
+        Settings now = settings.get();
+        Optional<FallbackChains.Resolution> chain = FallbackChains.resolve(now, primary, role);
+        if (chain.isEmpty()) {
+            return Optional.empty();
+        }
+        long at = clock.millis();
+        ModelRef failedModel = failed.modelRef();
+        boolean refusal = classification.kind() == ErrorKind.REFUSAL;
+        if (!refusal) {
+            cooldowns.suppress(failedModel, at + cooldown(classification, hintMs), String.valueOf(classification.kind()));
+        }
+        Optional<ModelRef> next = chain.get().models().stream()
+                .filter(m -> !m.equals(failedModel) && !cooldowns.isSuppressed(m))
+                .findFirst();
+        if (next.isEmpty()) {
+            return Optional.empty();
+        }
+        ModelRef from = model.current();
+        ModelRef to = next.get();
+        model.use(to);
+        if (to.equals(primary)) {
+            clear();
+            return Optional.of(List.of(new RetryFallbackReverted(from.selector(), to.selector()),
+                    new ModelChanged(from, to, ModelChanged.REVERT)));
+        }
+        activeKey = chain.get().key();
+        awaitingSuccess = true;
+        pinnedUntil = refusal ? at + now.retry().refusalPinMs() : 0;
+        return Optional.of(List.of(new RetryFallbackApplied(from.selector(), to.selector(), activeKey),
+                new ModelChanged(from, to, ModelChanged.FALLBACK)));
+    }
+
+    private long cooldown(Classification classification, OptionalLong hintMs) {
+        if (hintMs.isPresent()) {
+            return hintMs.getAsLong();
+        }
+        UsageLimitReason reason = classification.usageLimitReason();
+        if (reason != null && reason != UsageLimitReason.BILLING) {
+            return WaitingUsageLimits.defaultWait(reason, random);
+        }
+        return DEFAULT_COOLDOWN_MS;
+    }
+
+    @Override
+    public List<SessionEvent> onSuccess() {
+        if (!awaitingSuccess || !model.onFallback()) {
+            return List.of();
+        }
+        awaitingSuccess = false;
+        return List.of(new RetryFallbackSucceeded(model.current().selector(), activeKey));
+    }
+
+    @Override
+    public List<SessionEvent> revertIfDue() {
+        if (!model.onFallback() || settings.get().retry().fallbackRevertPolicy() == RetrySettings.RevertPolicy.NEVER) {
+            return List.of();
+        }
+        ModelRef primary = model.primary();
+        if (clock.millis() < pinnedUntil || cooldowns.isSuppressed(primary)) {
+            return List.of();
+        }
+        ModelRef from = model.current();
+        model.use(primary);
+        clear();
+        return List.of(new RetryFallbackReverted(from.selector(), primary.selector()),
+                new ModelChanged(from, primary, ModelChanged.REVERT));
+    }
+
+    @Override
+    public void modelChosen() {
+        clear();
+    }
+
+    @Override
+    public Optional<FallbackStatus> status() {
+        if (!model.onFallback()) {
+            return Optional.empty();
+        }
+        Long revertAt = null;
+        if (settings.get().retry().fallbackRevertPolicy() != RetrySettings.RevertPolicy.NEVER) {
+            revertAt = Math.max(pinnedUntil, cooldowns.until(model.primary()).orElse(clock.millis()));
+        }
+        return Optional.of(new FallbackStatus(model.primary().selector(), model.current().selector(),
+                activeKey, revertAt));
+    }
+
+    private void clear() {
+        activeKey = null;
+        awaitingSuccess = false;
+        pinnedUntil = 0;
+    }
+}

@@ -1,0 +1,320 @@
+package dev.rebound.retry;
+
+import static dev.rebound.retry.EngineHarness.http;
+import static dev.rebound.retry.EngineHarness.ok;
+import static dev.rebound.retry.EngineHarness.overloaded;
+import static dev.rebound.retry.EngineHarness.refusal;
+import static dev.rebound.retry.PoolHarness.CLAUDE;
+import static dev.rebound.retry.PoolHarness.GPT;
+import static dev.rebound.retry.PoolHarness.LLAMA;
+import static dev.rebound.retry.PoolHarness.defaultChain;
+import static dev.rebound.retry.PoolHarness.retry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.AutoRetryEnd;
+import dev.rebound.api.AutoRetryStart;
+import dev.rebound.api.CredentialSwitched;
+import dev.rebound.api.ErrorKind;
+import dev.rebound.api.RetryEndReason;
+import dev.rebound.api.RetryFallbackApplied;
+import dev.rebound.api.RetryFallbackReverted;
+import dev.rebound.api.RetryFallbackSucceeded;
+import dev.rebound.provider.ProviderRequest;
+import dev.rebound.session.HistoryEntry;
+import dev.rebound.settings.RetrySettings;
+import dev.rebound.settings.RetrySettings.RevertPolicy;
+import dev.rebound.state.ExpiryStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** §5 (usage limits and credentials) and §6 (model fallback) on a real session, with an injected clock. */
+class CredentialsAndFallbackTest {
+    private static final long T0 = EngineHarness.START.toEpochMilli();
+
+    @TempDir
+    Path dir;
+    private PoolHarness h;
+
+    @AfterEach
+    void close() {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    private static Function<ProviderRequest, AssistantMessage> usageLimit(String retryAfterSeconds) {
+        return http(429, "Too Many Requests", "You've hit your usage limit for this plan.", null, null,
+                retryAfterSeconds == null ? Map.of() : Map.of("retry-after", retryAfterSeconds));
+    }
+
+    private static Function<ProviderRequest, AssistantMessage> insufficientQuota() {
+        return http(429, "Too Many Requests", "You exceeded your current quota, please check your plan and billing "
+                + "details.", "insufficient_quota", "insufficient_quota", Map.of());
+    }
+
+    @Test
+    void aUsageLimitOnTheFirstKeySwitchesToTheSecondAtOnce() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.script(usageLimit("1800"), ok("from b"));
+        h.prompt("hi");
+
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "anthropic/claude-sonnet-4-5@b");
+        assertThat(h.all(CredentialSwitched.class)).containsExactly(new CredentialSwitched("anthropic", "a", "b"));
+        assertThat(h.timer.delays()).containsExactly(0L);
+        assertThat(h.all(AutoRetryStart.class).getFirst().errorKind()).isEqualTo(ErrorKind.USAGE_LIMIT);
+        assertThat(h.pool.blockedUntil("anthropic", "a")).hasValue(T0 + 1_800_000);
+        assertThat(h.types()).containsSubsequence("agent_end", "credential_switched", "auto_retry_start");
+    }
+
+    @Test
+    void theSessionSticksToTheSecondKeyAfterwardsAndAnExpiredBlockIsForgotten() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.script(usageLimit("60"), ok("b"), ok("still b"));
+        h.prompt("one");
+        h.prompt("two");
+        assertThat(h.targets()).endsWith("anthropic/claude-sonnet-4-5@b");
+        h.clock.advance(60_000);
+        assertThat(h.pool.isBlocked("anthropic", "a")).isFalse();
+    }
+
+    @Test
+    void aRestartStillSkipsTheBlockedKeyUntilItsBlockExpires() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.script(usageLimit("1800"), ok("b"));
+        h.prompt("hi");
+        h.close();
+
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.clock.advance(60_000);
+        h.script(ok("restarted on b"));
+        h.prompt("after restart");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@b");
+        h.clock.advance(1_800_000);
+        h.script(ok("a is back for a new session's first pick"));
+        assertThat(h.pool.isBlocked("anthropic", "a")).isFalse();
+    }
+
+    @Test
+    void withEveryKeyBlockedTheWaitIsTheEarlierOfTheHintAndTheFirstUnblockPlusOneSecond() throws Exception {
+        h = new PoolHarness(dir, retry(0, 0, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.blocks.put("anthropic/b", T0 + 120_000, "usage_limit");
+        h.script(usageLimit("1800"), ok("b again"));
+        h.prompt("hi");
+
+        assertThat(h.timer.delays()).containsExactly(121_000L);
+        assertThat(h.all(CredentialSwitched.class)).isEmpty();
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "anthropic/claude-sonnet-4-5@b");
+    }
+
+    @Test
+    void withEveryKeyBlockedALongWaitFailsFast() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.blocks.put("anthropic/b", T0 + 900_000, "usage_limit");
+        h.script(usageLimit("1800"));
+        h.prompt("hi");
+        assertThat(h.timer.delays()).isEmpty();
+        AutoRetryEnd end = h.all(AutoRetryEnd.class).getFirst();
+        assertThat(end.reason()).isEqualTo(RetryEndReason.MAX_DELAY_EXCEEDED);
+        assertThat(end.finalError()).startsWith("Provider requested 901000ms wait, exceeds retry.maxDelayMs (300000ms)");
+    }
+
+    @Test
+    void creditExhaustionWithOneKeyAndNoChainIsTerminalAfterOneRequest() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.oneKey());
+        h.script(insufficientQuota());
+        h.prompt("hi");
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.timer.delays()).isEmpty();
+        assertThat(h.types()).doesNotContain("auto_retry_start");
+    }
+
+    @Test
+    void creditExhaustionSwitchesToAnotherKeyWithoutWaiting() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.script(insufficientQuota(), ok("paid by b"));
+        h.prompt("hi");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "anthropic/claude-sonnet-4-5@b");
+        assertThat(h.timer.delays()).containsExactly(0L);
+    }
+
+    @Test
+    void aUsageLimitCanNeverLoop() throws Exception {
+        h = new PoolHarness(dir, retry(0, 0, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        for (int i = 0; i < 11; i++) {
+            h.script(usageLimit("600"));
+        }
+        h.prompt("hi");
+        assertThat(h.requests).hasSize(11);
+        for (int i = 0; i < h.requests.size(); i++) {
+            String label = h.requests.get(i).credential().label();
+            long sentAt = h.requestTimes.get(i);
+            for (int j = 0; j < i; j++) {
+                if (h.requests.get(j).credential().label().equals(label)) {
+                    assertThat(sentAt - h.requestTimes.get(j)).as("request %d reused key %s while it was blocked", i,
+                            label).isGreaterThanOrEqualTo(600_000);
+                }
+            }
+            if (i >= 2) {
+                assertThat(sentAt - h.requestTimes.get(i - 2)).as("two keys: at most two requests per block")
+                        .isGreaterThanOrEqualTo(600_000);
+            }
+        }
+        assertThat(h.all(AutoRetryEnd.class).getFirst().reason()).isEqualTo(RetryEndReason.EXHAUSTED);
+    }
+
+    @Test
+    void anOverloadOnThePrimaryFallsBackAtOnceAndConfirmsOnSuccess() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, defaultChain()),
+                PoolHarness.oneKey());
+        h.script(overloaded(), ok("from gpt"));
+        h.prompt("hi");
+
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-");
+        assertThat(h.timer.delays()).containsExactly(0L);
+        assertThat(h.all(RetryFallbackApplied.class)).containsExactly(
+                new RetryFallbackApplied(CLAUDE.selector(), GPT.selector(), "default"));
+        assertThat(h.all(RetryFallbackSucceeded.class)).containsExactly(
+                new RetryFallbackSucceeded(GPT.selector(), "default"));
+        assertThat(h.types()).containsSubsequence("retry_fallback_applied", "model_changed", "auto_retry_start",
+                "retry_fallback_succeeded", "auto_retry_end", "retry_chain_end", "agent_end");
+        assertThat(h.session.history()).filteredOn(e -> e instanceof HistoryEntry.ModelChange m
+                && m.role().equals("fallback") && m.to().equals(GPT)).hasSize(1);
+        assertThat(h.session.fallback()).hasValueSatisfying(f -> {
+            assertThat(f.primary()).isEqualTo(CLAUDE.selector());
+            assertThat(f.current()).isEqualTo(GPT.selector());
+            assertThat(f.revertAt()).isEqualTo(T0 + 300_000);
+        });
+    }
+
+    @Test
+    void afterTheCooldownTheNextPromptGoesBackToThePrimary() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, defaultChain()),
+                PoolHarness.oneKey());
+        h.script(overloaded(), ok("gpt"), ok("gpt again"), ok("claude"));
+        h.prompt("one");
+        h.clock.advance(60_000);
+        h.prompt("two, still cooling down");
+        h.clock.advance(240_000);
+        h.prompt("three");
+
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-",
+                "openai/gpt-4.1-mini@-", "anthropic/claude-sonnet-4-5@a");
+        assertThat(h.all(RetryFallbackReverted.class)).containsExactly(
+                new RetryFallbackReverted(GPT.selector(), CLAUDE.selector()));
+        assertThat(h.types().subList(h.types().lastIndexOf("retry_fallback_reverted"), h.types().size()))
+                .startsWith("retry_fallback_reverted", "model_changed", "agent_start");
+        assertThat(h.session.fallback()).isEmpty();
+    }
+
+    @Test
+    void underNeverTheFallbackStaysUntilTheUserPicksAModel() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.NEVER, defaultChain()), PoolHarness.oneKey());
+        h.script(overloaded(), ok("gpt"), ok("gpt hours later"), ok("llama"));
+        h.prompt("one");
+        h.clock.advance(3_600_000);
+        h.prompt("two");
+        assertThat(h.targets().get(2)).isEqualTo("openai/gpt-4.1-mini@-");
+        assertThat(h.session.fallback()).hasValueSatisfying(f -> assertThat(f.revertAt()).isNull());
+
+        h.session.setModel(LLAMA);
+        assertThat(h.session.fallback()).isEmpty();
+        h.prompt("three");
+        assertThat(h.targets().get(3)).isEqualTo("ollama/llama3.2@-");
+        assertThat(h.all(RetryFallbackReverted.class)).isEmpty();
+    }
+
+    @Test
+    void aManualModelChoiceClearsTheFallbackAndItsRevert() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, defaultChain()),
+                PoolHarness.oneKey());
+        h.script(overloaded(), ok("gpt"), ok("gpt by choice"));
+        h.prompt("one");
+        h.session.setModel(GPT);
+        h.clock.advance(600_000);
+        h.prompt("two");
+        assertThat(h.targets().get(2)).isEqualTo("openai/gpt-4.1-mini@-");
+        assertThat(h.all(RetryFallbackReverted.class)).isEmpty();
+    }
+
+    @Test
+    void aRefusalFallsBackWithoutCoolingDownAndIsPinnedForRefusalPinMs() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, defaultChain()),
+                PoolHarness.oneKey());
+        h.script(refusal(), ok("gpt answers"), ok("pinned to gpt"), ok("claude again"));
+        h.prompt("one");
+        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::errorKind)
+                .containsExactly(ErrorKind.REFUSAL);
+        assertThat(h.cooldownStore.get(CLAUDE.selector())).as("refusals cool nothing down").isEmpty();
+
+        h.clock.advance(RetrySettings.DEFAULTS.refusalPinMs() - 1);
+        h.prompt("two");
+        h.clock.advance(1);
+        h.prompt("three");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-",
+                "openai/gpt-4.1-mini@-", "anthropic/claude-sonnet-4-5@a");
+    }
+
+    @Test
+    void aDeadFallbackMovesToTheNextEntryAndTheBudgetStopsTheChainCleanly() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 20_000, RevertPolicy.COOLDOWN_EXPIRY, defaultChain()),
+                PoolHarness.oneKey());
+        h.script(overloaded(), overloaded(), r -> {
+            h.clock.advance(25_000);
+            return overloaded().apply(r);
+        });
+        h.prompt("hi");
+
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-",
+                "ollama/llama3.2@-");
+        assertThat(h.all(RetryFallbackApplied.class)).extracting(RetryFallbackApplied::to)
+                .containsExactly(GPT.selector(), LLAMA.selector());
+        assertThat(h.all(AutoRetryEnd.class)).singleElement().satisfies(e -> {
+            assertThat(e.reason()).isEqualTo(RetryEndReason.ELAPSED_BUDGET_EXCEEDED);
+            assertThat(e.attempt()).isEqualTo(2);
+        });
+        assertThat(h.types()).last().isEqualTo("agent_end");
+    }
+
+    @Test
+    void aChainNamingAnUnknownModelSkipsIt() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY,
+                Map.of("default", List.of("openai/gpt-9-imaginary", "not a selector", LLAMA.selector()))),
+                PoolHarness.oneKey());
+        h.script(overloaded(), ok("llama"));
+        h.prompt("hi");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "ollama/llama3.2@-");
+    }
+
+    @Test
+    void aFallbackFailingAfterThePrimaryCooledDownRevertsForTheScheduledRetry() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 0, RevertPolicy.COOLDOWN_EXPIRY,
+                Map.of("default", List.of(GPT.selector()))), PoolHarness.oneKey());
+        h.script(http(529, "Overloaded", "Overloaded", "overloaded_error", null, Map.of("retry-after", "10")),
+                ok("gpt"), r -> {
+                    h.clock.advance(20_000);
+                    return http(503, "Service Unavailable", "busy", null, null, Map.of("x-should-retry", "true"))
+                            .apply(r);
+                }, ok("claude"));
+        h.prompt("one");
+        h.prompt("two");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-",
+                "openai/gpt-4.1-mini@-", "anthropic/claude-sonnet-4-5@a");
+        assertThat(h.all(RetryFallbackReverted.class)).hasSize(1);
+    }
+
+    @Test
+    void cooldownsAreSharedThroughTheStateFile() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, defaultChain()),
+                PoolHarness.oneKey());
+        h.script(overloaded(), ok("gpt"));
+        h.prompt("hi");
+        ExpiryStore other = ExpiryStore.open(dir.resolve("state/model-cooldowns.json"), h.clock);
+        assertThat(other.get(CLAUDE.selector())).hasValueSatisfying(e -> assertThat(e.until()).isEqualTo(T0 + 300_000));
+    }
+}
