@@ -56,7 +56,7 @@ public final class ChatSession implements AutoCloseable {
     private final IdGenerator ids;
     private final EventBus bus = new EventBus();
     private final RuntimeContext context = new RuntimeContext();
-    private final History history = new History();
+    private final History history;
     private final ExecutorService worker;
     private final Object lock = new Object();
 
@@ -74,6 +74,13 @@ public final class ChatSession implements AutoCloseable {
         this.clock = b.clock != null ? b.clock : Clock.systemUTC();
         this.ids = b.ids != null ? b.ids : IdGenerator.random();
         this.model = b.sessionModel != null ? b.sessionModel : new SessionModel(b.model);
+        HistorySink sink = b.historySink != null ? b.historySink : HistorySink.NONE;
+        if (b.restored != null) {
+            this.history = new History(b.restored.history(), sink);
+            b.restored.context().forEach(context::add);
+        } else {
+            this.history = new History(sink);
+        }
         this.worker = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon(true)
                 .name("rebound-session-" + sessionId.substring(0, Math.min(8, sessionId.length()))).factory());
     }
@@ -437,6 +444,21 @@ public final class ChatSession implements AutoCloseable {
         private IdGenerator ids;
         private ModelRef model;
         private SessionModel sessionModel;
+        private HistorySink historySink;
+        private RestoredSession restored;
+
+        /** Where the history is saved as it changes. */
+        public Builder historySink(HistorySink sink) {
+            this.historySink = sink;
+            return this;
+        }
+
+        /** Rebuilds the session from saved history (its id, entries and runtime context). */
+        public Builder restore(RestoredSession session) {
+            this.restored = session;
+            this.sessionId = session.sessionId();
+            return this;
+        }
 
         public Builder sessionId(String id) {
             this.sessionId = id;

@@ -279,6 +279,44 @@ class ChatSessionTest {
     }
 
     @Test
+    void aRestoredSessionSendsItsHistoryWithoutRetriedFailuresAndKeepsRecording() throws Exception {
+        UserMessage hi = new UserMessage("u1", "hi", 1);
+        AssistantMessage failed = new AssistantMessage("a1", List.of(), "local", "m1", "openai-completions", null,
+                null, StopReason.ERROR, "503", null, new ProviderFailure(FailureKind.HTTP, 503, null, null, Map.of()), 2);
+        AssistantMessage answer = new AssistantMessage("a2", List.of(new ContentBlock.Text("Hello")), "local", "m1",
+                "openai-completions", null, null, StopReason.STOP, null, null, null, 3);
+        RestoredSession restored = new RestoredSession("old-session", List.of(
+                new HistoryEntry.Message(hi, false, 1), new HistoryEntry.Message(failed, true, 2),
+                new HistoryEntry.Message(answer, false, 3)), MODEL);
+        List<String> sunk = new ArrayList<>();
+        HistorySink sink = new HistorySink() {
+            @Override
+            public void appended(HistoryEntry entry) {
+                sunk.add(entry.getClass().getSimpleName());
+            }
+
+            @Override
+            public void retriedChanged(String messageId, boolean retried) {
+                sunk.add("retried:" + retried);
+            }
+        };
+        ChatProvider provider = (request, listener, control) -> {
+            requests.add(request);
+            return reply(request, "again");
+        };
+        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
+                .restore(restored).historySink(sink).clock(clock).model(MODEL).build();
+
+        assertThat(session.id()).isEqualTo("old-session");
+        assertThat(session.messages()).extracting(m -> m.id()).containsExactly("u1", "a2");
+        ((PromptResult.Accepted) session.prompt("more", null)).completion().get(5, TimeUnit.SECONDS);
+        assertThat(requests.getFirst().context()).extracting(m -> m.id()).startsWith("u1", "a2")
+                .doesNotContain("a1");
+        assertThat(session.history()).hasSize(5);
+        assertThat(sunk).containsExactly("Message", "Message");
+    }
+
+    @Test
     void aPromptWithNoModelIsRefused() {
         session = ChatSession.builder().settings(() -> Settings.DEFAULTS).providers(api -> Optional.empty()).build();
         assertThat(session.prompt("hi", null)).isInstanceOf(PromptResult.Rejected.class);
