@@ -216,7 +216,14 @@ public final class RpcServer {
         data.put("fallbackActive", fallback.isPresent());
         fallback.ifPresent(f -> data.set("fallback", mapper.valueToTree(f)));
         data.put("sessionId", state.sessionId());
-        data.putNull("sessionFile");
+        if (s.sessionFile() == null) {
+            data.putNull("sessionFile");
+        } else {
+            data.put("sessionFile", s.sessionFile().toString());
+        }
+        if (s.title() != null) {
+            data.put("title", s.title());
+        }
         data.put("messageCount", state.messageCount());
         return data;
     }

@@ -57,6 +57,7 @@ public final class ChatSession implements AutoCloseable {
     private final EventBus bus = new EventBus();
     private final RuntimeContext context = new RuntimeContext();
     private final History history;
+    private final java.nio.file.Path sessionFile;
     private final ExecutorService worker;
     private final Object lock = new Object();
 
@@ -75,6 +76,7 @@ public final class ChatSession implements AutoCloseable {
         this.ids = b.ids != null ? b.ids : IdGenerator.random();
         this.model = b.sessionModel != null ? b.sessionModel : new SessionModel(b.model);
         HistorySink sink = b.historySink != null ? b.historySink : HistorySink.NONE;
+        this.sessionFile = b.sessionFile;
         if (b.restored != null) {
             this.history = new History(b.restored.history(), sink);
             b.restored.context().forEach(context::add);
@@ -190,6 +192,27 @@ public final class ChatSession implements AutoCloseable {
     public void notice(String level, String message) {
         history.append(new HistoryEntry.Notice(level, message, clock.millis()));
         bus.emit(new Notice(level, message));
+    }
+
+    /** The session's title, or null before one was set. */
+    public String title() {
+        String title = null;
+        for (HistoryEntry e : history.entries()) {
+            if (e instanceof HistoryEntry.Title t) {
+                title = t.title();
+            }
+        }
+        return title;
+    }
+
+    /** Sets the title (auto-title or rename); it is saved with the history. */
+    public void setTitle(String title) {
+        history.append(new HistoryEntry.Title(title, clock.millis()));
+    }
+
+    /** Where the session is saved, or null when it is not. */
+    public java.nio.file.Path sessionFile() {
+        return sessionFile;
     }
 
     /** The model the next call goes to (a fallback while one is active), or null. */
@@ -445,11 +468,18 @@ public final class ChatSession implements AutoCloseable {
         private ModelRef model;
         private SessionModel sessionModel;
         private HistorySink historySink;
+        private java.nio.file.Path sessionFile;
         private RestoredSession restored;
 
         /** Where the history is saved as it changes. */
         public Builder historySink(HistorySink sink) {
             this.historySink = sink;
+            return this;
+        }
+
+        /** The file the sink writes, reported to hosts ({@code get_state.sessionFile}). */
+        public Builder sessionFile(java.nio.file.Path file) {
+            this.sessionFile = file;
             return this;
         }
 

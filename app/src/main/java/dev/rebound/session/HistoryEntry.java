@@ -28,6 +28,10 @@ public sealed interface HistoryEntry {
     record RetryChain(dev.rebound.api.RetryChainEnd chain, long timestamp) implements HistoryEntry {
     }
 
+    /** The session's title was set (automatically after the first exchange, or by a rename). The latest wins. */
+    record Title(String title, long timestamp) implements HistoryEntry {
+    }
+
     /** A notice shown to the user. */
     record Notice(String level, String message, long timestamp) implements HistoryEntry {
     }
