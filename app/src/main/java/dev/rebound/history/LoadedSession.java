@@ -1,0 +1,47 @@
+package dev.rebound.history;
+
+import dev.rebound.settings.SettingsProblem;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A session file as loaded: its header, every valid entry in file order, and what was wrong with the file.
+ *
+ * @param header the header; when the file had none, one made from the file name (see {@link SessionLoader})
+ * @param entries the valid entries, without duplicates; {@link UnknownEntry unknown ones} included as raw JSON
+ * @param problems warnings about skipped lines and a missing header, each naming the file and the line
+ */
+public record LoadedSession(SessionHeader header, List<JournalEntry> entries, List<SettingsProblem> problems) {
+    public LoadedSession {
+        Objects.requireNonNull(header, "header");
+        entries = List.copyOf(entries);
+        problems = List.copyOf(problems);
+    }
+
+    /** The session's title: that of the latest {@link TitleEntry}, else the header's; null when there is none. */
+    public String title() {
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            if (entries.get(i) instanceof TitleEntry t) {
+                return t.title();
+            }
+        }
+        return header.title();
+    }
+
+    /** The ids of the messages whose latest {@link RetriedMark} says they were retried. */
+    public Set<String> retriedMessageIds() {
+        Set<String> retried = new HashSet<>();
+        for (JournalEntry entry : entries) {
+            if (entry instanceof RetriedMark mark) {
+                if (mark.retried()) {
+                    retried.add(mark.messageId());
+                } else {
+                    retried.remove(mark.messageId());
+                }
+            }
+        }
+        return retried;
+    }
+}

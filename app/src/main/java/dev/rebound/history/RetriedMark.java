@@ -1,0 +1,25 @@
+package dev.rebound.history;
+
+import java.util.Objects;
+
+/**
+ * Marks an earlier failed message as a retried attempt ({@code retried: true}), or un-marks it when its retry was
+ * cancelled ({@code false}). The latest mark of a message wins. A retried attempt stays in the file but is not part of
+ * the context a resumed session sends.
+ *
+ * @param messageId the {@link dev.rebound.api.ChatMessage#id() id of the message} it marks
+ */
+public record RetriedMark(String id, long ts, String messageId, boolean retried) implements JournalEntry {
+    /** The {@code type} of this entry in the file. */
+    public static final String TYPE = "retried";
+
+    public RetriedMark {
+        EntryIds.require(id);
+        Objects.requireNonNull(messageId, "messageId");
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+}

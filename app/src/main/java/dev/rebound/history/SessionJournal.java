@@ -1,0 +1,186 @@
+package dev.rebound.history;
+
+import dev.rebound.json.WireJson;
+import dev.rebound.settings.AtomicFiles;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends entries to one session file. Each entry is one line, written with a single write and then forced to disk
+ * ({@link FileChannel#force(boolean) force(false)}) before {@link #append} returns: a kill or a power cut never loses a
+ * completed entry, and at worst leaves the line being written cut short, which loading reports and skips. The file is
+ * only ever appended to. Thread-safe; one channel is kept open until {@link #close()}.
+ *
+ * <p>Entry ids are the caller's: the journal does not check them (the loader keeps the first of two entries with one
+ * id). Two journals of one file, in one process or two, interleave whole lines but not in a meaningful order; the
+ * session core keeps one journal per open session.
+ */
+public final class SessionJournal implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionJournal.class);
+    private static final FileAttribute<?>[] NO_ATTRIBUTES = new FileAttribute<?>[0];
+
+    private final Path file;
+    private final FileChannel channel;
+    private final JournalCodec codec;
+    private final Object lock = new Object();
+    /** A write failed part-way, so the file may end inside a line; guarded by {@link #lock}. */
+    private boolean mayEndInsideLine;
+    /** Guarded by {@link #lock}. */
+    private boolean closed;
+
+    private SessionJournal(Path file, FileChannel channel, JournalCodec codec) {
+        this.file = file;
+        this.channel = channel;
+        this.codec = codec;
+    }
+
+    /**
+     * Creates the file of a new session, {@code <sessionsDir>/<sessionId>.jsonl}, with its header line, and opens it
+     * for appending. Creates the directory if needed ({@code 0700} where the file system has POSIX permissions); the
+     * file is {@code 0600} there.
+     *
+     * @param titleOrNull the title known at creation, or null
+     * @throws FileAlreadyExistsException when the session's file exists: it is never overwritten
+     * @throws IllegalArgumentException when the id is not a valid session id ({@link SessionFiles#isValidId})
+     */
+    public static SessionJournal create(Path sessionsDir, String sessionId, long createdMs, String titleOrNull)
+            throws IOException {
+        Path file = SessionFiles.fileOf(sessionsDir, sessionId).toAbsolutePath();
+        boolean posix = file.getFileSystem().supportedFileAttributeViews().contains("posix");
+        Path dir = file.getParent();
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir, posix
+                    ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rwx------"))}
+                    : NO_ATTRIBUTES);
+        }
+        JournalCodec codec = new JournalCodec(new WireJson());
+        byte[] header = codec.encodeHeader(SessionHeader.of(sessionId, createdMs, titleOrNull));
+        FileChannel channel = FileChannel.open(file,
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
+                posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(AtomicFiles.OWNER_ONLY)}
+                        : NO_ATTRIBUTES);
+        try {
+            writeFully(channel, header);
+            channel.force(true);
+            syncDirectory(dir);
+            return new SessionJournal(file, channel, codec);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens an existing session file to append to it (a resumed session). If the file does not end with {@code \n} (the
+     * app stopped while writing a line), a {@code \n} is appended first: the cut line stays as it was, is reported when
+     * the file is loaded, and new entries start on a line of their own.
+     *
+     * @throws NoSuchFileException when there is no such file
+     */
+    public static SessionJournal openForAppend(Path file) throws IOException {
+        Path absolute = file.toAbsolutePath();
+        FileChannel channel = FileChannel.open(absolute, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        try {
+            SessionJournal journal = new SessionJournal(absolute, channel, new JournalCodec(new WireJson()));
+            synchronized (journal.lock) {
+                journal.endCutLine();
+            }
+            return journal;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** The session file. */
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * Appends one entry as one line and forces it to disk.
+     *
+     * @throws IOException when it could not be written (disk full...): the entry may be missing or cut short, and the
+     *     next append starts on a new line
+     * @throws IllegalStateException after {@link #close()}
+     */
+    public void append(JournalEntry entry) throws IOException {
+        byte[] line = codec.encode(Objects.requireNonNull(entry, "entry"));
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("the journal of " + file + " is closed");
+            }
+            if (mayEndInsideLine) {
+                endCutLine();
+            }
+            mayEndInsideLine = true;
+            writeFully(channel, line);
+            channel.force(false);
+            mayEndInsideLine = false;
+        }
+    }
+
+    /** Closes the file. Appending afterwards fails; closing twice does nothing. */
+    @Override
+    public void close() throws IOException {
+        synchronized (lock) {
+            if (!closed) {
+                closed = true;
+                channel.close();
+            }
+        }
+    }
+
+    /** Appends {@code \n} if the file does not end with one; guarded by {@link #lock}. */
+    private void endCutLine() throws IOException {
+        if (!endsInsideLine(file)) {
+            return;
+        }
+        LOG.warn("{} ends inside a line (the app may have stopped while writing it); it is kept as it is and new "
+                + "entries start on the next line", file);
+        writeFully(channel, new byte[] {'\n'});
+        channel.force(false);
+    }
+
+    private static boolean endsInsideLine(Path file) throws IOException {
+        try (SeekableByteChannel reader = Files.newByteChannel(file, StandardOpenOption.READ)) {
+            long size = reader.size();
+            if (size == 0) {
+                return false;
+            }
+            ByteBuffer last = ByteBuffer.allocate(1);
+            reader.position(size - 1);
+            return reader.read(last) == 1 && last.get(0) != '\n';
+        }
+    }
+
+    private static void writeFully(FileChannel channel, byte[] bytes) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+            channel.write(buffer);
+        }
+    }
+
+    /** Makes a new file's directory entry durable where the platform can sync a directory (not on Windows). */
+    private static void syncDirectory(Path dir) {
+        try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+            directory.force(true);
+        } catch (IOException e) {
+            LOG.debug("could not sync directory {} after creating a session file: {}", dir, e.toString());
+        }
+    }
+}

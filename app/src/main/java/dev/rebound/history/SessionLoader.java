@@ -1,0 +1,163 @@
+package dev.rebound.history;
+
+import dev.rebound.json.WireJson;
+import dev.rebound.settings.SettingsProblem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a session file, tolerating the damage a crash or a hand edit leaves. The file is streamed line by line and
+ * never written to.
+ *
+ * <ul>
+ *   <li>A line that is not a valid entry (cut short by a crash, garbage, a wrong field) is skipped with a warning that
+ *       names the file and the line; every other entry is kept.</li>
+ *   <li>A second entry with an id already seen is skipped with a warning: nothing is loaded twice.</li>
+ *   <li>An entry of a type this version does not know (written by a newer Rebound) is kept as an
+ *       {@link UnknownEntry}, with no warning.</li>
+ *   <li>A missing or broken header: the session id is taken from the file name, with a warning. The file name's id
+ *       also wins over a header that names another session.</li>
+ * </ul>
+ * Blank lines are ignored. Thread-safe.
+ */
+public final class SessionLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionLoader.class);
+    private static final String ID_FROM_FILE_NAME = "the session id was taken from the file name";
+
+    private final JournalCodec codec;
+
+    /** A loader with its own codec. */
+    public SessionLoader() {
+        this(new JournalCodec(new WireJson()));
+    }
+
+    /** A loader using that codec. */
+    public SessionLoader(JournalCodec codec) {
+        this.codec = Objects.requireNonNull(codec, "codec");
+    }
+
+    /**
+     * Loads a session file.
+     *
+     * @throws IOException only when the file cannot be read at all (missing, no permission); bad content is reported in
+     *     {@link LoadedSession#problems()}
+     */
+    public LoadedSession load(Path file) throws IOException {
+        Reading reading = new Reading(file);
+        try (InputStream in = Files.newInputStream(file)) {
+            LineScanner.scan(in, reading::line);
+        }
+        return reading.result();
+    }
+
+    /** The state of one load. */
+    private final class Reading {
+        private final Path file;
+        private final List<JournalEntry> entries = new ArrayList<>();
+        private final Map<String, Long> lineOfId = new HashMap<>();
+        private final List<SettingsProblem> problems = new ArrayList<>();
+        private SessionHeader header;
+        private boolean seenContent;
+
+        Reading(Path file) {
+            this.file = file;
+        }
+
+        void line(long number, byte[] bytes, int offset, int length, boolean terminated) {
+            int start = number == 1 ? skipByteOrderMark(bytes, offset, length) : offset;
+            int end = offset + length;
+            if (isBlank(bytes, start, end)) {
+                return;
+            }
+            boolean first = !seenContent;
+            seenContent = true;
+            switch (codec.decode(bytes, start, end - start)) {
+                case JournalCodec.HeaderLine h when first -> header = h.header();
+                case JournalCodec.HeaderLine _ -> warn(number, "is a second session header; it was skipped");
+                case JournalCodec.EntryLine e -> {
+                    if (first) {
+                        warn(number, "is an entry, not a session header; " + ID_FROM_FILE_NAME);
+                    }
+                    add(number, e.entry());
+                }
+                case JournalCodec.BadLine bad when first ->
+                        warn(number, "is not a valid session header (" + bad.reason() + "); " + ID_FROM_FILE_NAME);
+                case JournalCodec.BadLine bad when !terminated || bad.incomplete() ->
+                        warn(number, "is not a complete entry (the app may have stopped while writing it); it was "
+                                + "skipped");
+                case JournalCodec.BadLine bad ->
+                        warn(number, "is not a valid entry (" + bad.reason() + "); it was skipped");
+            }
+        }
+
+        private void add(long number, JournalEntry entry) {
+            Long earlier = lineOfId.putIfAbsent(entry.id(), number);
+            if (earlier != null) {
+                warn(number, "has the same id as line " + earlier + "; it was skipped");
+                return;
+            }
+            entries.add(entry);
+        }
+
+        LoadedSession result() throws IOException {
+            String fileId = SessionFiles.idOf(file).orElse(null);
+            if (!seenContent) {
+                problems.add(problem("the file is empty; " + ID_FROM_FILE_NAME));
+            }
+            if (header == null) {
+                long created = entries.isEmpty() ? Files.getLastModifiedTime(file).toMillis() : entries.getFirst().ts();
+                header = SessionHeader.of(fileId != null ? fileId : fallbackId(), created, null);
+            } else if (fileId != null && !fileId.equals(header.id())) {
+                problems.add(problem("the header names another session than the file name; Rebound uses the file "
+                        + "name's id '" + fileId + "'"));
+                header = new SessionHeader(header.version(), fileId, header.created(), header.title());
+            }
+            if (header.version() > SessionHeader.CURRENT_VERSION) {
+                problems.add(problem("it was written by a newer Rebound (format version " + header.version()
+                        + "); entries this version does not know are kept but not shown"));
+            }
+            return new LoadedSession(header, entries, problems);
+        }
+
+        private String fallbackId() {
+            String name = file.getFileName().toString();
+            return name.endsWith(SessionFiles.EXTENSION)
+                    ? name.substring(0, name.length() - SessionFiles.EXTENSION.length()) : name;
+        }
+
+        private void warn(long number, String what) {
+            problems.add(problem("line " + number + " " + what));
+        }
+
+        private SettingsProblem problem(String message) {
+            SettingsProblem problem = SettingsProblem.warning(file.toString(), message);
+            LOG.warn("session file {}", problem.describe());
+            return problem;
+        }
+    }
+
+    private static int skipByteOrderMark(byte[] bytes, int offset, int length) {
+        boolean bom = length >= 3 && bytes[offset] == (byte) 0xEF && bytes[offset + 1] == (byte) 0xBB
+                && bytes[offset + 2] == (byte) 0xBF;
+        return bom ? offset + 3 : offset;
+    }
+
+    private static boolean isBlank(byte[] bytes, int start, int end) {
+        for (int i = start; i < end; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+}
