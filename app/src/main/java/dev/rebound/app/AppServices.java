@@ -19,6 +19,14 @@ import dev.rebound.session.ChatSession;
 import dev.rebound.session.ProviderDirectory;
 import dev.rebound.session.SessionFactory;
 import dev.rebound.session.SessionModel;
+import dev.rebound.session.IdGenerator;
+import dev.rebound.session.JournalHistorySink;
+import dev.rebound.session.RestoredSession;
+import dev.rebound.session.SessionRestorer;
+import dev.rebound.session.SessionTitler;
+import dev.rebound.history.LoadedSession;
+import dev.rebound.history.SessionJournal;
+import dev.rebound.history.SessionLoader;
 import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.Settings;
@@ -34,6 +42,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ScheduledExecutorService;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
@@ -56,6 +67,9 @@ final class AppServices implements AutoCloseable {
     private final ScheduledExecutorService watchdogScheduler;
     private final ProviderDirectory providers;
     private final Clock clock;
+    /** Background work that must not hold a session's thread: model-made titles, save-failure notices. */
+    private final ExecutorService background = Executors.newCachedThreadPool(
+            Thread.ofPlatform().daemon(true).name("rebound-background-", 0).factory());
     private volatile ModelRef startModel;
 
     private AppServices(ConfigDirectory dir, Map<String, String> env, Clock clock) {
@@ -121,31 +135,76 @@ final class AppServices implements AutoCloseable {
 
     /**
      * Makes sessions that share the credential pool and the model cooldowns, each with its own credential choice,
-     * models, fallback state and retry chain.
+     * models, fallback state, retry chain and session file.
      */
     SessionFactory sessionFactory() {
-        return () -> {
-            SplittableRandom random = new SplittableRandom();
-            SessionModel model = new SessionModel(defaultModel(settings.current()));
-            SessionCredentials sessionCredentials = new SessionCredentials(credentialPool);
-            RetryEngine engine = RetryEngine.builder()
-                    .settings(() -> settings.current().retry())
-                    .clock(clock)
-                    .random(random)
-                    .timer(RetryTimer.realTime())
-                    .usageLimits(new CredentialUsageLimits(credentialPool, sessionCredentials, clock, random))
-                    .fallback(new ChainFallback(settings::current, model, cooldowns, clock, random,
-                            FallbackChains.DEFAULT))
-                    .build();
-            return ChatSession.builder()
-                    .settings(settings::current)
-                    .providers(providers)
-                    .credentials(sessionCredentials)
-                    .agentEndHandler(engine)
-                    .clock(clock)
-                    .sessionModel(model)
-                    .build();
+        return new SessionFactory() {
+            @Override
+            public ChatSession create() {
+                String id = IdGenerator.uuids().next();
+                SessionJournal journal = null;
+                try {
+                    journal = SessionJournal.create(dir.sessionsDir(), id, clock.millis(), null);
+                } catch (IOException e) {
+                    LOG.error("Could not create the file of session {}", id, e);
+                }
+                ChatSession session = build(id, null, defaultModel(settings.current()), journal);
+                if (journal == null) {
+                    session.notice(Notice.WARNING, "Rebound could not create a file for this chat under "
+                            + dir.sessionsDir() + "; it will not be saved. Check that the folder is writable.");
+                }
+                return session;
+            }
+
+            @Override
+            public Resumed resume(Path file) throws IOException {
+                LoadedSession loaded = new SessionLoader().load(file);
+                RestoredSession restored = SessionRestorer.restore(loaded, settings.current(),
+                        defaultModel(settings.current()));
+                SessionJournal journal = SessionJournal.openForAppend(file);
+                List<String[]> notices = new ArrayList<>();
+                for (SettingsProblem p : loaded.problems()) {
+                    notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
+                }
+                return new Resumed(build(restored.sessionId(), restored, restored.primary(), journal), notices);
+            }
         };
+    }
+
+    private ChatSession build(String id, RestoredSession restored, ModelRef startModel, SessionJournal journal) {
+        SplittableRandom random = new SplittableRandom();
+        SessionModel model = new SessionModel(startModel);
+        SessionCredentials sessionCredentials = new SessionCredentials(credentialPool);
+        RetryEngine engine = RetryEngine.builder()
+                .settings(() -> settings.current().retry())
+                .clock(clock)
+                .random(random)
+                .timer(RetryTimer.realTime())
+                .usageLimits(new CredentialUsageLimits(credentialPool, sessionCredentials, clock, random))
+                .fallback(new ChainFallback(settings::current, model, cooldowns, clock, random,
+                        FallbackChains.DEFAULT))
+                .build();
+        AtomicReference<ChatSession> self = new AtomicReference<>();
+        ChatSession.Builder builder = ChatSession.builder()
+                .sessionId(id)
+                .settings(settings::current)
+                .providers(providers)
+                .credentials(sessionCredentials)
+                .agentEndHandler(engine)
+                .clock(clock)
+                .sessionModel(model);
+        if (restored != null) {
+            builder.restore(restored);
+        }
+        if (journal != null) {
+            builder.historySink(new JournalHistorySink(journal, IdGenerator.random(), clock,
+                    problem -> background.execute(() -> self.get().notice(Notice.ERROR, problem))))
+                    .sessionFile(journal.file());
+        }
+        ChatSession session = builder.build();
+        self.set(session);
+        session.subscribe(new SessionTitler(session, settings::current, providers, sessionCredentials, background));
+        return session;
     }
 
     /** The --model choice, else the settings' model when it is configured, else the first configured model. */
@@ -162,6 +221,7 @@ final class AppServices implements AutoCloseable {
 
     @Override
     public void close() {
+        background.shutdown();
         watchdogScheduler.shutdownNow();
         http.dispatcher().executorService().shutdown();
         http.connectionPool().evictAll();

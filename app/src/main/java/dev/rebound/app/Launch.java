@@ -13,7 +13,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import dev.rebound.session.SessionFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -59,7 +63,15 @@ final class Launch {
                     services.sessionFactory(), services.settings());
             Thread hook = Thread.ofPlatform().unstarted(server::shutdown);
             Runtime.getRuntime().addShutdownHook(hook);
-            int code = server.run(services.startupNotices());
+            ChatSession first;
+            List<String[]> notices = new ArrayList<>(services.startupNotices());
+            try {
+                first = openSession(services, notices);
+            } catch (StartupException e) {
+                Console.errWriter().println("rebound: " + e.getMessage());
+                return EXIT_USAGE;
+            }
+            int code = server.run(first, notices);
             removeHook(hook);
             return code;
         }
@@ -75,8 +87,17 @@ final class Launch {
             err.println("rebound: " + e.getMessage());
             return EXIT_USAGE;
         }
-        try (services; ChatSession chat = services.sessionFactory().create()) {
-            for (String[] notice : services.startupNotices()) {
+        List<String[]> notices = new ArrayList<>(services.startupNotices());
+        ChatSession opened;
+        try {
+            opened = openSession(services, notices);
+        } catch (StartupException e) {
+            services.close();
+            err.println("rebound: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        try (services; ChatSession chat = opened) {
+            for (String[] notice : notices) {
                 err.println("rebound: " + notice[0] + ": " + notice[1]);
             }
             java.util.concurrent.atomic.AtomicReference<String> chainError = new java.util.concurrent.atomic.AtomicReference<>();
@@ -128,13 +149,27 @@ final class Launch {
         return 0;
     }
 
+    /** The session to start with: the one of --session, reopened, or a new one. */
+    private ChatSession openSession(AppServices services, List<String[]> notices) throws StartupException {
+        if (session == null) {
+            return services.sessionFactory().create();
+        }
+        if (!Files.isRegularFile(session)) {
+            throw new StartupException("--session " + session + ": no such session file. Saved chats are in "
+                    + services.configDirectory().sessionsDir() + ".");
+        }
+        try {
+            SessionFactory.Resumed resumed = services.sessionFactory().resume(session);
+            notices.addAll(resumed.notices());
+            return resumed.session();
+        } catch (IOException e) {
+            throw new StartupException("--session " + session + ": the file could not be read (" + e.getMessage()
+                    + ").");
+        }
+    }
+
     private AppServices start() throws StartupException {
         AppServices services = AppServices.start(configDir, System.getenv());
-        if (session != null) {
-            services.close();
-            throw new StartupException("--session " + session + ": resuming saved sessions is not available in this "
-                    + "build yet (sessions are kept in memory only).");
-        }
         if (pluginsDir != null && !noPlugins) {
             LOG.warn("Plugin loading is not available in this build; --plugins-dir {} is ignored", pluginsDir);
         }

@@ -61,8 +61,8 @@ public final class RpcServer {
      * @param startupNotices notices to show once the session is ready (settings problems...), as (level, message)
      * @return the process exit code
      */
-    public int run(List<String[]> startupNotices) {
-        attach(sessions.create());
+    public int run(ChatSession first, List<String[]> startupNotices) {
+        attach(first);
         out.ready();
         for (String[] notice : startupNotices) {
             current().notice(notice[0], notice[1]);

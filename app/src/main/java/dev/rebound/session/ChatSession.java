@@ -57,6 +57,7 @@ public final class ChatSession implements AutoCloseable {
     private final EventBus bus = new EventBus();
     private final RuntimeContext context = new RuntimeContext();
     private final History history;
+    private final HistorySink historySink;
     private final java.nio.file.Path sessionFile;
     private final ExecutorService worker;
     private final Object lock = new Object();
@@ -76,6 +77,7 @@ public final class ChatSession implements AutoCloseable {
         this.ids = b.ids != null ? b.ids : IdGenerator.random();
         this.model = b.sessionModel != null ? b.sessionModel : new SessionModel(b.model);
         HistorySink sink = b.historySink != null ? b.historySink : HistorySink.NONE;
+        this.historySink = sink;
         this.sessionFile = b.sessionFile;
         if (b.restored != null) {
             this.history = new History(b.restored.history(), sink);
@@ -268,7 +270,7 @@ public final class ChatSession implements AutoCloseable {
         }
     }
 
-    /** Aborts what runs and stops the session's thread. */
+    /** Aborts what runs, stops the session's thread and closes its file. */
     @Override
     public void close() {
         abort();
@@ -279,6 +281,13 @@ public final class ChatSession implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (historySink instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.warn("Closing the history of session {} failed", sessionId, e);
+            }
         }
     }
 

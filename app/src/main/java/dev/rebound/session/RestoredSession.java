@@ -30,15 +30,4 @@ public record RestoredSession(String sessionId, List<HistoryEntry> history, Mode
         }
         return context;
     }
-
-    /** The user's last model choice recorded in the history, or {@code fallback} when there is none. */
-    public static ModelRef lastUserChoice(List<HistoryEntry> history, ModelRef fallback) {
-        ModelRef chosen = fallback;
-        for (HistoryEntry e : history) {
-            if (e instanceof HistoryEntry.ModelChange c && "user".equals(c.role())) {
-                chosen = c.to();
-            }
-        }
-        return chosen;
-    }
 }

@@ -1,0 +1,106 @@
+package dev.rebound.session;
+
+import dev.rebound.api.AgentEnd;
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.ChatMessage;
+import dev.rebound.api.ModelRef;
+import dev.rebound.api.SessionEvent;
+import dev.rebound.api.StopReason;
+import dev.rebound.api.UserMessage;
+import dev.rebound.auth.CredentialSource;
+import dev.rebound.history.SessionTitles;
+import dev.rebound.provider.CallControl;
+import dev.rebound.provider.ChatProvider;
+import dev.rebound.provider.ProviderRequest;
+import dev.rebound.provider.StreamListener;
+import dev.rebound.settings.ProviderConfig;
+import dev.rebound.settings.Settings;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Titles a chat after its first good exchange: at once from the first words of the prompt, then — when a model is set
+ * for the {@code title} role ({@code modelRoles.title}) — with a short title that model writes, in the background. A
+ * title model that fails leaves the first-words title; nothing of it reaches the chat.
+ */
+public final class SessionTitler implements SessionListener {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionTitler.class);
+    /** The longest title kept from a model. */
+    static final int MAX_TITLE = 60;
+
+    private final ChatSession session;
+    private final Supplier<Settings> settings;
+    private final ProviderDirectory providers;
+    private final CredentialSource credentials;
+    private final Executor background;
+    private final AtomicBoolean done = new AtomicBoolean();
+
+    public SessionTitler(ChatSession session, Supplier<Settings> settings, ProviderDirectory providers,
+                         CredentialSource credentials, Executor background) {
+        this.session = session;
+        this.settings = settings;
+        this.providers = providers;
+        this.credentials = credentials;
+        this.background = background;
+        if (session.title() != null) {
+            done.set(true);
+        }
+    }
+
+    @Override
+    public void onEvent(SessionEvent event) {
+        if (!(event instanceof AgentEnd end) || end.willRetry() || done.get()) {
+            return;
+        }
+        List<ChatMessage> messages = session.messages();
+        Optional<UserMessage> prompt = messages.stream().filter(m -> m instanceof UserMessage)
+                .map(m -> (UserMessage) m).findFirst();
+        boolean answered = messages.stream().anyMatch(m -> m instanceof AssistantMessage a
+                && a.stopReason() == StopReason.STOP && !a.text().isBlank());
+        if (prompt.isEmpty() || !answered || !done.compareAndSet(false, true)) {
+            return;
+        }
+        String text = prompt.get().text();
+        session.setTitle(SessionTitles.fromPrompt(text));
+        ModelRef titleModel = settings.get().modelRoles().get("title");
+        if (titleModel != null) {
+            background.execute(() -> fromModel(titleModel, text).ifPresent(session::setTitle));
+        }
+    }
+
+    private Optional<String> fromModel(ModelRef model, String prompt) {
+        Settings now = settings.get();
+        Optional<ProviderConfig> config = now.provider(model.provider());
+        Optional<ChatProvider> provider = config.flatMap(c -> providers.forApi(c.api()));
+        if (config.isEmpty() || provider.isEmpty()) {
+            return Optional.empty();
+        }
+        String ask = "Write a title of at most six words for a chat that begins with the message below. Answer with "
+                + "the title only, without quotes.\n\n" + prompt.substring(0, Math.min(prompt.length(), 2000));
+        ProviderRequest request = new ProviderRequest("title-" + session.id(), config.get(), model,
+                List.of(new UserMessage("title-prompt", ask, 0)), credentials.credentialFor(model.provider())
+                .orElse(null), now.timeouts());
+        AssistantMessage reply = provider.get().stream(request, StreamListener.IGNORE, new CallControl());
+        if (reply.stopReason() != StopReason.STOP) {
+            LOG.info("The title model {} did not answer ({}); keeping the first-words title", model,
+                    reply.errorMessage());
+            return Optional.empty();
+        }
+        return clean(reply.text());
+    }
+
+    /** The first line of a model's answer, without quotes or a trailing period, at most {@value #MAX_TITLE} chars. */
+    static Optional<String> clean(String answer) {
+        String line = answer.strip().lines().findFirst().orElse("").strip();
+        line = line.replaceAll("^[\"'“”«»*#\\s]+|[\"'“”«»*\\s]+$", "").replaceAll("[.。]$", "").strip();
+        if (line.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(line.length() <= MAX_TITLE ? line : line.substring(0, MAX_TITLE - 1).strip() + "…");
+    }
+}
