@@ -182,7 +182,8 @@ final class AppServices implements AutoCloseable {
                 .timer(RetryTimer.realTime())
                 .usageLimits(new CredentialUsageLimits(credentialPool, sessionCredentials, clock, random))
                 .fallback(new ChainFallback(settings::current, model, cooldowns, clock, random,
-                        FallbackChains.DEFAULT))
+                        FallbackChains.DEFAULT,
+                        m -> !credentialPool.allBlocked(m.provider())))
                 .build();
         AtomicReference<ChatSession> self = new AtomicReference<>();
         ChatSession.Builder builder = ChatSession.builder()

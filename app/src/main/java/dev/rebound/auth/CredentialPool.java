@@ -10,6 +10,7 @@ import java.util.OptionalLong;
  * times are stored, never keys.
  */
 public final class CredentialPool {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CredentialPool.class);
     private final CredentialStore store;
     private final ExpiryStore blocks;
 
@@ -23,9 +24,27 @@ public final class CredentialPool {
         return store.forProvider(provider);
     }
 
-    /** Blocks a credential until {@code untilEpochMs}. */
+    /**
+     * Blocks a credential until {@code untilEpochMs}, or keeps its block when that already ends later (another
+     * session, or another Rebound process, may have blocked it for longer).
+     */
     public void block(String provider, String label, long untilEpochMs, String reason) {
-        blocks.put(key(provider, label), untilEpochMs, reason);
+        try {
+            blocks.extend(key(provider, label), untilEpochMs, reason);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Could not record the block of credential '{}' of {}: {}", label, provider, e.getMessage());
+        }
+    }
+
+    /** Whether the provider has credentials and every one of them is blocked now. */
+    public boolean allBlocked(String provider) {
+        List<Credential> all = credentials(provider);
+        return !all.isEmpty() && all.stream().allMatch(c -> isBlocked(provider, c.label()));
+    }
+
+    /** Why the credential is blocked ({@code usage_limit}, {@code billing}), if it is. */
+    public java.util.Optional<String> blockReason(String provider, String label) {
+        return blocks.get(key(provider, label)).map(ExpiryStore.Entry::reason);
     }
 
     /** When the credential's block ends, if it is blocked now. */

@@ -7,4 +7,9 @@ import java.util.Optional;
 public interface CredentialSource {
     /** The credential to use for that provider key, or empty when it has none (servers that need no key). */
     Optional<Credential> credentialFor(String provider);
+
+    /** When every API key of the provider is blocked now: until when, and why. Empty when a key is usable. */
+    default Optional<CredentialsBlocked> blocked(String provider) {
+        return Optional.empty();
+    }
 }

@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
  * worse than changing a mode the user set. Thread-safe.
  */
 public final class CredentialStore {
+    /** The longest label accepted. */
+    static final int MAX_LABEL = 64;
     private static final Logger LOG = LoggerFactory.getLogger(CredentialStore.class);
     private static final String FILE_NAME = "credentials.json";
     private static final String NOT_CHANGED =
@@ -172,6 +174,14 @@ public final class CredentialStore {
         String labelPath = KeyPath.child(path, "label");
         if (label == null || !label.isTextual() || label.textValue().isBlank()) {
             problems.add(error(labelPath, "is required: a non-empty name for this key, unique for the provider"));
+            return null;
+        }
+        String text = label.textValue();
+        if (text.length() > MAX_LABEL || text.codePoints().anyMatch(Character::isISOControl)
+                || !text.strip().equals(text)) {
+            // Labels travel in events, state files and the UI; a key pasted here by mistake must not be echoed.
+            problems.add(error(labelPath, "must be at most " + MAX_LABEL + " characters, on one line, without "
+                    + "surrounding spaces, so this entry is ignored"));
             return null;
         }
         if (!seenLabels.add(label.textValue())) {

@@ -36,6 +36,29 @@ public final class SessionCredentials implements CredentialSource {
         return Optional.of(pick);
     }
 
+    @Override
+    public Optional<CredentialsBlocked> blocked(String provider) {
+        List<Credential> all = pool.credentials(provider);
+        if (all.isEmpty() || !pool.allBlocked(provider)) {
+            return Optional.empty();
+        }
+        Credential soonest = soonestUnblocked(provider, all);
+        boolean billingOnly = true;
+        StringBuilder detail = new StringBuilder();
+        for (Credential c : all) {
+            long until = pool.blockedUntil(provider, c.label()).orElse(0);
+            String reason = pool.blockReason(provider, c.label()).orElse("usage_limit");
+            billingOnly &= "billing".equals(reason);
+            if (!detail.isEmpty()) {
+                detail.append(", ");
+            }
+            detail.append('\'').append(c.label()).append("' until ").append(java.time.Instant.ofEpochMilli(until))
+                    .append(" (").append(reason.replace('_', ' ')).append(')');
+        }
+        return Optional.of(new CredentialsBlocked(provider, soonest.label(),
+                pool.blockedUntil(provider, soonest.label()).orElse(0), billingOnly, detail.toString()));
+    }
+
     /**
      * Moves the session off a blocked credential to an unblocked sibling, if there is one.
      *

@@ -20,13 +20,14 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
  * Model fallback of one session (§6 of the retry policy). A failed model is suppressed for a cooldown (the provider's
- * hint, else the usage-limit reason's default, else 5 min) and the session moves to the first model of its chain that
- * is neither the failed one nor cooling down. A refusal suppresses nothing; its fallback is pinned for
+ * hint, else the usage-limit reason's default, else 5 min) and the session moves to the next model of its chain after
+ * the failed one that is not cooling down and whose provider has a usable key. A refusal suppresses nothing; its fallback is pinned for
  * {@code retry.refusalPinMs}. Under {@code cooldown-expiry} the session returns to its primary before a prompt or a
  * scheduled retry once the primary's cooldown and the pin are over; under {@code never} it stays until the user picks
  * a model. Called by the retry engine, which serialises the calls.
@@ -41,22 +42,27 @@ public final class ChainFallback implements ModelFallback {
     private final Clock clock;
     private final RandomGenerator random;
     private final String role;
+    private final Predicate<ModelRef> usable;
 
+    /** Models that failed (or refused) in the current turn; never reverted to before the next prompt. */
+    private final java.util.Set<ModelRef> failedThisTurn = new java.util.HashSet<>();
     private String activeKey;
     private boolean awaitingSuccess;
     private long pinnedUntil;
 
     /**
      * @param role the session's role; chats use {@link FallbackChains#DEFAULT}
+     * @param usable whether a model can be called now (false when every API key of its provider is blocked)
      */
     public ChainFallback(Supplier<Settings> settings, SessionModel model, ModelCooldowns cooldowns, Clock clock,
-                         RandomGenerator random, String role) {
+                         RandomGenerator random, String role, Predicate<ModelRef> usable) {
         this.settings = settings;
         this.model = model;
         this.cooldowns = cooldowns;
         this.clock = clock;
         this.random = random;
         this.role = role;
+        this.usable = usable;
     }
 
     @Override
@@ -73,12 +79,17 @@ public final class ChainFallback implements ModelFallback {
         }
         long at = clock.millis();
         ModelRef failedModel = failed.modelRef();
+        failedThisTurn.add(failedModel);
         boolean refusal = classification.kind() == ErrorKind.REFUSAL;
         if (!refusal) {
             cooldowns.suppress(failedModel, at + cooldown(classification, hintMs), String.valueOf(classification.kind()));
         }
-        Optional<ModelRef> next = chain.get().models().stream()
-                .filter(m -> !m.equals(failedModel) && !cooldowns.isSuppressed(m))
+        // Forward only: the entries after the one that failed. A model that already failed or refused in this turn
+        // is never picked again (no ping-pong); going back to the primary is the revert policy's job.
+        List<ModelRef> models = chain.get().models();
+        int failedAt = models.indexOf(failedModel);
+        Optional<ModelRef> next = models.subList(failedAt + 1, models.size()).stream()
+                .filter(m -> !cooldowns.isSuppressed(m) && usable.test(m))
                 .findFirst();
         if (next.isEmpty()) {
             return Optional.empty();
@@ -86,14 +97,11 @@ public final class ChainFallback implements ModelFallback {
         ModelRef from = model.current();
         ModelRef to = next.get();
         model.use(to);
-        if (to.equals(primary)) {
-            clear();
-            return Optional.of(List.of(new RetryFallbackReverted(from.selector(), to.selector()),
-                    new ModelChanged(from, to, ModelChanged.REVERT)));
-        }
         activeKey = chain.get().key();
         awaitingSuccess = true;
-        pinnedUntil = refusal ? at + now.retry().refusalPinMs() : 0;
+        if (refusal) {
+            pinnedUntil = Math.max(pinnedUntil, at + now.retry().refusalPinMs());
+        }
         return Optional.of(List.of(new RetryFallbackApplied(from.selector(), to.selector(), activeKey),
                 new ModelChanged(from, to, ModelChanged.FALLBACK)));
     }
@@ -119,12 +127,16 @@ public final class ChainFallback implements ModelFallback {
     }
 
     @Override
-    public List<SessionEvent> revertIfDue() {
+    public List<SessionEvent> revertIfDue(boolean beforePrompt) {
+        if (beforePrompt) {
+            failedThisTurn.clear();
+        }
         if (!model.onFallback() || settings.get().retry().fallbackRevertPolicy() == RetrySettings.RevertPolicy.NEVER) {
             return List.of();
         }
         ModelRef primary = model.primary();
-        if (clock.millis() < pinnedUntil || cooldowns.isSuppressed(primary)) {
+        if (clock.millis() < pinnedUntil || cooldowns.isSuppressed(primary) || !usable.test(primary)
+                || failedThisTurn.contains(primary)) {
             return List.of();
         }
         ModelRef from = model.current();
@@ -153,6 +165,7 @@ public final class ChainFallback implements ModelFallback {
     }
 
     private void clear() {
+        failedThisTurn.clear();
         activeKey = null;
         awaitingSuccess = false;
         pinnedUntil = 0;

@@ -51,6 +51,11 @@ public final class ErrorClassifier {
         if (failure != null && failure.kind() == FailureKind.CONFIGURATION) {
             return Classification.terminal("kind:configuration");
         }
+        if (failure != null && failure.kind() == FailureKind.CREDENTIALS_BLOCKED) {
+            // Nothing was sent: the usage-limit path waits for a key, falls back to another model, or gives up.
+            return Classification.usageLimit("billing".equals(failure.errorType()) ? UsageLimitReason.BILLING
+                    : UsageLimitReason.UNKNOWN, "kind:credentials_blocked");
+        }
         Optional<String> overflow = OverflowRules.match(failure, text);
         if (overflow.isPresent()) {
             return Classification.overflow(overflow.get());

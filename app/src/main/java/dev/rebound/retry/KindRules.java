@@ -27,6 +27,8 @@ final class KindRules {
                     : Classification.retry(ErrorKind.TRANSIENT, "kind:transport"));
             case PROTOCOL -> Optional.of(Classification.terminal("kind:protocol"));
             case CONFIGURATION -> Optional.of(Classification.terminal("kind:configuration"));
+            case CREDENTIALS_BLOCKED -> Optional.of(Classification.usageLimit(UsageLimitReason.UNKNOWN,
+                    "kind:credentials_blocked"));
             case HTTP, STREAM_ERROR -> Optional.empty();
         };
     }

@@ -28,9 +28,12 @@ public interface ModelFallback {
 
     /**
      * Before each prompt and each scheduled retry: under {@code cooldown-expiry}, once the primary's cooldown and any
-     * refusal pin have expired, switch back and return the events; otherwise nothing.
+     * refusal pin have expired, switch back and return the events; otherwise nothing. Within a turn, a primary that
+     * already failed in that turn is not returned to, whatever its cooldown.
+     *
+     * @param beforePrompt true before a new prompt (a new turn), false before a scheduled retry
      */
-    List<SessionEvent> revertIfDue();
+    List<SessionEvent> revertIfDue(boolean beforePrompt);
 
     /** The user chose a model: forget the fallback. */
     void modelChosen();
@@ -52,7 +55,7 @@ public interface ModelFallback {
         }
 
         @Override
-        public List<SessionEvent> revertIfDue() {
+        public List<SessionEvent> revertIfDue(boolean beforePrompt) {
             return List.of();
         }
 

@@ -167,8 +167,17 @@ public final class RetryEngine implements AgentEndHandler {
             delay = hint.getAsLong();
         }
         if (!switched && s.maxDelayMs() > 0 && delay > s.maxDelayMs()) {
-            String who = hint.isPresent() ? "Provider requested " + delay + "ms wait"
-                    : "Rebound would wait " + delay + "ms for this " + c.kind() + " (the provider named no wait)";
+            boolean blocked = failed.failure() != null
+                    && failed.failure().kind() == dev.rebound.api.FailureKind.CREDENTIALS_BLOCKED;
+            String who;
+            if (!blocked && hint.isPresent() && hint.getAsLong() == delay) {
+                who = "Provider requested " + delay + "ms wait";
+            } else {
+                String why = blocked ? "until an API key is free again"
+                        : hint.isPresent() ? "the provider asked for " + hint.getAsLong() + "ms"
+                        : "the provider named no wait";
+                who = "Rebound would wait " + delay + "ms for this " + c.kind() + " (" + why + ")";
+            }
             String message = who + ", exceeds retry.maxDelayMs (" + s.maxDelayMs() + "ms). Original error: "
                     + failed.errorMessage();
             return stop(turnId, RetryEndReason.MAX_DELAY_EXCEEDED, message, failed, c);
@@ -178,7 +187,7 @@ public final class RetryEngine implements AgentEndHandler {
         }
         if (!switched) {
             // Before each scheduled retry: back to the primary once its cooldown is over (cooldown-expiry).
-            events.addAll(fallback.revertIfDue());
+            events.addAll(fallback.revertIfDue(false));
         }
         chain.attempts.add(record(chain.attempt - 1, failed, c.kind(), delay));
         events.add(new AutoRetryStart(attempt, s.maxRetries(), delay, failed.errorMessage(), c.kind(),
@@ -289,7 +298,7 @@ public final class RetryEngine implements AgentEndHandler {
 
     @Override
     public synchronized List<SessionEvent> beforeTurn() {
-        return fallback.revertIfDue();
+        return fallback.revertIfDue(true);
     }
 
     @Override

@@ -158,10 +158,13 @@ public final class RpcServer {
         });
         table.put("retry_now", (id, c) -> {
             JsonNode attempt = c.get("attempt");
-            if (attempt != null && attempt.canConvertToInt()) {
+            if (attempt == null || attempt.isNull()) {
+                current().retryNow();
+            } else if (attempt.isIntegralNumber() && attempt.canConvertToInt()) {
                 current().retryNow(attempt.intValue());
             } else {
-                current().retryNow();
+                out.failure(id, "retry_now", "\"attempt\" must be a whole number (the retry it is meant for)");
+                return;
             }
             out.success(id, "retry_now", null);
         });
@@ -306,6 +309,8 @@ public final class RpcServer {
     }
 
     private void applySettings(JsonNode id, String command, JsonNode patch) {
+        java.util.Set<String> known = settings.problems().stream().map(SettingsProblem::describe)
+                .collect(Collectors.toSet());
         SettingsUpdate update = settings.update(patch);
         if (update instanceof SettingsUpdate.Rejected rejected) {
             out.failure(id, command, "Settings not saved: " + rejected.reasons().stream()
@@ -313,9 +318,11 @@ public final class RpcServer {
             return;
         }
         out.success(id, command, settings.effectiveJson());
-        // The saved document's warnings (an unknown model in a fallback chain...) are shown, not silently kept.
+        // New warnings of the saved settings (an unknown model in a fallback chain...) are shown, not silently kept.
         for (SettingsProblem warning : settings.problems()) {
-            current().notice(dev.rebound.api.Notice.WARNING, warning.describe());
+            if (!known.contains(warning.describe())) {
+                current().notice(dev.rebound.api.Notice.WARNING, warning.describe());
+            }
         }
     }
 

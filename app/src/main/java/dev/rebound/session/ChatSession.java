@@ -16,6 +16,7 @@ import dev.rebound.api.SessionEvent;
 import dev.rebound.api.StopReason;
 import dev.rebound.api.UserMessage;
 import dev.rebound.auth.CredentialSource;
+import dev.rebound.auth.CredentialsBlocked;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
@@ -411,6 +412,10 @@ public final class ChatSession implements AutoCloseable {
                     + current.provider() + "' uses api '" + config.get().api() + "', which this version of Rebound "
                     + "cannot speak yet. Use an openai-completions compatible endpoint for it.");
         }
+        Optional<CredentialsBlocked> blocked = credentials.blocked(current.provider());
+        if (blocked.isPresent()) {
+            return credentialsBlocked(messageId, current, config.get().api().toString(), blocked.get());
+        }
         CallControl control = new CallControl();
         synchronized (lock) {
             turn.control = control;
@@ -437,6 +442,18 @@ public final class ChatSession implements AutoCloseable {
                 turn.control = null;
             }
         }
+    }
+
+    /** The reply of a call that was not made because every key of the provider is blocked (§5). */
+    private AssistantMessage credentialsBlocked(String messageId, ModelRef current, String api, CredentialsBlocked b) {
+        long wait = Math.max(0, b.untilEpochMs() - clock.millis());
+        String text = "Every API key of provider '" + b.provider() + "' is blocked after usage limits ("
+                + b.detail() + "), so Rebound did not send the request.";
+        ProviderFailure failure = new ProviderFailure(FailureKind.CREDENTIALS_BLOCKED, null,
+                b.billingOnly() ? "billing" : "usage_limit", "credentials_blocked",
+                java.util.Map.of("retry-after-ms", Long.toString(wait)));
+        return new AssistantMessage(messageId, List.of(), current.provider(), current.id(), api, b.soonestLabel(),
+                null, StopReason.ERROR, text, null, failure, clock.millis());
     }
 
     private AssistantMessage configurationFailure(String messageId, ModelRef current, String api, String text) {

@@ -287,7 +287,8 @@ public final class SettingsValidator {
         Map<String, List<String>> result = chainsOf(node);
         for (int i = before; i < problems.size(); i++) {
             SettingsProblem p = problems.get(i);
-            if (p.isError()) {
+            boolean entry = p.keyPath().matches(".*\\[\\d+]");
+            if (p.isError() || entry) {
                 problems.set(i, SettingsProblem.warning(p.keyPath(), p.message() + "; this entry is skipped"));
             }
         }

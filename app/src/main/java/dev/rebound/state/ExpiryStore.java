@@ -107,6 +107,8 @@ public final class ExpiryStore {
     private final Map<String, Entry> entries = new HashMap<>();
     /** Puts not yet written because a write failed; guarded by {@link #lock}. */
     private final Map<String, Entry> unsavedPuts = new HashMap<>();
+    /** Keys of {@link #unsavedPuts} that may only lengthen an entry ({@link #extend}). */
+    private final Set<String> extendOnly = new java.util.HashSet<>();
     /** Removals not yet written because a write failed; guarded by {@link #lock}. */
     private final Set<String> unsavedRemovals = new HashSet<>();
     /** Guarded by {@link #lock}. */
@@ -215,6 +217,7 @@ public final class ExpiryStore {
     public void put(String key, long untilEpochMs, String reason) {
         Entry entry = new Entry(key, untilEpochMs, reason);
         synchronized (lock) {
+            extendOnly.remove(key);
             if (entry.activeAt(clock.millis())) {
                 unsavedRemovals.remove(key);
                 unsavedPuts.put(key, entry);
@@ -226,11 +229,34 @@ public final class ExpiryStore {
         }
     }
 
+    /**
+     * Sets the entry unless it already ends later — here or in the file, as another process left it (the comparison is
+     * made under the file lock). A block or cooldown is never shortened by a later, shorter one; an end time in the
+     * past changes nothing.
+     */
+    public void extend(String key, long untilEpochMs, String reason) {
+        Entry entry = new Entry(key, untilEpochMs, reason);
+        synchronized (lock) {
+            if (!entry.activeAt(clock.millis())) {
+                return;
+            }
+            Entry pendingPut = unsavedPuts.get(key);
+            if (pendingPut != null && !extendOnly.contains(key) && pendingPut.until() >= untilEpochMs) {
+                return;
+            }
+            unsavedRemovals.remove(key);
+            unsavedPuts.put(key, entry);
+            extendOnly.add(key);
+            writeThrough();
+        }
+    }
+
     /** Forgets the entry of a key, if any, and writes the file at once. */
     public void remove(String key) {
         Objects.requireNonNull(key, "key");
         synchronized (lock) {
             unsavedPuts.remove(key);
+            extendOnly.remove(key);
             unsavedRemovals.add(key);
             writeThrough();
         }
@@ -282,7 +308,13 @@ public final class ExpiryStore {
 
     private void applyUnsaved() {
         unsavedRemovals.forEach(entries::remove);
-        entries.putAll(unsavedPuts);
+        for (Entry e : unsavedPuts.values()) {
+            if (extendOnly.contains(e.key())) {
+                entries.merge(e.key(), e, (had, wanted) -> had.until() >= wanted.until() ? had : wanted);
+            } else {
+                entries.put(e.key(), e);
+            }
+        }
         forgetExpired();
     }
 
@@ -318,6 +350,7 @@ public final class ExpiryStore {
                     AtomicFiles.writeAtomically(file, render(), AtomicFiles.OWNER_ONLY);
                     seen = stat();
                     unsavedPuts.clear();
+                    extendOnly.clear();
                     unsavedRemovals.clear();
                 }
             }

@@ -121,7 +121,8 @@ class CredentialsAndFallbackTest {
         assertThat(h.timer.delays()).isEmpty();
         AutoRetryEnd end = h.all(AutoRetryEnd.class).getFirst();
         assertThat(end.reason()).isEqualTo(RetryEndReason.MAX_DELAY_EXCEEDED);
-        assertThat(end.finalError()).startsWith("Provider requested 901000ms wait, exceeds retry.maxDelayMs (300000ms)");
+        assertThat(end.finalError()).startsWith("Rebound would wait 901000ms for this usage_limit (the provider asked "
+                + "for 1800000ms), exceeds retry.maxDelayMs (300000ms)");
     }
 
     @Test
@@ -306,6 +307,126 @@ class CredentialsAndFallbackTest {
         assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-",
                 "openai/gpt-4.1-mini@-", "anthropic/claude-sonnet-4-5@a");
         assertThat(h.all(RetryFallbackReverted.class)).hasSize(1);
+    }
+
+    @Test
+    void twoModelsThatBothRefuseNeverPingPong() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY,
+                Map.of("default", List.of(GPT.selector()))), PoolHarness.oneKey());
+        for (int i = 0; i < 5; i++) {
+            h.script(refusal());
+        }
+        h.prompt("hi");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-");
+        assertThat(h.all(RetryFallbackReverted.class)).isEmpty();
+    }
+
+    @Test
+    void twoOverloadedModelsWithZeroHintsNeverPingPongWithoutBackoff() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY,
+                Map.of("default", List.of(GPT.selector()))), PoolHarness.oneKey());
+        Function<ProviderRequest, AssistantMessage> zero = http(529, "Overloaded", "Overloaded", "overloaded_error",
+                null, Map.of("retry-after", "0"));
+        h.script(zero, zero, zero, ok("finally"));
+        h.prompt("hi");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-",
+                "openai/gpt-4.1-mini@-", "openai/gpt-4.1-mini@-");
+        assertThat(h.timer.delays().getFirst()).isZero();
+        assertThat(h.timer.delays().subList(1, h.timer.delays().size())).allSatisfy(d -> assertThat(d).isPositive());
+    }
+
+    @Test
+    void aPinnedFallbackThatFailsMovesOnWithoutReturningToTheRefusingModel() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, defaultChain()),
+                PoolHarness.oneKey());
+        h.script(refusal(), ok("gpt"), overloaded(), ok("llama"));
+        h.prompt("one");
+        h.prompt("two");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-",
+                "openai/gpt-4.1-mini@-", "ollama/llama3.2@-");
+        assertThat(h.session.fallback()).hasValueSatisfying(f -> assertThat(f.revertAt())
+                .isGreaterThanOrEqualTo(T0 + RetrySettings.DEFAULTS.refusalPinMs()));
+    }
+
+    @Test
+    void withEveryKeyBlockedNothingIsSentAndTheFallbackModelAnswers() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, defaultChain()),
+                PoolHarness.twoKeys());
+        h.pool.block("anthropic", "a", T0 + 1_800_000, "usage_limit");
+        h.pool.block("anthropic", "b", T0 + 900_000, "usage_limit");
+        h.script(ok("gpt"));
+        h.prompt("hi");
+        assertThat(h.targets()).containsExactly("openai/gpt-4.1-mini@-");
+        assertThat(h.all(RetryFallbackApplied.class)).singleElement()
+                .satisfies(f -> assertThat(f.from()).isEqualTo(CLAUDE.selector()));
+        h.clock.advance(600_000);
+        h.script(ok("still gpt: claude's keys are blocked"));
+        h.prompt("two");
+        assertThat(h.targets()).last().isEqualTo("openai/gpt-4.1-mini@-");
+    }
+
+    @Test
+    void withEveryKeyBlockedAndNoChainTheTurnWaitsForTheFirstKeyWithoutSendingAnything() throws Exception {
+        h = new PoolHarness(dir, retry(0, 0, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.pool.block("anthropic", "a", T0 + 120_000, "usage_limit");
+        h.pool.block("anthropic", "b", T0 + 60_000, "usage_limit");
+        h.script(ok("from b"));
+        h.prompt("hi");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@b");
+        assertThat(h.requestTimes.getFirst()).isGreaterThanOrEqualTo(T0 + 60_000);
+    }
+
+    @Test
+    void withEveryKeyBlockedForBillingTheTurnFailsAtOnceWithoutARequest() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.oneKey());
+        h.pool.block("anthropic", "a", T0 + 1_800_000, "billing");
+        h.prompt("hi");
+        assertThat(h.requests).isEmpty();
+        assertThat(h.types()).doesNotContain("auto_retry_start");
+        AssistantMessage last = (AssistantMessage) h.session.messages().getLast();
+        assertThat(last.errorMessage()).contains("Every API key of provider 'anthropic' is blocked")
+                .contains("'a' until").contains("billing").doesNotContain("sk-ant");
+    }
+
+    @Test
+    void aShorterBlockOrCooldownNeverShortensALongerOneEvenFromAnotherProcess() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        ExpiryStore otherProcess = ExpiryStore.open(dir.resolve("state/credential-blocks.json"), h.clock);
+        otherProcess.extend("anthropic/a", T0 + 600_000, "usage_limit");
+        h.pool.block("anthropic", "a", T0 + 1_000, "usage_limit");
+        assertThat(h.pool.blockedUntil("anthropic", "a")).hasValue(T0 + 600_000);
+        h.pool.block("anthropic", "a", T0 + 900_000, "usage_limit");
+        assertThat(otherProcess.get("anthropic/a")).hasValueSatisfying(e -> assertThat(e.until())
+                .isEqualTo(T0 + 900_000));
+    }
+
+    @Test
+    void theSessionStaysOnItsKeyAfterTheOtherKeysBlockEnds() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.script(usageLimit("60"), ok("b"), ok("still b"));
+        h.prompt("one");
+        h.clock.advance(120_000);
+        h.prompt("two, after a's block ended");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "anthropic/claude-sonnet-4-5@b",
+                "anthropic/claude-sonnet-4-5@b");
+    }
+
+    @Test
+    void aFallbackFailingWithoutAFallbackOfItsOwnRevertsForTheScheduledRetryOnceThePrimaryCooledDown()
+            throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 0, RevertPolicy.COOLDOWN_EXPIRY,
+                Map.of("default", List.of(GPT.selector()))), PoolHarness.oneKey());
+        h.script(http(529, "Overloaded", "Overloaded", "overloaded_error", null, Map.of("retry-after", "10")),
+                ok("gpt"), r -> {
+                    h.clock.advance(20_000);
+                    return EngineHarness.reasonlessAbort().apply(r);
+                }, ok("claude"));
+        h.prompt("one");
+        h.prompt("two");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-",
+                "openai/gpt-4.1-mini@-", "anthropic/claude-sonnet-4-5@a");
+        assertThat(h.types()).containsSubsequence("agent_end", "retry_fallback_reverted", "model_changed",
+                "auto_retry_start");
     }
 
     @Test

@@ -74,7 +74,8 @@ final class PoolHarness implements AutoCloseable {
                 .timer(timer)
                 .usageLimits(new CredentialUsageLimits(pool, credentials, clock, random))
                 .fallback(new ChainFallback(settings::get, model, new ModelCooldowns(cooldownStore), clock, random,
-                        FallbackChains.DEFAULT))
+                        FallbackChains.DEFAULT,
+                        m -> !pool.allBlocked(m.provider())))
                 .build();
         ChatProvider provider = (request, listener, control) -> {
             requests.add(request);

@@ -430,7 +430,7 @@ class RetryEngineTest {
             }
 
             @Override
-            public List<dev.rebound.api.SessionEvent> revertIfDue() {
+            public List<dev.rebound.api.SessionEvent> revertIfDue(boolean beforePrompt) {
                 return List.of();
             }
 

@@ -237,7 +237,8 @@ class SettingsValidatorTest {
         assertThat(described(result)).containsExactly(
                 "model: 'openai/gpt-5' is not among the models of provider 'openai'",
                 "modelRoles.title: 'mistral/small' names provider 'mistral', which is not configured in providers",
-                "retry.fallbackChains.default[0]: 'groq/llama' names provider 'groq', which is not configured in providers",
+                "retry.fallbackChains.default[0]: 'groq/llama' names provider 'groq', which is not configured in providers; "
+                        + "this entry is skipped",
                 "retry.fallbackChains[\"deepseek/*\"]: provider 'deepseek' is not configured in providers",
                 "retry.fallbackChains[\"openai/o9\"]: 'openai/o9' is not among the models of provider 'openai'");
         assertThat(result.settings().model()).isEqualTo(new ModelRef("openai", "gpt-5"));

@@ -15,7 +15,12 @@ public enum FailureKind {
     /** The server's reply could not be understood. */
     PROTOCOL("protocol"),
     /** Rebound could not make the call at all (no credential, bad configuration). */
-    CONFIGURATION("configuration");
+    CONFIGURATION("configuration"),
+    /**
+     * Every API key of the provider is blocked after usage limits, so Rebound did not send the request. The
+     * {@code retry-after-ms} header holds the time until the first key is free again.
+     */
+    CREDENTIALS_BLOCKED("credentials_blocked");
 
     private final String wireName;
 
