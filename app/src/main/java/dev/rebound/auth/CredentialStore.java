@@ -85,23 +85,11 @@ public final class CredentialStore {
     private void load() {
         List<SettingsProblem> fileProblems = new ArrayList<>();
         tightenPermissions().ifPresent(fileProblems::add);
-        ObjectNode loaded = mapper.createObjectNode();
-        boolean unreadable = true;
         // The parser's own description is never shown: it may quote the file, keys included.
-        switch (JsonFiles.read(file, mapper)) {
-            case JsonFiles.Absent ignored -> unreadable = false;
-            case JsonFiles.Document d -> {
-                loaded = d.root();
-                unreadable = false;
-            }
-            case JsonFiles.Malformed m -> fileProblems.add(SettingsProblem.error("", file + " is not valid JSON at line "
-                    + m.line() + ", column " + m.column() + ". " + NOT_CHANGED));
-            case JsonFiles.NotAnObject n -> fileProblems.add(SettingsProblem.error("", file + " must hold a JSON "
-                    + "object ({ \"provider\": [ ... ] }), but at line " + n.line() + ", column " + n.column()
-                    + " it holds " + n.found() + ". " + NOT_CHANGED));
-            case JsonFiles.Unreadable u -> fileProblems.add(SettingsProblem.error("", "could not read " + file + " ("
-                    + u.reason() + "). " + NOT_CHANGED));
-        }
+        JsonFiles.ObjectLoad read = JsonFiles.readObject(file, mapper, "{ \"provider\": [ ... ] }", NOT_CHANGED, false);
+        read.problem().ifPresent(fileProblems::add);
+        ObjectNode loaded = read.root();
+        boolean unreadable = read.unusable();
         synchronized (lock) {
             document = loaded;
             fileUnreadable = unreadable;

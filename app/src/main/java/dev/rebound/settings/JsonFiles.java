@@ -68,6 +68,40 @@ public final class JsonFiles {
     public record Unreadable(String reason) implements Content {
     }
 
+    /**
+     * A config file that must hold a JSON object, as a store loads it: the object (empty when absent or unusable),
+     * whether the file exists but could not be used (so it must not be overwritten silently), and the problem to
+     * report.
+     */
+    public record ObjectLoad(ObjectNode root, boolean unusable, java.util.Optional<SettingsProblem> problem) {
+    }
+
+    /**
+     * Reads a config file that must hold a JSON object.
+     *
+     * @param shape what the object looks like, for the message ({@code { ... }})
+     * @param consequence what Rebound does about a bad file, appended to the message
+     * @param quoteParserDetail whether the parser's own words may be shown; never for a file that holds secrets, since
+     *     they can quote its content
+     */
+    public static ObjectLoad readObject(Path file, ObjectMapper mapper, String shape, String consequence,
+                                        boolean quoteParserDetail) {
+        return switch (read(file, mapper)) {
+            case Absent ignored -> new ObjectLoad(mapper.createObjectNode(), false, java.util.Optional.empty());
+            case Document d -> new ObjectLoad(d.root(), false, java.util.Optional.empty());
+            case Malformed m -> unusable(mapper, file + " is not valid JSON at line " + m.line() + ", column "
+                    + m.column() + (quoteParserDetail ? ": " + m.detail() : "") + ". " + consequence);
+            case NotAnObject n -> unusable(mapper, file + " must hold a JSON object (" + shape + "), but at line "
+                    + n.line() + ", column " + n.column() + " it holds " + n.found() + ". " + consequence);
+            case Unreadable u -> unusable(mapper, "could not read " + file + " (" + u.reason() + "). " + consequence);
+        };
+    }
+
+    private static ObjectLoad unusable(ObjectMapper mapper, String message) {
+        return new ObjectLoad(mapper.createObjectNode(), true, java.util.Optional.of(SettingsProblem.error("",
+                message)));
+    }
+
     /** Reads a file that should hold a JSON object. Never throws for bad content or an unreadable file. */
     public static Content read(Path file, ObjectMapper mapper) {
         byte[] bytes;

@@ -57,22 +57,10 @@ public final class SettingsStore {
 
     private void load() {
         List<SettingsProblem> problems = new ArrayList<>();
-        ObjectNode loaded = mapper.createObjectNode();
-        boolean unreadable = true;
-        switch (JsonFiles.read(file, mapper)) {
-            case JsonFiles.Absent ignored -> unreadable = false;
-            case JsonFiles.Document d -> {
-                loaded = d.root();
-                unreadable = false;
-            }
-            case JsonFiles.Malformed m -> problems.add(SettingsProblem.error("", file + " is not valid JSON at line "
-                    + m.line() + ", column " + m.column() + ": " + m.detail() + ". " + STARTED_ON_DEFAULTS));
-            case JsonFiles.NotAnObject n -> problems.add(SettingsProblem.error("", file + " must hold a JSON object "
-                    + "({ ... }), but at line " + n.line() + ", column " + n.column() + " it holds " + n.found() + ". "
-                    + STARTED_ON_DEFAULTS));
-            case JsonFiles.Unreadable u -> problems.add(SettingsProblem.error("", "could not read " + file + " ("
-                    + u.reason() + "). " + STARTED_ON_DEFAULTS));
-        }
+        JsonFiles.ObjectLoad read = JsonFiles.readObject(file, mapper, "{ ... }", STARTED_ON_DEFAULTS, true);
+        read.problem().ifPresent(problems::add);
+        ObjectNode loaded = read.root();
+        boolean unreadable = read.unusable();
         SettingsValidator.Result result = SettingsValidator.validate(loaded);
         problems.addAll(result.problems());
         problems.forEach(p -> LOG.warn("settings: {}", p.describe()));
