@@ -1,5 +1,6 @@
 package dev.rebound.retry;
 
+import dev.rebound.testing.MutableClock;
 import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.ContentBlock;
 import dev.rebound.api.FailureKind;

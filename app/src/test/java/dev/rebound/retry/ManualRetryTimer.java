@@ -1,5 +1,6 @@
 package dev.rebound.retry;
 
+import dev.rebound.testing.MutableClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

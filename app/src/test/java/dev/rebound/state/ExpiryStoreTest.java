@@ -1,5 +1,6 @@
 package dev.rebound.state;
 
+import dev.rebound.testing.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -48,7 +49,7 @@ class ExpiryStoreTest {
 
     @TempDir
     Path tmp;
-    private final TestClock clock = new TestClock(START);
+    private final MutableClock clock = new MutableClock(START);
     private Path dir;
     private Path file;
 

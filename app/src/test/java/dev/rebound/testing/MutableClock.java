@@ -1,4 +1,4 @@
-package dev.rebound.state;
+package dev.rebound.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,20 +7,24 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock tests set and move by hand; safe to read from many threads. */
-final class TestClock extends Clock {
+/** A clock tests move by hand; thread-safe. */
+public final class MutableClock extends Clock {
     private final AtomicLong millis;
 
-    TestClock(Instant start) {
+    public MutableClock(Instant start) {
         this.millis = new AtomicLong(start.toEpochMilli());
     }
 
-    void set(long epochMs) {
-        millis.set(epochMs);
+    public void advance(long ms) {
+        millis.addAndGet(ms);
     }
 
-    void advance(Duration by) {
-        millis.addAndGet(by.toMillis());
+    public void advance(Duration by) {
+        advance(by.toMillis());
+    }
+
+    public void set(long epochMs) {
+        millis.set(epochMs);
     }
 
     @Override
