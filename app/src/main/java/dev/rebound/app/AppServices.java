@@ -140,33 +140,50 @@ final class AppServices implements AutoCloseable {
     SessionFactory sessionFactory() {
         return new SessionFactory() {
             @Override
-            public ChatSession create() {
+            public Opened create() {
                 String id = IdGenerator.uuids().next();
                 SessionJournal journal = null;
+                List<String[]> notices = new ArrayList<>();
                 try {
                     journal = SessionJournal.create(dir.sessionsDir(), id, clock.millis(), null);
                 } catch (IOException e) {
                     LOG.error("Could not create the file of session {}", id, e);
+                    notices.add(new String[] {Notice.WARNING, "Rebound could not create a file for this chat under "
+                            + dir.sessionsDir() + " (" + e.getMessage() + "), so it will not be saved. Check that "
+                            + "the folder is writable and has free space."});
                 }
-                ChatSession session = build(id, null, defaultModel(settings.current()), journal);
-                if (journal == null) {
-                    session.notice(Notice.WARNING, "Rebound could not create a file for this chat under "
-                            + dir.sessionsDir() + "; it will not be saved. Check that the folder is writable.");
-                }
-                return session;
+                return new Opened(build(id, null, defaultModel(settings.current()), journal), notices);
             }
 
             @Override
-            public Resumed resume(Path file) throws IOException {
+            public Opened resume(Path file) throws IOException {
                 LoadedSession loaded = new SessionLoader().load(file);
-                RestoredSession restored = SessionRestorer.restore(loaded, settings.current(),
-                        defaultModel(settings.current()));
-                SessionJournal journal = SessionJournal.openForAppend(file);
+                ModelRef fallbackStart = defaultModel(settings.current());
+                RestoredSession restored = SessionRestorer.restore(loaded, settings.current(), fallbackStart);
                 List<String[]> notices = new ArrayList<>();
                 for (SettingsProblem p : loaded.problems()) {
                     notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
                 }
-                return new Resumed(build(restored.sessionId(), restored, restored.primary(), journal), notices);
+                ModelRef saved = SessionRestorer.savedPrimary(loaded);
+                if (saved != null && !saved.equals(restored.primary())) {
+                    notices.add(new String[] {Notice.WARNING, "This chat used " + saved.selector() + ", which is "
+                            + "no longer configured; it continues on " + (restored.primary() == null ? "no model"
+                            : restored.primary().selector()) + "."});
+                }
+                if (restored.interrupted()) {
+                    notices.add(new String[] {Notice.WARNING, "Rebound stopped before the last prompt of this chat "
+                            + "was answered; that prompt is kept in the file but not sent again. Send it again if "
+                            + "you still need the answer."});
+                }
+                SessionJournal journal = null;
+                try {
+                    journal = SessionJournal.openForAppend(file);
+                } catch (IOException e) {
+                    LOG.warn("Could not open {} for writing", file, e);
+                    notices.add(new String[] {Notice.WARNING, "This chat is open read-only: " + file + " cannot be "
+                            + "written (" + e.getMessage() + "). What you add now will not be saved."});
+                }
+                return new Opened(build(restored.sessionId(), restored, restored.primary(), journal), notices);
             }
         };
     }
@@ -199,7 +216,7 @@ final class AppServices implements AutoCloseable {
         }
         if (journal != null) {
             builder.historySink(new JournalHistorySink(journal, IdGenerator.random(), clock,
-                    problem -> background.execute(() -> self.get().notice(Notice.ERROR, problem))))
+                    problem -> background.execute(() -> self.get().announce(Notice.WARNING, problem))))
                     .sessionFile(journal.file());
         }
         ChatSession session = builder.build();
@@ -223,6 +240,12 @@ final class AppServices implements AutoCloseable {
     @Override
     public void close() {
         background.shutdown();
+        try {
+            // A model-written title that is on its way is worth a short wait.
+            background.awaitTermination(3, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         watchdogScheduler.shutdownNow();
         http.dispatcher().executorService().shutdown();
         http.connectionPool().evictAll();

@@ -152,15 +152,21 @@ final class Launch {
     /** The session to start with: the one of --session, reopened, or a new one. */
     private ChatSession openSession(AppServices services, List<String[]> notices) throws StartupException {
         if (session == null) {
-            return services.sessionFactory().create();
+            SessionFactory.Opened created = services.sessionFactory().create();
+            notices.addAll(created.notices());
+            return created.session();
         }
         if (!Files.isRegularFile(session)) {
             throw new StartupException("--session " + session + ": no such session file. Saved chats are in "
                     + services.configDirectory().sessionsDir() + ".");
         }
         try {
-            SessionFactory.Resumed resumed = services.sessionFactory().resume(session);
+            SessionFactory.Opened resumed = services.sessionFactory().resume(session);
             notices.addAll(resumed.notices());
+            if (model != null) {
+                // --model with --session: the user's explicit choice for this run wins over the saved one.
+                resumed.session().setModel(ModelRef.parse(model));
+            }
             return resumed.session();
         } catch (IOException e) {
             throw new StartupException("--session " + session + ": the file could not be read (" + e.getMessage()

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * id). Two journals of one file, in one process or two, interleave whole lines but not in a meaningful order; the
  * session core keeps one journal per open session.
  */
-public final class SessionJournal implements AutoCloseable {
+public final class SessionJournal implements JournalWriter {
     private static final Logger LOG = LoggerFactory.getLogger(SessionJournal.class);
     private static final FileAttribute<?>[] NO_ATTRIBUTES = new FileAttribute<?>[0];
 

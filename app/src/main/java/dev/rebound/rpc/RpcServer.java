@@ -65,7 +65,7 @@ public final class RpcServer {
         attach(first);
         out.ready();
         for (String[] notice : startupNotices) {
-            current().notice(notice[0], notice[1]);
+            current().announce(notice[0], notice[1]);
         }
         LineReader reader = new LineReader(in, MAX_LINE_BYTES);
         try {
@@ -280,9 +280,13 @@ public final class RpcServer {
         }
         // The previous turn may still be sending its final events; they belong to its subscriber.
         old.idle().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> null).join();
-        ChatSession fresh = sessions.create();
+        SessionFactory.Opened opened = sessions.create();
+        ChatSession fresh = opened.session();
         attach(fresh);
         old.close();
+        for (String[] notice : opened.notices()) {
+            fresh.announce(notice[0], notice[1]);
+        }
         ObjectNode data = mapper.createObjectNode();
         data.put("sessionId", fresh.id());
         out.success(id, "new_session", data);

@@ -197,6 +197,14 @@ public final class ChatSession implements AutoCloseable {
         bus.emit(new Notice(level, message));
     }
 
+    /**
+     * Emits a notice to listeners without recording it: facts about this run rather than the chat (a settings warning,
+     * a damaged line found while reopening), which would otherwise pile up in the file on every reopen.
+     */
+    public void announce(String level, String message) {
+        bus.emit(new Notice(level, message));
+    }
+
     /** The session's title, or null before one was set. */
     public String title() {
         String title = null;

@@ -6,7 +6,7 @@ import dev.rebound.history.ModelChangeEntry;
 import dev.rebound.history.NoticeEntry;
 import dev.rebound.history.RetriedMark;
 import dev.rebound.history.RetryChainEntry;
-import dev.rebound.history.SessionJournal;
+import dev.rebound.history.JournalWriter;
 import dev.rebound.history.TitleEntry;
 import java.io.IOException;
 import java.time.Clock;
@@ -16,25 +16,28 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes a session's history to its file as it changes, one flushed line per entry. A write that fails (a full disk)
- * never stops the chat: it is logged, and the user is told once.
+ * never stops the chat and loses nothing: the entry is kept and written, in order, as soon as a later write succeeds
+ * (the loader skips an entry id it has already read, so a line cut by the failure cannot duplicate it). The user is
+ * told when saving stops working and when it works again.
  */
 public final class JournalHistorySink implements HistorySink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JournalHistorySink.class);
 
-    private final SessionJournal journal;
+    private final JournalWriter journal;
     private final IdGenerator ids;
     private final Clock clock;
-    private final Consumer<String> onFirstFailure;
-    private volatile boolean failed;
+    private final Consumer<String> tellUser;
+    private final java.util.ArrayDeque<JournalEntry> unsaved = new java.util.ArrayDeque<>();
+    private boolean closed;
 
     /**
-     * @param onFirstFailure told, once, what could not be saved and what to do
+     * @param tellUser told (as a message for people) when saving stops working and when it works again
      */
-    public JournalHistorySink(SessionJournal journal, IdGenerator ids, Clock clock, Consumer<String> onFirstFailure) {
+    public JournalHistorySink(JournalWriter journal, IdGenerator ids, Clock clock, Consumer<String> tellUser) {
         this.journal = journal;
         this.ids = ids;
         this.clock = clock;
-        this.onFirstFailure = onFirstFailure;
+        this.tellUser = tellUser;
     }
 
     @Override
@@ -54,22 +57,44 @@ public final class JournalHistorySink implements HistorySink, AutoCloseable {
         write(new RetriedMark(ids.next(), clock.millis(), messageId, retried));
     }
 
-    private void write(JournalEntry entry) {
+    private synchronized void write(JournalEntry entry) {
+        if (closed) {
+            LOG.debug("Session file {} is closed; a late {} entry is not saved", journal.file(), entry.type());
+            return;
+        }
+        boolean wasFailing = !unsaved.isEmpty();
+        unsaved.addLast(entry);
         try {
-            journal.append(entry);
-        } catch (IOException | RuntimeException e) {
-            LOG.error("Could not save a {} entry to {}", entry.type(), journal.file(), e);
-            if (!failed) {
-                failed = true;
-                onFirstFailure.accept("Rebound could not save this chat to " + journal.file() + " ("
-                        + e.getMessage() + "). The chat goes on, but what follows may be missing when you reopen it. "
-                        + "Free some disk space or check the folder's permissions.");
+            while (!unsaved.isEmpty()) {
+                journal.append(unsaved.peekFirst());
+                unsaved.removeFirst();
             }
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Could not save a {} entry to {} ({} waiting)", unsaved.peekFirst().type(), journal.file(),
+                    unsaved.size(), e);
+            if (!wasFailing) {
+                tellUser.accept("Rebound cannot save this chat to " + journal.file() + " right now (" + e.getMessage()
+                        + "). The chat goes on and Rebound keeps what is not saved yet, to write it as soon as it can; "
+                        + "free some disk space or check the folder's permissions.");
+            }
+            return;
+        }
+        if (wasFailing) {
+            tellUser.accept("Saving this chat works again; everything held back is now in " + journal.file() + ".");
         }
     }
 
+    /** Entries kept because they could not be written yet. */
+    synchronized int unsavedCount() {
+        return unsaved.size();
+    }
+
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
+        if (!unsaved.isEmpty()) {
+            LOG.error("{} entries of {} could not be saved before closing", unsaved.size(), journal.file());
+        }
         try {
             journal.close();
         } catch (IOException e) {

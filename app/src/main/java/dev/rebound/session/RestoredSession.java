@@ -18,16 +18,36 @@ public record RestoredSession(String sessionId, List<HistoryEntry> history, Mode
     }
 
     /**
-     * The runtime context: every message that was not a retried failure, in order. Failed attempts that a retry
-     * replaced stay in the history only, so they are never sent to the model again.
+     * The runtime context: every message that was not a retried failure, in order — without prompts that never got a
+     * reply (Rebound stopped while answering them). Failed attempts that a retry replaced and such orphaned prompts
+     * stay in the history only, so they are never sent to the model again.
      */
     public List<ChatMessage> context() {
-        List<ChatMessage> context = new ArrayList<>();
+        List<ChatMessage> kept = new ArrayList<>();
         for (HistoryEntry e : history) {
             if (e instanceof HistoryEntry.Message m && !m.retried()) {
-                context.add(m.message());
+                kept.add(m.message());
+            }
+        }
+        List<ChatMessage> context = new ArrayList<>();
+        for (int i = 0; i < kept.size(); i++) {
+            boolean orphan = kept.get(i) instanceof dev.rebound.api.UserMessage
+                    && (i + 1 == kept.size() || kept.get(i + 1) instanceof dev.rebound.api.UserMessage);
+            if (!orphan) {
+                context.add(kept.get(i));
             }
         }
         return context;
+    }
+
+    /** Whether the last prompt never got a reply: Rebound stopped (was killed, crashed) while answering it. */
+    public boolean interrupted() {
+        ChatMessage last = null;
+        for (HistoryEntry e : history) {
+            if (e instanceof HistoryEntry.Message m && !m.retried()) {
+                last = m.message();
+            }
+        }
+        return last instanceof dev.rebound.api.UserMessage;
     }
 }

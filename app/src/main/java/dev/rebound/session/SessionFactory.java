@@ -7,8 +7,11 @@ import java.util.List;
 /** Makes sessions with the app's shared dependencies (RPC {@code new_session} and {@code --session}, the UI). */
 public interface SessionFactory {
 
-    /** A new, empty session on the default model, saved to a new file under {@code sessions/}. */
-    ChatSession create();
+    /**
+     * A new, empty session on the default model, saved to a new file under {@code sessions/}; its notices say when
+     * the file could not be created (the chat then works unsaved).
+     */
+    Opened create();
 
     /**
      * Reopens a saved session: its history, its runtime context without retried failures, the user's model (never a
@@ -16,11 +19,12 @@ public interface SessionFactory {
      *
      * @throws IOException when the file cannot be read at all
      */
-    Resumed resume(Path file) throws IOException;
+    Opened resume(Path file) throws IOException;
 
     /**
-     * A reopened session and what loading its file found (skipped lines...), as (level, message) notices to show.
+     * A session and what its host should show first, as (level, message) notices: what loading its file found
+     * (skipped lines, an interrupted reply), or that it cannot be saved. They are shown, not written to the chat.
      */
-    record Resumed(ChatSession session, List<String[]> notices) {
+    record Opened(ChatSession session, List<String[]> notices) {
     }
 }

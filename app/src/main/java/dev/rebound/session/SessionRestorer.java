@@ -52,6 +52,21 @@ public final class SessionRestorer {
         return new RestoredSession(loaded.header().id(), history, primary);
     }
 
+    /** The primary model the file itself records, configured or not; null when it records none. */
+    public static ModelRef savedPrimary(LoadedSession loaded) {
+        List<HistoryEntry> history = new ArrayList<>();
+        ModelRef firstUsed = null;
+        for (var entry : loaded.entries()) {
+            if (entry instanceof ModelChangeEntry c) {
+                history.add(new HistoryEntry.ModelChange(c.from(), c.to(), c.role(), c.reason(), c.ts()));
+            } else if (firstUsed == null && entry instanceof MessageEntry m
+                    && m.message() instanceof dev.rebound.api.AssistantMessage a) {
+                firstUsed = a.modelRef();
+            }
+        }
+        return primaryOf(history, firstUsed);
+    }
+
     /**
      * The primary model: the last manual choice, else the model before the first automatic change, else the model
      * of the first reply. Fallback and revert changes never count.

@@ -62,14 +62,17 @@ public final class SessionTitler implements SessionListener {
                 .map(m -> (UserMessage) m).findFirst();
         boolean answered = messages.stream().anyMatch(m -> m instanceof AssistantMessage a
                 && a.stopReason() == StopReason.STOP && !a.text().isBlank());
-        if (prompt.isEmpty() || !answered || !done.compareAndSet(false, true)) {
+        if (prompt.isEmpty() || !answered || !done.compareAndSet(false, true) || session.title() != null) {
             return;
         }
         String text = prompt.get().text();
-        session.setTitle(SessionTitles.fromPrompt(text));
+        String firstWords = SessionTitles.fromPrompt(text);
+        session.setTitle(firstWords);
         ModelRef titleModel = settings.get().modelRoles().get("title");
         if (titleModel != null) {
-            background.execute(() -> fromModel(titleModel, text).ifPresent(session::setTitle));
+            // Only replaces the automatic title: a rename made meanwhile wins.
+            background.execute(() -> fromModel(titleModel, text).filter(t -> firstWords.equals(session.title()))
+                    .ifPresent(session::setTitle));
         }
     }
 

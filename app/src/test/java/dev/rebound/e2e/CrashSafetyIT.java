@@ -104,11 +104,20 @@ class CrashSafetyIT {
                 .containsAll(seenEnded);
         assertThat(loaded.problems()).as("run %d: at most the torn last line is reported", run).hasSizeLessThanOrEqualTo(1);
 
-        List<String> expected = new ArrayList<>();
+        List<ChatMessage> kept = new ArrayList<>();
         Set<String> retried = loaded.retriedMessageIds();
         for (JournalEntry e : loaded.entries()) {
             if (e instanceof MessageEntry m && !retried.contains(m.message().id())) {
-                expected.add(m.message().id());
+                kept.add(m.message());
+            }
+        }
+        // A prompt the kill left without a reply stays in the file but is not sent again (nor shown as context).
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < kept.size(); i++) {
+            boolean orphan = kept.get(i).role().equals("user")
+                    && (i + 1 == kept.size() || kept.get(i + 1).role().equals("user"));
+            if (!orphan) {
+                expected.add(kept.get(i).id());
             }
         }
         ReboundProcess resumed = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session",

@@ -317,6 +317,35 @@ class ChatSessionTest {
     }
 
     @Test
+    void everyMessageReachesTheHistorySinkBeforeItsEventGoesOut() throws Exception {
+        List<String> saved = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> seenBeforeSaved = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HistorySink sink = new HistorySink() {
+            @Override
+            public void appended(HistoryEntry entry) {
+                if (entry instanceof HistoryEntry.Message m) {
+                    saved.add(m.message().id());
+                }
+            }
+
+            @Override
+            public void retriedChanged(String messageId, boolean retried) {
+            }
+        };
+        ChatProvider provider = (request, listener, control) -> reply(request, "x");
+        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
+                .historySink(sink).clock(clock).model(MODEL).build();
+        session.subscribe(e -> {
+            if (e instanceof MessageEnd end && !saved.contains(end.message().id())) {
+                seenBeforeSaved.add(end.message().id());
+            }
+        });
+        ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
+        assertThat(saved).hasSize(2);
+        assertThat(seenBeforeSaved).as("a host may only see what is already in the file").isEmpty();
+    }
+
+    @Test
     void aPromptWithNoModelIsRefused() {
         session = ChatSession.builder().settings(() -> Settings.DEFAULTS).providers(api -> Optional.empty()).build();
         assertThat(session.prompt("hi", null)).isInstanceOf(PromptResult.Rejected.class);
