@@ -41,10 +41,14 @@ public final class SessionJournal implements JournalWriter {
     /** Guarded by {@link #lock}. */
     private boolean closed;
 
-    private SessionJournal(Path file, FileChannel channel, JournalCodec codec) {
+    /** Held while the journal is open, so no second writer appends to the same file. */
+    private final FileLockHandle held;
+
+    private SessionJournal(Path file, FileChannel channel, JournalCodec codec, FileLockHandle held) {
         this.file = file;
         this.channel = channel;
         this.codec = codec;
+        this.held = held;
     }
 
     /**
@@ -73,13 +77,20 @@ public final class SessionJournal implements JournalWriter {
                 Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
                 posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(AtomicFiles.OWNER_ONLY)}
                         : NO_ATTRIBUTES);
+        FileLockHandle held = null;
         try {
+            held = FileLockHandle.acquire(file);
             writeFully(channel, header);
             channel.force(true);
             syncDirectory(dir);
-            return new SessionJournal(file, channel, codec);
+            return new SessionJournal(file, channel, codec, held);
         } catch (IOException | RuntimeException e) {
             channel.close();
+            if (held != null) {
+                held.close();
+            }
+            // A header that could not be written (a full disk) must not leave an empty session behind.
+            Files.deleteIfExists(file);
             throw e;
         }
     }
@@ -93,15 +104,23 @@ public final class SessionJournal implements JournalWriter {
      */
     public static SessionJournal openForAppend(Path file) throws IOException {
         Path absolute = file.toAbsolutePath();
-        FileChannel channel = FileChannel.open(absolute, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        FileLockHandle held = FileLockHandle.acquire(absolute);
+        FileChannel channel;
         try {
-            SessionJournal journal = new SessionJournal(absolute, channel, new JournalCodec(new WireJson()));
+            channel = FileChannel.open(absolute, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        } catch (IOException | RuntimeException e) {
+            held.close();
+            throw e;
+        }
+        try {
+            SessionJournal journal = new SessionJournal(absolute, channel, new JournalCodec(new WireJson()), held);
             synchronized (journal.lock) {
                 journal.endCutLine();
             }
             return journal;
         } catch (IOException | RuntimeException e) {
             channel.close();
+            held.close();
             throw e;
         }
     }
@@ -140,7 +159,11 @@ public final class SessionJournal implements JournalWriter {
         synchronized (lock) {
             if (!closed) {
                 closed = true;
-                channel.close();
+                try {
+                    channel.close();
+                } finally {
+                    held.close();
+                }
             }
         }
     }

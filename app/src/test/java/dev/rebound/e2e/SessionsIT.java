@@ -208,6 +208,32 @@ class SessionsIT {
     }
 
     @Test
+    void aChatOpenInOneProcessOpensReadOnlyInAnotherSoTheirTurnsNeverInterleave() throws Exception {
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        prompt("from the first process");
+        Path file = Path.of(command("{\"type\":\"get_state\"}", "s").path("data").path("sessionFile").asText());
+        long linesBefore = Files.readAllLines(file).size();
+
+        ReboundProcess second = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session",
+                file.toString());
+        try {
+            second.next(WAIT);
+            JsonNode notice = second.until(f -> type(f).equals("notice"), WAIT);
+            assertThat(notice.path("message").asText()).contains("read-only").contains("another Rebound process");
+            second.send("{\"type\":\"prompt\",\"message\":\"from the second process\"}");
+            second.until(f -> type(f).equals("agent_end") && !f.path("willRetry").asBoolean(), WAIT);
+            second.closeStdin();
+            assertThat(second.waitForExit(WAIT)).isZero();
+        } finally {
+            second.close();
+        }
+        assertThat(Files.readAllLines(file)).hasSize((int) linesBefore);
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+    }
+
+    @Test
     void anUnknownSessionFileIsAClearUsageError() throws Exception {
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session",
                 configDir.resolve("sessions/nope.jsonl").toString());

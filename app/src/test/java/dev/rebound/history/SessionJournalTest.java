@@ -176,4 +176,16 @@ class SessionJournalTest {
         assertThatThrownBy(() -> journal.append(new TitleEntry("t", 1, "x")))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
+
+    @org.junit.jupiter.api.Test
+    void aChatOpenForWritingCannotBeOpenedForWritingAgainUntilItIsClosed(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        SessionJournal first = SessionJournal.create(dir, "locked-1", 1L, null);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SessionJournal.openForAppend(first.file()))
+                .isInstanceOf(java.io.IOException.class).hasMessageContaining("already open");
+        first.close();
+        try (SessionJournal again = SessionJournal.openForAppend(first.file())) {
+            org.assertj.core.api.Assertions.assertThat(again.file()).isEqualTo(first.file());
+        }
+    }
 }
