@@ -231,11 +231,6 @@ public final class ChatSession implements AutoCloseable {
         return model.current();
     }
 
-    /** The user's model; differs from {@link #model()} while a fallback is active. */
-    public ModelRef primaryModel() {
-        return model.primary();
-    }
-
     /** The active model fallback, if any. */
     public java.util.Optional<FallbackStatus> fallback() {
         return agentEndHandler.fallback();
