@@ -1,0 +1,115 @@
+package dev.rebound.api;
+
+/**
+ * Observes the events of a chat session. Shaped like OkHttp's {@code EventListener}: every method has a no-op default,
+ * so a plugin overrides only what it needs, and adding an event type later breaks no plugin.
+ *
+ * <p>For each event the host calls {@link #dispatch(SessionEvent)}, which calls the catch-all
+ * {@link #onEvent(SessionEvent)} first and then the one specific method of the event's type.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li><b>Thread.</b> Methods are called on the plugin's own delivery thread, never on the UI thread and never on
+ *       the session's thread. One plugin's methods are never called concurrently.</li>
+ *   <li><b>Order.</b> Events arrive in the order the session emitted them.</li>
+ *   <li><b>Fast.</b> Each call must return quickly; do slow work (disk, network) elsewhere or batch it. A slow
+ *       listener delays only itself.</li>
+ *   <li><b>Must not throw.</b> A throw (including a {@link LinkageError}) is caught, logged with the plugin id and
+ *       counted; after repeated consecutive failures the plugin is disabled and the user is told.</li>
+ *   <li><b>Not re-entrant.</b> A listener must not call back into the session (send, cancel, switch model...).</li>
+ *   <li><b>May be dropped.</b> Each plugin has a bounded queue; when it overflows the oldest events are dropped and
+ *       counted, so a listener must tolerate gaps.</li>
+ * </ul>
+ */
+public interface SessionEventListener {
+
+    /**
+     * Delivers one event: {@link #onEvent(SessionEvent)} first, then the specific method of its type. Hosts call this;
+     * plugins normally do not override it.
+     *
+     * @param event the event, never null
+     */
+    default void dispatch(SessionEvent event) {
+        onEvent(event);
+        switch (event) {
+            case AgentStart e -> onAgentStart(e);
+            case MessageStart e -> onMessageStart(e);
+            case MessageUpdate e -> onMessageUpdate(e);
+            case MessageEnd e -> onMessageEnd(e);
+            case AgentEnd e -> onAgentEnd(e);
+            case ModelChanged e -> onModelChanged(e);
+            case Notice e -> onNotice(e);
+            case AutoRetryStart e -> onAutoRetryStart(e);
+            case AutoRetryEnd e -> onAutoRetryEnd(e);
+            case RetryChainEnd e -> onRetryChainEnd(e);
+            case CredentialSwitched e -> onCredentialSwitched(e);
+            case RetryFallbackApplied e -> onRetryFallbackApplied(e);
+            case RetryFallbackSucceeded e -> onRetryFallbackSucceeded(e);
+            case RetryFallbackReverted e -> onRetryFallbackReverted(e);
+        }
+    }
+
+    /**
+     * Called for every event, before its specific method.
+     *
+     * @param event the event
+     */
+    default void onEvent(SessionEvent event) {
+    }
+
+    /** @param event a provider call began */
+    default void onAgentStart(AgentStart event) {
+    }
+
+    /** @param event a message began */
+    default void onMessageStart(MessageStart event) {
+    }
+
+    /** @param event a streamed piece of a message */
+    default void onMessageUpdate(MessageUpdate event) {
+    }
+
+    /** @param event a message ended */
+    default void onMessageEnd(MessageEnd event) {
+    }
+
+    /** @param event a provider call ended */
+    default void onAgentEnd(AgentEnd event) {
+    }
+
+    /** @param event the session's model changed */
+    default void onModelChanged(ModelChanged event) {
+    }
+
+    /** @param event a notice for the user */
+    default void onNotice(Notice event) {
+    }
+
+    /** @param event a retry was scheduled */
+    default void onAutoRetryStart(AutoRetryStart event) {
+    }
+
+    /** @param event a retry chain ended */
+    default void onAutoRetryEnd(AutoRetryEnd event) {
+    }
+
+    /** @param event the summary of a finished retry chain */
+    default void onRetryChainEnd(RetryChainEnd event) {
+    }
+
+    /** @param event the session moved to another credential */
+    default void onCredentialSwitched(CredentialSwitched event) {
+    }
+
+    /** @param event a fallback model was applied */
+    default void onRetryFallbackApplied(RetryFallbackApplied event) {
+    }
+
+    /** @param event a fallback model answered */
+    default void onRetryFallbackSucceeded(RetryFallbackSucceeded event) {
+    }
+
+    /** @param event the session went back to the primary model */
+    default void onRetryFallbackReverted(RetryFallbackReverted event) {
+    }
+}
