@@ -1,0 +1,283 @@
+package dev.rebound.plugin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rebound.api.Notice;
+import dev.rebound.api.SessionEvent;
+import dev.rebound.api.SessionEventListener;
+import dev.rebound.plugin.PluginEventDispatcher.PluginStatus;
+import dev.rebound.plugin.PluginEventDispatcher.State;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class PluginEventDispatcherTest {
+
+    private static final long WAIT_SECONDS = 10;
+
+    private final List<String> toldUser = new CopyOnWriteArrayList<>();
+    private final CountDownLatch userTold = new CountDownLatch(1);
+    private final PluginEventDispatcher dispatcher = new PluginEventDispatcher(message -> {
+        toldUser.add(message);
+        userTold.countDown();
+    });
+
+    @AfterEach
+    void closeDispatcher() {
+        dispatcher.close();
+    }
+
+    @Test
+    void aListenerReceivesExactlyThePublishedSequenceInOrder() throws Exception {
+        List<SessionEvent> events = events(500);
+        Recorder recorder = new Recorder(events.size());
+        dispatcher.register("recorder", "1.0", recorder);
+
+        events.forEach(dispatcher::publish);
+
+        assertThat(recorder.done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(recorder.received).containsExactlyElementsOf(events);
+        assertThat(recorder.threads).containsOnly("rebound-plugin-recorder");
+        assertThat(status("recorder")).isEqualTo(
+                new PluginStatus("recorder", "1.0", State.ACTIVE, null, 500, 0, 0));
+    }
+
+    @Test
+    void aListenerThatAlwaysThrowsIsDisabledAfterTenFailuresAndTheHealthyOneGetsEverything() throws Exception {
+        List<SessionEvent> events = events(50);
+        Recorder healthy = new Recorder(events.size());
+        dispatcher.register("thrower", "2.0", new SessionEventListener() {
+            @Override
+            public void onNotice(Notice e) {
+                throw new IllegalStateException("boom");
+            }
+        });
+        dispatcher.register("healthy", "1.0", healthy);
+
+        events.forEach(dispatcher::publish);
+
+        assertThat(healthy.done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(userTold.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(healthy.received).containsExactlyElementsOf(events);
+        assertThat(status("thrower")).isEqualTo(new PluginStatus("thrower", "2.0", State.DISABLED,
+                "java.lang.IllegalStateException: boom", 0, 0, 10));
+        assertThat(status("healthy").state()).isEqualTo(State.ACTIVE);
+        assertThat(toldUser).containsExactly(
+                "Plugin thrower was disabled after 10 failures: java.lang.IllegalStateException: boom");
+    }
+
+    @Test
+    void onlyConsecutiveFailuresDisableAPlugin() throws Exception {
+        CountDownLatch seen = new CountDownLatch(40);
+        dispatcher.register("flaky", "1.0", new SessionEventListener() {
+            private int n;
+
+            @Override
+            public void onEvent(SessionEvent e) {
+                seen.countDown();
+                if (n++ % 2 == 0) {
+                    throw new IllegalArgumentException("odd one");
+                }
+            }
+        });
+
+        events(40).forEach(dispatcher::publish);
+
+        assertThat(seen.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        awaitStatus("flaky", s -> s.delivered() + s.failures() == 40);
+        assertThat(status("flaky")).isEqualTo(new PluginStatus("flaky", "1.0", State.ACTIVE,
+                "java.lang.IllegalArgumentException: odd one", 20, 0, 20));
+    }
+
+    @Test
+    void aLinkageErrorIsContainedAndAttributed() throws Exception {
+        List<SessionEvent> events = events(30);
+        Recorder healthy = new Recorder(events.size());
+        dispatcher.register("missing-class", "1.0", new SessionEventListener() {
+            @Override
+            public void onEvent(SessionEvent e) {
+                throw new NoClassDefFoundError("com/example/Gone");
+            }
+        });
+        dispatcher.register("healthy", "1.0", healthy);
+
+        events.forEach(dispatcher::publish);
+
+        assertThat(healthy.done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(userTold.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(healthy.received).containsExactlyElementsOf(events);
+        PluginStatus status = status("missing-class");
+        assertThat(status.state()).isEqualTo(State.DISABLED);
+        assertThat(status.failures()).isEqualTo(10);
+        assertThat(status.failure()).isEqualTo("java.lang.NoClassDefFoundError: com/example/Gone");
+        assertThat(toldUser).singleElement().asString().startsWith("Plugin missing-class was disabled");
+    }
+
+    @Test
+    void aStackOverflowIsContainedAndCounted() throws Exception {
+        CountDownLatch overflowed = new CountDownLatch(1);
+        dispatcher.register("recursive", "1.0", new SessionEventListener() {
+            @Override
+            public void onEvent(SessionEvent e) {
+                if (overflowed.getCount() > 0) {
+                    overflowed.countDown();
+                    recurse(0);
+                }
+            }
+
+            private int recurse(int depth) {
+                return recurse(depth + 1) + 1;
+            }
+        });
+
+        dispatcher.publish(new Notice("info", "first"));
+        dispatcher.publish(new Notice("info", "second"));
+
+        awaitStatus("recursive", s -> s.delivered() == 1);
+        assertThat(status("recursive")).isEqualTo(new PluginStatus("recursive", "1.0", State.ACTIVE,
+                "java.lang.StackOverflowError", 1, 0, 1));
+    }
+
+    @Test
+    void aListenerThatBlocksForeverDelaysNobodyAndItsDropsAreCounted() throws Exception {
+        int total = 10_000;
+        List<SessionEvent> events = events(total);
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Recorder healthy = new Recorder(total);
+        dispatcher.register("blocker", "1.0", new SessionEventListener() {
+            @Override
+            public void onEvent(SessionEvent e) {
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        dispatcher.register("healthy", "1.0", healthy, total);
+
+        dispatcher.publish(events.getFirst());
+        assertThat(entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        CountDownLatch published = new CountDownLatch(1);
+        Thread publisher = Thread.ofPlatform().start(() -> {
+            events.subList(1, total).forEach(dispatcher::publish);
+            published.countDown();
+        });
+
+        assertThat(published.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        publisher.join();
+        assertThat(healthy.done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(healthy.received).containsExactlyElementsOf(events);
+        // The blocker holds the first event; its queue keeps the newest 1024; the rest were dropped and counted.
+        int queued = dispatcher.queued("blocker");
+        PluginStatus blocker = status("blocker");
+        assertThat(queued).isEqualTo(PluginEventDispatcher.DEFAULT_CAPACITY);
+        assertThat(blocker.dropped()).isEqualTo(total - 1 - PluginEventDispatcher.DEFAULT_CAPACITY);
+        assertThat(blocker.delivered() + blocker.dropped() + queued + 1).isEqualTo(total);
+        assertThat(blocker.state()).isEqualTo(State.ACTIVE);
+        assertThat(status("healthy").dropped()).isZero();
+
+        release.countDown();
+        awaitStatus("blocker", s -> s.delivered() == 1 + PluginEventDispatcher.DEFAULT_CAPACITY);
+        assertThat(dispatcher.queued("blocker")).isZero();
+    }
+
+    @Test
+    void closeStopsEveryDeliveryThreadEvenOneThatIgnoresInterrupts() throws Exception {
+        CountDownLatch entered = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        dispatcher.register("healthy", "1.0", new Recorder(1));
+        dispatcher.register("interruptible", "1.0", new SessionEventListener() {
+            @Override
+            public void onEvent(SessionEvent e) {
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        dispatcher.register("stubborn", "1.0", new SessionEventListener() {
+            @Override
+            public void onEvent(SessionEvent e) {
+                entered.countDown();
+                while (release.getCount() > 0) {
+                    LockSupport.parkNanos(1_000_000); // ignores the interrupt
+                }
+            }
+        });
+        dispatcher.publish(new Notice("info", "x"));
+        assertThat(entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+        CountDownLatch closed = new CountDownLatch(1);
+        Thread.ofPlatform().start(() -> {
+            dispatcher.close();
+            closed.countDown();
+        });
+
+        assertThat(closed.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(deliveryThread("healthy")).isEmpty();
+        assertThat(deliveryThread("interruptible")).isEmpty();
+        assertThat(deliveryThread("stubborn")).isNotEmpty();
+        assertThat(deliveryThread("stubborn")).allMatch(Thread::isDaemon);
+        dispatcher.publish(new Notice("info", "after close")); // ignored, does not throw
+        assertThat(status("healthy").delivered()).isEqualTo(1);
+        assertThat(status("interruptible").failures()).isZero();
+        release.countDown();
+    }
+
+    private static List<SessionEvent> events(int n) {
+        return IntStream.range(0, n).<SessionEvent>mapToObj(i -> new Notice("info", "event " + i)).toList();
+    }
+
+    private PluginStatus status(String id) {
+        return dispatcher.statuses().stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    /** Polls the status until it matches; the deadline is a failure bound, not a timing assertion. */
+    private void awaitStatus(String id, java.util.function.Predicate<PluginStatus> condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (!condition.test(status(id))) {
+            assertThat(System.nanoTime()).as("status of %s: %s", id, status(id)).isLessThan(deadline);
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    private static List<Thread> deliveryThread(String id) {
+        List<Thread> found = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("rebound-plugin-" + id) && t.isAlive()) {
+                found.add(t);
+            }
+        }
+        return found;
+    }
+
+    /** Records every event it receives and the thread it received it on. */
+    private static final class Recorder implements SessionEventListener {
+        final List<SessionEvent> received = new CopyOnWriteArrayList<>();
+        final List<String> threads = new CopyOnWriteArrayList<>();
+        final CountDownLatch done;
+
+        Recorder(int expected) {
+            this.done = new CountDownLatch(expected);
+        }
+
+        @Override
+        public void onEvent(SessionEvent e) {
+            received.add(e);
+            threads.add(Thread.currentThread().getName());
+            done.countDown();
+        }
+    }
+}
