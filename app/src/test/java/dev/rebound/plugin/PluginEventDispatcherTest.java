@@ -44,6 +44,8 @@ class PluginEventDispatcherTest {
         assertThat(recorder.done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(recorder.received).containsExactlyElementsOf(events);
         assertThat(recorder.threads).containsOnly("rebound-plugin-recorder");
+        // The last call is counted just after it returns, so wait for the count rather than read it at once.
+        awaitStatus("recorder", s -> s.delivered() == 500);
         assertThat(status("recorder")).isEqualTo(
                 new PluginStatus("recorder", "1.0", State.ACTIVE, null, 500, 0, 0));
     }
