@@ -67,6 +67,9 @@ public final class SessionLoader {
         private final List<SettingsProblem> problems = new ArrayList<>();
         private SessionHeader header;
         private boolean seenContent;
+        private final java.nio.charset.CharsetDecoder strictUtf8 = java.nio.charset.StandardCharsets.UTF_8
+                .newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
 
         Reading(Path file) {
             this.file = file;
@@ -80,7 +83,18 @@ public final class SessionLoader {
             }
             boolean first = !seenContent;
             seenContent = true;
-            switch (codec.decode(bytes, start, end - start)) {
+            JournalCodec.Line decoded = codec.decode(bytes, start, end - start);
+            if (decoded instanceof JournalCodec.BadLine && !isUtf8(bytes, start, end - start)) {
+                // One damaged byte must not cost the whole message: read it as U+FFFD and keep the entry.
+                byte[] repaired = new String(bytes, start, end - start, java.nio.charset.StandardCharsets.UTF_8)
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                JournalCodec.Line again = codec.decode(repaired, 0, repaired.length);
+                if (again instanceof JournalCodec.EntryLine) {
+                    warn(number, "holds bytes that are not UTF-8; they were read as \uFFFD and the entry was kept");
+                    decoded = again;
+                }
+            }
+            switch (decoded) {
                 case JournalCodec.HeaderLine h when first -> header = h.header();
                 case JournalCodec.HeaderLine _ -> warn(number, "is a second session header; it was skipped");
                 case JournalCodec.EntryLine e -> {
@@ -97,6 +111,20 @@ public final class SessionLoader {
                 case JournalCodec.BadLine bad ->
                         warn(number, "is not a valid entry (" + bad.reason() + "); it was skipped");
             }
+        }
+
+        private boolean isUtf8(byte[] bytes, int start, int length) {
+            for (int i = start; i < start + length; i++) {
+                if (bytes[i] < 0) {
+                    try {
+                        strictUtf8.reset().decode(java.nio.ByteBuffer.wrap(bytes, start, length));
+                        return true;
+                    } catch (java.nio.charset.CharacterCodingException e) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
 
         private void add(long number, JournalEntry entry) {

@@ -207,6 +207,28 @@ class SessionLoaderTest {
         assertThat(loaded.title()).isEqualTo("after");
     }
 
+    @Test
+    void anEntryWithAByteThatIsNotUtf8IsKeptWithAReplacementCharacterAndANotice() throws Exception {
+        byte[] line = codec.encode(MessageEntry.of(user("u1", "caf\u00e9 au lait", T0)));
+        byte[] damaged = line.clone();
+        String text = new String(line, StandardCharsets.UTF_8);
+        int at = new String(line, StandardCharsets.ISO_8859_1).indexOf("caf") + 3;
+        damaged[at] = (byte) 0xFF;
+        assertThat(text).contains("café");
+        Path file = write("bad-byte", header("bad-byte"), damaged,
+                lines(List.of(MessageEntry.of(reply("a1", "hello", T0 + 1)))));
+        byte[] before = Files.readAllBytes(file);
+
+        LoadedSession loaded = loader.load(file);
+
+        assertThat(loaded.entries()).hasSize(2);
+        assertThat(((MessageEntry) loaded.entries().getFirst()).message()).isInstanceOfSatisfying(
+                dev.rebound.api.UserMessage.class, m -> assertThat(m.text()).startsWith("caf\uFFFD"));
+        assertThat(loaded.problems()).singleElement().extracting(SettingsProblem::describe).asString()
+                .contains("line 2").contains("not UTF-8");
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+    }
+
     private byte[] header(String id) {
         return codec.encodeHeader(SessionHeader.of(id, T0 - 1, null));
     }
