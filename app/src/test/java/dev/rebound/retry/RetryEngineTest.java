@@ -260,19 +260,27 @@ class RetryEngineTest {
                 RetryEndReason.SUCCEEDED));
     }
 
+    /** A reply that signals {@code entered}, then holds the call until {@code release}, then answers {@code reply}. */
+    private static java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.api.AssistantMessage>
+            heldUntil(java.util.concurrent.CountDownLatch entered, java.util.concurrent.CountDownLatch release,
+                      java.util.function.Function<dev.rebound.provider.ProviderRequest,
+                              dev.rebound.api.AssistantMessage> reply) {
+        return r -> {
+            entered.countDown();
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return reply.apply(r);
+        };
+    }
+
     @Test
     void cancellingWhileARetrysRequestRunsStartsNoFurtherAttempt() throws Exception {
         java.util.concurrent.CountDownLatch inSecondCall = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
-        h.script(overloaded(), r -> {
-            inSecondCall.countDown();
-            try {
-                cancelled.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return overloaded().apply(r);
-        }, ok("must never be asked for"));
+        h.script(overloaded(), heldUntil(inSecondCall, cancelled, overloaded()), ok("must never be asked for"));
         PromptResult.Accepted turn = h.promptAsync("hi");
         assertThat(inSecondCall.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(h.session.retryStatus().retrying()).as("the chain runs while its retry streams").isTrue();
@@ -290,15 +298,7 @@ class RetryEngineTest {
     void aCancelDuringARetrysRequestStillLetsAGoodReplyThrough() throws Exception {
         java.util.concurrent.CountDownLatch inSecondCall = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
-        h.script(overloaded(), r -> {
-            inSecondCall.countDown();
-            try {
-                cancelled.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return ok("made it anyway").apply(r);
-        });
+        h.script(overloaded(), heldUntil(inSecondCall, cancelled, ok("made it anyway")));
         PromptResult.Accepted turn = h.promptAsync("hi");
         assertThat(inSecondCall.await(5, TimeUnit.SECONDS)).isTrue();
         h.session.abortRetry();
