@@ -12,8 +12,18 @@ public interface PluginContext {
     /** A directory private to this plugin, where it may keep files; created by the host. */
     Path dataDirectory();
 
-    /** A read-only view of the plugin's settings, without secrets (no API keys or tokens). */
+    /**
+     * A read-only view of the app's settings ({@code settings.json} as a tree of maps, lists, strings, numbers and
+     * booleans), without secrets: credentials are never in it, and values under keys that name a secret (key, token,
+     * secret, password, authorization) and provider headers are removed.
+     */
     Map<String, Object> settings();
+
+    /**
+     * This plugin's own section of the settings, {@code settings.json → plugins → <plugin id>}, read-only, without
+     * the host's {@code enabled} switch and without secrets; empty when there is none.
+     */
+    Map<String, Object> pluginSettings();
 
     /** The version of the running Rebound app. */
     String appVersion();

@@ -1,5 +1,7 @@
 package dev.rebound.api;
 
+import org.pf4j.ExtensionPoint;
+
 /**
  * Observes the events of a chat session. Shaped like OkHttp's {@code EventListener}: every method has a no-op default,
  * so a plugin overrides only what it needs, and adding an event type later breaks no plugin.
@@ -17,11 +19,16 @@ package dev.rebound.api;
  *   <li><b>Must not throw.</b> A throw (including a {@link LinkageError}) is caught, logged with the plugin id and
  *       counted; after repeated consecutive failures the plugin is disabled and the user is told.</li>
  *   <li><b>Not re-entrant.</b> A listener must not call back into the session (send, cancel, switch model...).</li>
+ *   <li><b>Construction.</b> The host creates each listener once per app run. A listener class with a public
+ *       constructor taking a {@link PluginContext} gets its plugin's context there; otherwise its no-argument
+ *       constructor is used.</li>
+ *   <li><b>Shutdown.</b> A listener that also implements {@link AutoCloseable} is closed once, on its delivery thread,
+ *       after its last event, when the app shuts down or the plugin is stopped.</li>
  *   <li><b>May be dropped.</b> Each plugin has a bounded queue; when it overflows the oldest events are dropped and
  *       counted, so a listener must tolerate gaps.</li>
  * </ul>
  */
-public interface SessionEventListener {
+public interface SessionEventListener extends ExtensionPoint {
 
     /**
      * Delivers one event: {@link #onEvent(SessionEvent)} first, then the specific method of its type. Hosts call this;
