@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.pf4j.DefaultPluginManager;
 import org.pf4j.PluginManager;
 import org.pf4j.PluginState;
@@ -24,15 +25,18 @@ public final class LoadedPlugin implements AutoCloseable {
 
     private final PluginManager manager;
     private final PluginWrapper wrapper;
+    private final Path dataDirectory;
     private final List<SessionEventListener> listeners = new ArrayList<>();
 
-    private LoadedPlugin(PluginManager manager, PluginWrapper wrapper) {
+    private LoadedPlugin(PluginManager manager, PluginWrapper wrapper, Path dataDirectory) {
         this.manager = manager;
         this.wrapper = wrapper;
+        this.dataDirectory = dataDirectory;
     }
 
     /**
-     * Loads and starts the archive.
+     * Loads and starts the archive, and creates its data directory {@code plugin-data/<plugin id>} beside the
+     * plugins folder, as the host does.
      *
      * @param archive the built zip or jar
      * @param appVersion the version {@code Plugin-Requires} is checked against
@@ -53,7 +57,36 @@ public final class LoadedPlugin implements AutoCloseable {
             manager.unloadPlugins();
             throw new IllegalStateException("PF4J did not start exactly one plugin from " + archive + ": " + states);
         }
-        return new LoadedPlugin(manager, plugins.getFirst());
+        PluginWrapper plugin = plugins.getFirst();
+        Path dataDirectory = Files.createDirectories(workDirectory.resolve("plugin-data").resolve(plugin.getPluginId()));
+        return new LoadedPlugin(manager, plugin, dataDirectory);
+    }
+
+    /**
+     * The archive this module's build made: the {@code plugin.archive} system property, which the plugins' parent
+     * pom sets for failsafe.
+     */
+    public static Path builtArchive() {
+        String archive = System.getProperty("plugin.archive");
+        if (archive == null) {
+            throw new IllegalStateException("plugin.archive is not set: run this test with failsafe, after package");
+        }
+        return Path.of(archive);
+    }
+
+    /**
+     * Which of the named classes the plugin's class loader does not define itself (from the archive's jars), so a
+     * test proves the archive bundles what the plugin needs rather than borrowing it from the test class path.
+     */
+    public List<String> classesNotFromArchive(String... classNames) throws ClassNotFoundException {
+        ClassLoader pluginLoader = wrapper.getPluginClassLoader();
+        List<String> borrowed = new ArrayList<>();
+        for (String name : classNames) {
+            if (pluginLoader.loadClass(name).getClassLoader() != pluginLoader) {
+                borrowed.add(name);
+            }
+        }
+        return borrowed;
     }
 
     /** The loaded plugin, with its descriptor and class loader. */
@@ -66,12 +99,19 @@ public final class LoadedPlugin implements AutoCloseable {
         return manager.getExtensionClasses(SessionEventListener.class, wrapper.getPluginId());
     }
 
+    /** The plugin's data directory, given to its listeners in their context. */
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
     /**
-     * Makes the plugin's one listener as the host does.
+     * Makes the plugin's one listener as the host does, with a context on {@link #dataDirectory()}.
      *
+     * @param pluginSettings the plugin's settings section
      * @throws IllegalStateException when the plugin has no listener or several
      */
-    public SessionEventListener newListener(PluginContext context) {
+    public SessionEventListener newListener(Map<String, Object> pluginSettings) {
+        PluginContext context = TestPluginContext.of(wrapper.getPluginId(), dataDirectory, pluginSettings);
         List<Class<? extends SessionEventListener>> classes = listenerClasses();
         if (classes.size() != 1) {
             throw new IllegalStateException("expected one SessionEventListener extension in " + wrapper.getPluginId()

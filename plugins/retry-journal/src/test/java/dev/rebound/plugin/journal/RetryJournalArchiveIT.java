@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.rebound.api.SessionEventListener;
 import dev.rebound.plugintest.LoadedPlugin;
 import dev.rebound.plugintest.SessionScript;
-import dev.rebound.plugintest.TestPluginContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,33 +17,29 @@ import org.junit.jupiter.api.io.TempDir;
 /** The built archive, loaded by PF4J with its bundled Jackson, journals real chains. */
 class RetryJournalArchiveIT {
 
-    private static final Path ARCHIVE = Path.of(System.getProperty("plugin.archive"));
-
     @TempDir
     Path work;
 
     @Test
     void theBuiltArchiveJournalsAnOverloadChainThatSucceedsAndOneThatFails() throws Exception {
-        Path data = Files.createDirectories(work.resolve("plugin-data/retry-journal"));
         SessionScript script = new SessionScript("anthropic", "claude-sonnet-4-5", "work", 1_764_579_600_000L);
+        Path journal;
 
-        try (LoadedPlugin plugin = LoadedPlugin.load(ARCHIVE, "0.1.0", work)) {
+        try (LoadedPlugin plugin = LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.1.0", work)) {
             assertThat(plugin.wrapper().getPluginId()).isEqualTo("retry-journal");
-            ClassLoader pluginLoader = plugin.wrapper().getPluginClassLoader();
-            assertThat(plugin.listenerClasses()).singleElement().satisfies(type -> {
-                assertThat(type.getName()).isEqualTo(RetryJournalListener.class.getName());
-                assertThat(type.getClassLoader()).as("defined by the archive").isSameAs(pluginLoader);
-            });
-            assertThat(pluginLoader.loadClass(JsonMapper.class.getName()).getClassLoader())
-                    .as("Jackson comes from the archive's lib/").isSameAs(pluginLoader);
+            assertThat(plugin.listenerClasses()).extracting(Class::getName)
+                    .containsExactly(RetryJournalListener.class.getName());
+            assertThat(plugin.classesNotFromArchive(RetryJournalListener.class.getName(), JsonMapper.class.getName()))
+                    .isEmpty();
 
-            SessionEventListener listener = plugin.newListener(TestPluginContext.of("retry-journal", data, Map.of()));
+            journal = plugin.dataDirectory().resolve("retry-journal.jsonl");
+            SessionEventListener listener = plugin.newListener(Map.of());
             script.overloadedThenSucceeds("turn-1", 3, 10).forEach(listener::dispatch);
             script.answeredAtOnce("turn-2").forEach(listener::dispatch);
             script.overloadedUntilExhausted("turn-3", 2).forEach(listener::dispatch);
         }
 
-        List<String> lines = Files.readAllLines(data.resolve("retry-journal.jsonl"));
+        List<String> lines = Files.readAllLines(journal);
         assertThat(lines).hasSize(2);
         JsonNode succeeded = JsonMapper.builder().build().readTree(lines.get(0));
         assertThat(succeeded.get("turnId").asText()).isEqualTo("turn-1");
