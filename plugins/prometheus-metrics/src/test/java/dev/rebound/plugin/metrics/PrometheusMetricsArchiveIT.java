@@ -36,7 +36,7 @@ class PrometheusMetricsArchiveIT {
             assertThat(plugin.classesNotFromArchive(PrometheusMetricsListener.class.getName(),
                     HTTPServer.class.getName(), Counter.class.getName())).isEmpty();
 
-            SessionEventListener listener = plugin.newListener(Map.of("port", 0));
+            SessionEventListener listener = plugin.newListener(Map.of("port", 0L));
             script.overloadedThenSucceeds("turn-1", 3, 10).forEach(listener::dispatch);
             script.overloadedUntilExhausted("turn-2", 2).forEach(listener::dispatch);
 

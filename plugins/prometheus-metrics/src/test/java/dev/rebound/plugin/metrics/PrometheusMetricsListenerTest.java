@@ -13,6 +13,7 @@ import dev.rebound.plugintest.LogCapture;
 import dev.rebound.plugintest.SessionScript;
 import dev.rebound.plugintest.TestPluginContext;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.net.ConnectException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -52,7 +53,7 @@ class PrometheusMetricsListenerTest {
 
     @Test
     void aThreeOverloadChainShowsAsRetriesByKindAChainByOutcomeAndOneTurnOfThreeRetries() throws Exception {
-        listener = start(Map.of("port", 0));
+        listener = start(Map.of("port", 0L));
 
         feed(script.overloadedThenSucceeds("turn-1", 3, 10));
 
@@ -69,7 +70,7 @@ class PrometheusMetricsListenerTest {
 
     @Test
     void everyFinishedTurnIsObservedOnceIncludingTurnsThatNeededNoRetry() throws Exception {
-        listener = start(Map.of("port", 0));
+        listener = start(Map.of("port", 0L));
 
         feed(script.answeredAtOnce("turn-1"));
         feed(script.overloadedThenSucceeds("turn-2", 3, 10));
@@ -89,7 +90,7 @@ class PrometheusMetricsListenerTest {
 
     @Test
     void fallbacksAndCredentialSwitchesAreCounted() throws Exception {
-        listener = start(Map.of("port", 0));
+        listener = start(Map.of("port", 0L));
 
         feed(List.of(new CredentialSwitched("anthropic", "work", "personal"),
                 new RetryFallbackApplied("anthropic/claude-sonnet-4-5", "openai/gpt-5", "default"),
@@ -107,7 +108,7 @@ class PrometheusMetricsListenerTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        listener = start(Map.of("port", port));
+        listener = start(Map.of("port", (long) port));
 
         assertThat(listener.port()).contains(port);
         assertThat(Files.readString(dataDirectory.resolve("endpoint")))
@@ -121,7 +122,7 @@ class PrometheusMetricsListenerTest {
                 .flatMap(NetworkInterface::inetAddresses)
                 .filter(a -> a instanceof Inet4Address && !a.isLoopbackAddress()).toList();
         assumeFalse(external.isEmpty(), "this machine has no address but loopback");
-        listener = start(Map.of("port", 0));
+        listener = start(Map.of("port", 0L));
         int port = listener.port().orElseThrow();
 
         for (InetAddress address : external) {
@@ -136,7 +137,7 @@ class PrometheusMetricsListenerTest {
     void aPortInUseIsOneClearLogLineAndTheListenerStillTakesEvents() throws Exception {
         try (ServerSocket occupied = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
              LogCapture log = LogCapture.of("dev.rebound.plugin.metrics")) {
-            listener = start(Map.of("port", occupied.getLocalPort()));
+            listener = start(Map.of("port", (long) occupied.getLocalPort()));
 
             assertThat(listener.port()).isEmpty();
             assertThat(log.messages(Level.ERROR)).singleElement().asString()
@@ -150,7 +151,7 @@ class PrometheusMetricsListenerTest {
 
     @Test
     void closeStopsServingAndRemovesTheAddress() throws Exception {
-        listener = start(Map.of("port", 0));
+        listener = start(Map.of("port", 0L));
         URI address = URI.create(Files.readString(dataDirectory.resolve("endpoint")).strip());
 
         listener.close();
@@ -165,14 +166,15 @@ class PrometheusMetricsListenerTest {
     void aPortSettingThatIsNoPortIsLoggedAndTheDefaultUsed() {
         try (LogCapture log = LogCapture.of("dev.rebound.plugin.metrics")) {
             assertThat(MetricsSettings.from(Map.of("port", "abc")).port()).isEqualTo(9464);
-            assertThat(MetricsSettings.from(Map.of("port", 70_000)).port()).isEqualTo(9464);
-            assertThat(MetricsSettings.from(Map.of("port", 9100.5)).port()).isEqualTo(9464);
+            assertThat(MetricsSettings.from(Map.of("port", 70_000L)).port()).isEqualTo(9464);
+            assertThat(MetricsSettings.from(Map.of("port", new BigDecimal("9100.5"))).port()).isEqualTo(9464);
             assertThat(log.messages(Level.WARN)).hasSize(3).first().asString()
                     .contains("port is \"abc\", which is not a port number (0 to 65535, 0 for any free port); using"
                             + " 9464");
         }
         assertThat(MetricsSettings.from(Map.of()).port()).isEqualTo(9464);
         assertThat(MetricsSettings.from(Map.of("port", 9100L)).port()).isEqualTo(9100);
+        assertThat(MetricsSettings.from(Map.of("port", new BigDecimal("9100.0"))).port()).isEqualTo(9100);
     }
 
     private static boolean isUp(NetworkInterface networkInterface) {
