@@ -1,0 +1,50 @@
+package dev.rebound.plugin.example;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.Level;
+import dev.rebound.api.SessionEventListener;
+import dev.rebound.plugintest.LoadedPlugin;
+import dev.rebound.plugintest.LogCapture;
+import dev.rebound.plugintest.SessionScript;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The guide's example, built into its archive and loaded by PF4J, logs every scheduled retry. */
+class AutoRetryLoggerIT {
+
+    @TempDir
+    Path work;
+
+    @Test
+    void theBuiltArchiveLogsEachRetryOfAnOverloadChainThatSucceedsAndOfOneThatFails() throws Exception {
+        SessionScript script = new SessionScript("anthropic", "claude-sonnet-4-5", "work", 1_764_579_600_000L);
+
+        try (LoadedPlugin plugin = LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.1.0", work);
+             LogCapture log = LogCapture.of("dev.rebound.plugin.example")) {
+            assertThat(plugin.listenerClasses()).extracting(Class::getName)
+                    .containsExactly(AutoRetryLogger.class.getName());
+            SessionEventListener listener = plugin.newListener(Map.of());
+
+            script.overloadedThenSucceeds("turn-1", 3, 10).forEach(listener::dispatch);
+            script.overloadedUntilExhausted("turn-2", 1).forEach(listener::dispatch);
+
+            String from = " ms after a transient error from anthropic/claude-sonnet-4-5";
+            assertThat(log.messages(Level.INFO)).containsExactly(
+                    "auto_retry_start: retry 1/10 in 500" + from,
+                    "auto_retry_start: retry 2/10 in 1000" + from,
+                    "auto_retry_start: retry 3/10 in 2000" + from,
+                    "auto_retry_start: retry 1/1 in 500" + from);
+        }
+    }
+
+    @Test
+    void anAppOlderThanPluginRequiresDoesNotStartIt() {
+        assertThatThrownBy(() -> LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.0.9", work).close())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("example-plugin DISABLED");
+    }
+}
