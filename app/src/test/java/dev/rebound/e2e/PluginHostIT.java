@@ -46,18 +46,8 @@ class PluginHostIT {
 
     @BeforeAll
     static void buildArchives() throws IOException {
-        PluginArchiveBuilder.of("recording").zip(recordingOnly, "recording.zip");
-
-        PluginArchiveBuilder.of("recording").jar(hostile, "recording-again.jar");
-        PluginArchiveBuilder.of("throws").jar(hostile, "throws.jar");
-        PluginArchiveBuilder.of("blocks").jar(hostile, "blocks.jar");
-        PluginArchiveBuilder.of("linkage").jar(hostile, "linkage.jar");
-        PluginArchiveBuilder.of("flood").jar(hostile, "flood.jar");
-        PluginArchiveBuilder.of("recording").id("bad-requires").requires(">=99.0.0").jar(hostile, "bad-requires.jar");
-        PluginArchiveBuilder.of("recording").id("switched-off").jar(hostile, "switched-off.jar");
-        PluginArchiveBuilder.of("recording").id("bad-index").extensionsIndex("dev.rebound.itplugins.NoSuchListener\n")
-                .jar(hostile, "bad-index.jar");
-        Files.write(hostile.resolve("corrupt.jar"), "this is not a zip archive".getBytes());
+        PluginFixtures.recordingZip(recordingOnly);
+        PluginFixtures.hostileSet(hostile);
     }
 
     @BeforeEach
@@ -65,16 +55,7 @@ class PluginHostIT {
         server = new MockWebServer();
         server.setDispatcher(script);
         server.start();
-        String url = server.url("/v1").toString();
-        Files.writeString(configDir.resolve("settings.json"), """
-                { "model": "anthropic/claude",
-                  "providers": {
-                    "anthropic": { "api": "openai-completions", "baseUrl": "%s", "models": [ { "id": "claude" } ] } },
-                  "retry": { "baseDelayMs": 10 },
-                  "plugins": { "switched-off": { "enabled": false }, "recording": { "note": "hello" } } }
-                """.formatted(url));
-        Files.writeString(configDir.resolve("credentials.json"), "{ \"anthropic\": [ { \"label\": \"a\", \"apiKey\": \""
-                + KEY_A + "\" }, { \"label\": \"b\", \"apiKey\": \"" + KEY_B + "\" } ] }");
+        PluginFixtures.configure(configDir, server.url("/v1").toString(), KEY_A, KEY_B);
     }
 
     @AfterEach
@@ -179,42 +160,20 @@ class PluginHostIT {
                 .isLessThan(3 * without);
     }
 
-    /** Median of timed turns (prompt sent to final agent_end read) after warm-up turns. */
     private long medianTurnNanos(ReboundProcess rebound) throws Exception {
-        String[] reply = IntStream.range(0, 50).mapToObj(i -> "w" + i + " ").toArray(String[]::new);
-        List<Long> times = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
-            script.on("claude", Sse.reply(reply));
-            long started = System.nanoTime();
-            wholeTurn(rebound, "turn " + i);
-            if (i >= 4) {
-                times.add(System.nanoTime() - started);
-            }
-        }
+        List<Long> times = PluginFixtures.turnNanos(rebound, script, 4, 8, 50);
         exitAndSignatures(rebound);
-        return times.stream().sorted().toList().get(times.size() / 2);
+        return times.get(times.size() / 2);
     }
 
     private ReboundProcess start(String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("--mode", "rpc"));
-        all.addAll(List.of(args));
-        ReboundProcess rebound = ReboundProcess.start(configDir, Map.of(), all.toArray(String[]::new));
+        ReboundProcess rebound = PluginFixtures.startRpc(configDir, args);
         processes.add(rebound);
-        assertThat(type(rebound.next(WAIT))).isEqualTo("ready");
         return rebound;
     }
 
-    /** Frames of a whole turn, retries included: until the agent_end that does not announce a retry. */
     private static List<JsonNode> wholeTurn(ReboundProcess rebound, String message) throws Exception {
-        rebound.send("{\"type\":\"prompt\",\"message\":\"" + message + "\"}");
-        List<JsonNode> frames = new ArrayList<>();
-        while (true) {
-            List<JsonNode> part = rebound.framesUntil("agent_end", WAIT);
-            frames.addAll(part);
-            if (!part.getLast().path("willRetry").asBoolean()) {
-                return frames;
-            }
-        }
+        return PluginFixtures.wholeTurn(rebound, message);
     }
 
     /** get_plugins as id → plugin; a duplicate's id gets {@code #duplicate}, an invalid archive is its file name. */
