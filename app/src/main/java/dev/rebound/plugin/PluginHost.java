@@ -340,13 +340,15 @@ public final class PluginHost implements AutoCloseable {
         }
 
         private void invalid(Path archive, String reason, Throwable cause) {
-            LOG.warn("Skipped the plugin archive {}: {}", archive, reason, cause);
+            LOG.warn("Skipped the plugin archive {}: {}", archive, reason);
+            LOG.info("Why {} was skipped", archive, cause);
             host.add(new Entry(archive.getFileName().toString(), null, PluginReport.State.INVALID, reason, archive),
                     "The plugin archive " + archive + " was skipped: " + reason + ".");
         }
 
         private void fail(Entry entry, String reason, Throwable cause) {
-            LOG.warn("Plugin {} {} ({}) failed: {}", entry.id(), entry.version(), entry.archive(), reason, cause);
+            LOG.warn("Plugin {} {} ({}) failed: {}", entry.id(), entry.version(), entry.archive(), reason);
+            LOG.info("Why plugin {} failed", entry.id(), cause);
             host.add(new Entry(entry.id(), entry.version(), PluginReport.State.FAILED, reason, entry.archive()),
                     "Plugin " + entry.id() + " " + entry.version() + " was not started: " + reason + ".");
         }
