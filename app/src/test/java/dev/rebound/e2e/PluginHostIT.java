@@ -153,6 +153,33 @@ class PluginHostIT {
     }
 
     @Test
+    void printModeLoadsThePluginsTooAndTellsWhatWasNotLoadedOnStderr() throws Exception {
+        Path configPlugins = Files.createDirectories(configDir.resolve("plugins"));
+        Files.copy(recordingOnly.resolve("recording.zip"), configPlugins.resolve("recording.zip"));
+        Files.copy(hostile.resolve("bad-requires.jar"), configPlugins.resolve("bad-requires.jar"));
+        ReboundProcess rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi");
+        processes.add(rebound);
+
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        assertThat(rebound.stdout()).isEqualTo("reply from claude\n");
+        assertThat(rebound.stderr()).contains("rebound: warning: Plugin bad-requires 1.0.0 was not loaded: it "
+                + "requires Rebound >=99.0.0");
+        List<String> recorded = Files.readAllLines(recordingFile("recording"));
+        assertThat(recorded).anyMatch(l -> l.startsWith("message_update ") && l.endsWith(" delta=reply from claude"))
+                .anyMatch(l -> l.startsWith("agent_end ") && l.endsWith(" willRetry=false"))
+                .last().isEqualTo("closed");
+    }
+
+    @Test
+    void aPluginsDirThatIsNotAFolderIsAUsageError() throws Exception {
+        ReboundProcess rebound = ReboundProcess.start(false, configDir, Map.of(), "--mode", "rpc",
+                "--plugins-dir", configDir.resolve("nowhere").toString());
+        processes.add(rebound);
+        assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
+        assertThat(rebound.stderr()).contains("--plugins-dir " + configDir.resolve("nowhere") + ": no such folder");
+    }
+
+    @Test
     void aTurnTakesAboutAsLongWithTheHostilePluginsAsWithoutPlugins() throws Exception {
         long without = medianTurnNanos(start("--no-plugins"));
         long with = medianTurnNanos(start("--plugins-dir", hostile.toString()));
