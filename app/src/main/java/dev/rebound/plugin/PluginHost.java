@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -78,6 +79,8 @@ public final class PluginHost implements AutoCloseable {
     private final List<Entry> entries = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     private final List<String> started = new ArrayList<>();
+    /** Every archive found, in the order found: the order of {@link #plugins()}. */
+    private final List<Path> found = new ArrayList<>();
     /** The context of each plugin being started, read by the extension factory. */
     private final Map<String, PluginContext> contexts;
     private final TimeLimit stopLimit;
@@ -128,7 +131,9 @@ public final class PluginHost implements AutoCloseable {
         }
         List<PluginReport> reports = new ArrayList<>(entries.size());
         synchronized (entries) {
-            for (Entry entry : entries) {
+            List<Entry> inOrder = new ArrayList<>(entries);
+            inOrder.sort(Comparator.comparingInt(e -> found.indexOf(e.archive())));
+            for (Entry entry : inOrder) {
                 PluginEventDispatcher.PluginStatus status = entry.state() == null ? live.get(entry.id()) : null;
                 reports.add(status == null ? entry.report() : new PluginReport(entry.id(), entry.version(),
                         PluginReport.State.valueOf(status.state().name()), status.failure(), status.delivered(),
@@ -196,7 +201,11 @@ public final class PluginHost implements AutoCloseable {
         }
 
         void run() {
-            for (Path archive : archives()) {
+            List<Path> archives = archives();
+            synchronized (host.entries) {
+                host.found.addAll(archives);
+            }
+            for (Path archive : archives) {
                 consider(archive);
             }
             for (Entry entry : loaded.values()) {

@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -107,8 +107,9 @@ class PluginHostIT {
 
         Map<String, JsonNode> plugins = awaitPlugins(rebound, p -> state(p, "blocks").equals("stuck")
                 && state(p, "throws").equals("disabled"));
-        assertThat(plugins.keySet()).containsExactlyInAnyOrder("recording", "recording#duplicate", "throws",
-                "blocks", "linkage", "flood", "bad-requires", "switched-off", "bad-index", "corrupt.jar");
+        assertThat(plugins.keySet()).as("config folder first, then --plugins-dir, by file name").containsExactly(
+                "recording", "bad-index", "bad-requires", "blocks", "corrupt.jar", "flood", "linkage",
+                "recording#duplicate", "switched-off", "throws");
         assertThat(plugins.get("recording").path("state").asText()).isEqualTo("active");
         assertThat(plugins.get("recording").path("dropped").asLong()).isZero();
         assertThat(plugins.get("recording").path("archive").asText()).endsWith("recording.zip");
@@ -203,13 +204,13 @@ class PluginHostIT {
         return PluginFixtures.wholeTurn(rebound, message);
     }
 
-    /** get_plugins as id → plugin; a duplicate's id gets {@code #duplicate}, an invalid archive is its file name. */
+    /** get_plugins as id → plugin, in its order; a duplicate's id gets {@code #duplicate}, an invalid archive is its file name. */
     private static Map<String, JsonNode> plugins(ReboundProcess rebound) throws Exception {
         String id = "p" + System.nanoTime();
         rebound.send("{\"id\":\"" + id + "\",\"type\":\"get_plugins\"}");
         JsonNode response = rebound.until(f -> id.equals(f.path("id").asText()), WAIT);
         assertThat(response.path("success").asBoolean()).isTrue();
-        Map<String, JsonNode> byId = new HashMap<>();
+        Map<String, JsonNode> byId = new LinkedHashMap<>();
         for (JsonNode plugin : response.path("data").path("plugins")) {
             String key = plugin.path("id").asText()
                     + ("duplicate".equals(plugin.path("state").asText()) ? "#duplicate" : "");
