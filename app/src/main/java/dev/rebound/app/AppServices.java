@@ -27,6 +27,8 @@ import dev.rebound.session.SessionTitler;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.SessionJournal;
 import dev.rebound.history.SessionLoader;
+import dev.rebound.plugin.PluginHost;
+import dev.rebound.plugin.PluginReport;
 import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.Settings;
@@ -37,6 +39,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +74,10 @@ final class AppServices implements AutoCloseable {
     private final ExecutorService background = Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon(true).name("rebound-background-", 0).factory());
     private volatile ModelRef startModel;
+    /** Plugins get every session's events; none until {@link #startPlugins} ran. */
+    private volatile PluginHost plugins = PluginHost.none();
+    /** The session made last: where a plugin's failure while running is announced. */
+    private final AtomicReference<ChatSession> newestSession = new AtomicReference<>();
 
     private AppServices(ConfigDirectory dir, Map<String, String> env, Clock clock) {
         this.dir = dir;
@@ -121,7 +128,40 @@ final class AppServices implements AutoCloseable {
         this.startModel = model;
     }
 
-    /** Problems found while loading settings and credentials, as (level, message) for notices. */
+    /**
+     * Loads the plugins of {@code <config-dir>/plugins/} and of {@code extraDir}; with {@code none} (--no-plugins)
+     * loads nothing. Call before making sessions: sessions publish their events to the plugins loaded here.
+     */
+    void startPlugins(Path extraDir, boolean none) {
+        if (none) {
+            LOG.info("--no-plugins: no plugin is loaded");
+            return;
+        }
+        List<Path> roots = new ArrayList<>(List.of(dir.pluginsDir()));
+        if (extraDir != null) {
+            roots.add(extraDir);
+        }
+        plugins = PluginHost.start(new PluginHost.Options(roots, dir::pluginDataDir,
+                dir.root().resolve("plugin-cache"), AppVersion.current(), settings.effectiveJson(),
+                Duration.ofSeconds(5), Duration.ofSeconds(2)), this::tellAboutPlugin);
+    }
+
+    /** Every plugin found and its state (RPC {@code get_plugins}); empty with --no-plugins. */
+    List<PluginReport> plugins() {
+        return plugins.plugins();
+    }
+
+    /** A running plugin was disabled or failed: the user sees it in the newest chat, off the plugin's thread. */
+    private void tellAboutPlugin(String message) {
+        background.execute(() -> {
+            ChatSession session = newestSession.get();
+            if (session != null) {
+                session.announce(Notice.WARNING, message);
+            }
+        });
+    }
+
+    /** Problems found while loading settings, credentials and plugins, as (level, message) for notices. */
     List<String[]> startupNotices() {
         List<String[]> notices = new ArrayList<>();
         List<SettingsProblem> problems = new ArrayList<>(settings.problems());
@@ -129,6 +169,9 @@ final class AppServices implements AutoCloseable {
         problems.addAll(stateProblems);
         for (SettingsProblem p : problems) {
             notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
+        }
+        for (String problem : plugins.startupProblems()) {
+            notices.add(new String[] {Notice.WARNING, problem});
         }
         return notices;
     }
@@ -221,6 +264,9 @@ final class AppServices implements AutoCloseable {
         }
         ChatSession session = builder.build();
         self.set(session);
+        PluginHost host = plugins;
+        session.subscribe(host::publish);
+        newestSession.set(session);
         session.subscribe(new SessionTitler(session, settings::current, providers, sessionCredentials, background));
         return session;
     }
@@ -239,6 +285,7 @@ final class AppServices implements AutoCloseable {
 
     @Override
     public void close() {
+        plugins.close();
         background.shutdown();
         try {
             // A model-written title that is on its way is worth a short wait.

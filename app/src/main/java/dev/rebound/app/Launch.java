@@ -60,7 +60,7 @@ final class Launch {
         try (services) {
             WireJson wire = new WireJson();
             RpcServer server = new RpcServer(System.in, new FrameWriter(stdout, wire), wire,
-                    services.sessionFactory(), services.settings());
+                    services.sessionFactory(), services.settings(), services::plugins);
             Thread hook = Thread.ofPlatform().unstarted(server::shutdown);
             Runtime.getRuntime().addShutdownHook(hook);
             ChatSession first;
@@ -176,9 +176,6 @@ final class Launch {
 
     private AppServices start() throws StartupException {
         AppServices services = AppServices.start(configDir, System.getenv());
-        if (pluginsDir != null && !noPlugins) {
-            LOG.warn("Plugin loading is not available in this build; --plugins-dir {} is ignored", pluginsDir);
-        }
         if (model != null) {
             ModelRef ref;
             try {
@@ -194,6 +191,12 @@ final class Launch {
             }
             services.startModel(ref);
         }
+        if (pluginsDir != null && !noPlugins && !Files.isDirectory(pluginsDir)) {
+            services.close();
+            throw new StartupException("--plugins-dir " + pluginsDir + ": no such folder. Give a folder that holds "
+                    + "plugin archives (.jar or .zip).");
+        }
+        services.startPlugins(pluginsDir, noPlugins);
         return services;
     }
 

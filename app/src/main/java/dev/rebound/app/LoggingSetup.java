@@ -1,5 +1,6 @@
 package dev.rebound.app;
 
+import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
@@ -13,8 +14,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Adds the rotating log file under {@code <config-dir>/logs/} once the config directory is known. The only class that
  * talks to the logging backend; everything else logs through SLF4J.
+ *
+ * <p>The file is bounded: {@code rebound.log} rolls over at 10 MB or daily into gzipped files, which are kept 7 days
+ * and 100 MB in all. It is written through a non-blocking queue of {@value #QUEUE_SIZE} events: a thread that logs
+ * (a plugin flooding the log, say) never waits for the disk; when the queue is 80% full, INFO and lower events are
+ * dropped, and when it is full, every new event is.
  */
 final class LoggingSetup {
+    static final int QUEUE_SIZE = 8192;
+
     private LoggingSetup() {
     }
 
@@ -43,7 +51,15 @@ final class LoggingSetup {
         file.setEncoder(encoder);
         file.start();
 
+        AsyncAppender async = new AsyncAppender();
+        async.setContext(context);
+        async.setName("ASYNC_FILE");
+        async.setQueueSize(QUEUE_SIZE);
+        async.setNeverBlock(true);
+        async.addAppender(file);
+        async.start();
+
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        root.addAppender(file);
+        root.addAppender(async);
     }
 }

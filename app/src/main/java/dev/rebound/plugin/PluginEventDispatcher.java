@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +25,11 @@ import org.slf4j.LoggerFactory;
  * call into a plugin is guarded against {@link Exception}, {@link LinkageError} and {@link StackOverflowError}; a
  * failure is logged with the plugin id, counted and kept as the plugin's last failure. After a number of consecutive
  * failures the plugin is {@link State#DISABLED}: it receives nothing more and the user is told once through the
- * callback given at construction. Any other error escaping a plugin marks it {@link State#FAILED}.
+ * callback given at construction. Any other error escaping a plugin marks it {@link State#FAILED}. A plugin whose
+ * current call has run longer than {@link #STUCK_AFTER} is reported {@link State#STUCK} until the call returns.
+ *
+ * <p>{@link #close()} stops accepting events, lets each plugin work through what is already queued for a short while,
+ * then closes every listener that is {@link AutoCloseable}, once, on its own delivery thread.
  *
  * <p>Thread-safe. Events still queued when a plugin is disabled are discarded without being counted as dropped.
  */
@@ -36,7 +41,14 @@ public final class PluginEventDispatcher implements AutoCloseable {
     public static final int DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
 
     private static final Logger log = LoggerFactory.getLogger(PluginEventDispatcher.class);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
+    /** How long queued events may still be delivered after {@link #close()} before delivery threads are interrupted. */
+    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(1);
+    /** How long interrupted delivery threads get to end (and close their listeners) after the drain. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(1);
+    /** How often an idle delivery thread looks whether the dispatcher is closing. */
+    private static final long IDLE_POLL_MS = 200;
+    /** A call into a plugin that has run this long makes the plugin {@link State#STUCK}. */
+    public static final Duration STUCK_AFTER = Duration.ofSeconds(3);
 
     /** The delivery state of a plugin. */
     public enum State {
@@ -45,7 +57,9 @@ public final class PluginEventDispatcher implements AutoCloseable {
         /** Disabled after repeated failures; receives no more events. */
         DISABLED,
         /** Stopped by an error that could not be contained. */
-        FAILED
+        FAILED,
+        /** Its current call has not returned for longer than {@link #STUCK_AFTER}; its queue fills and drops. */
+        STUCK
     }
 
     /**
@@ -66,6 +80,7 @@ public final class PluginEventDispatcher implements AutoCloseable {
     private final int defaultCapacity;
     private final int maxConsecutiveFailures;
     private final Consumer<String> userNotifier;
+    private final LongSupplier nanoTime;
     private final List<Slot> slots = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -86,12 +101,26 @@ public final class PluginEventDispatcher implements AutoCloseable {
      * @param userNotifier told once, with a sentence for the user, when a plugin is disabled or fails
      */
     public PluginEventDispatcher(int defaultCapacity, int maxConsecutiveFailures, Consumer<String> userNotifier) {
+        this(defaultCapacity, maxConsecutiveFailures, userNotifier, System::nanoTime);
+    }
+
+    /**
+     * A dispatcher with its own time source for the {@link State#STUCK} check.
+     *
+     * @param defaultCapacity the queue capacity of each plugin registered without one
+     * @param maxConsecutiveFailures consecutive failures after which a plugin is disabled
+     * @param userNotifier told once, with a sentence for the user, when a plugin is disabled or fails
+     * @param nanoTime a monotonic clock in nanoseconds, like {@link System#nanoTime()}
+     */
+    public PluginEventDispatcher(int defaultCapacity, int maxConsecutiveFailures, Consumer<String> userNotifier,
+                                 LongSupplier nanoTime) {
         if (defaultCapacity < 1 || maxConsecutiveFailures < 1) {
             throw new IllegalArgumentException("capacity and failure limit must be positive");
         }
         this.defaultCapacity = defaultCapacity;
         this.maxConsecutiveFailures = maxConsecutiveFailures;
         this.userNotifier = Objects.requireNonNull(userNotifier, "userNotifier");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     }
 
     /**
@@ -173,8 +202,10 @@ public final class PluginEventDispatcher implements AutoCloseable {
     }
 
     /**
-     * Stops every delivery thread: interrupts them and waits a bounded time for them to end. A plugin that ignores the
-     * interrupt is left behind on its daemon thread. Events still queued are discarded.
+     * Stops delivery: no event is accepted any more; each plugin gets up to a second to work through its queue, then
+     * its listener is closed if it is {@link AutoCloseable}. Threads still busy then are interrupted and given another
+     * second. A plugin that ignores the interrupt is left behind on its daemon thread; events still queued are
+     * discarded.
      */
     @Override
     public void close() {
@@ -184,25 +215,31 @@ public final class PluginEventDispatcher implements AutoCloseable {
             }
             closed = true;
         }
-        for (Slot slot : slots) {
-            slot.thread.interrupt();
-        }
-        long deadline = System.nanoTime() + CLOSE_TIMEOUT.toNanos();
-        for (Slot slot : slots) {
-            long remaining = deadline - System.nanoTime();
-            try {
-                if (remaining > 0) {
-                    slot.thread.join(Duration.ofNanos(remaining));
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+        try {
+            joinAll(DRAIN_TIMEOUT);
+            for (Slot slot : slots) {
+                slot.thread.interrupt();
             }
+            joinAll(CLOSE_TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Slot slot : slots) {
             if (slot.thread.isAlive()) {
                 log.warn("Plugin {} did not stop within {} ms; leaving its daemon thread behind", slot.id,
-                        CLOSE_TIMEOUT.toMillis());
+                        DRAIN_TIMEOUT.plus(CLOSE_TIMEOUT).toMillis());
             }
             slot.queue.clear();
+        }
+    }
+
+    private void joinAll(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Slot slot : slots) {
+            long remaining = deadline - System.nanoTime();
+            if (remaining > 0) {
+                slot.thread.join(Duration.ofNanos(remaining));
+            }
         }
     }
 
@@ -219,6 +256,8 @@ public final class PluginEventDispatcher implements AutoCloseable {
         final AtomicBoolean userTold = new AtomicBoolean();
         volatile State state = State.ACTIVE;
         volatile String lastFailure;
+        /** When the current call into the plugin began, or 0 while none runs. */
+        volatile long callStartedNanos;
         int consecutiveFailures; // delivery thread only
 
         Slot(String id, String version, SessionEventListener listener, int capacity) {
@@ -241,23 +280,36 @@ public final class PluginEventDispatcher implements AutoCloseable {
         }
 
         PluginStatus status() {
-            return new PluginStatus(id, version, state, lastFailure, delivered.get(), dropped.get(), failures.get());
+            State reported = state;
+            long started = callStartedNanos;
+            String failure = lastFailure;
+            if (reported == State.ACTIVE && started != 0 && nanoTime.getAsLong() - started > STUCK_AFTER.toNanos()) {
+                reported = State.STUCK;
+                long seconds = TimeUnit.NANOSECONDS.toSeconds(nanoTime.getAsLong() - started);
+                failure = "a call has not returned for " + seconds + " s; events wait in its queue and the oldest "
+                        + "are dropped";
+            }
+            return new PluginStatus(id, version, reported, failure, delivered.get(), dropped.get(), failures.get());
         }
 
         @Override
         public void run() {
             try {
-                while (!closed && state == State.ACTIVE) {
+                while (state == State.ACTIVE && !(closed && queue.isEmpty())) {
                     SessionEvent event;
                     try {
-                        event = queue.poll(1, TimeUnit.SECONDS);
+                        event = queue.poll(IDLE_POLL_MS, TimeUnit.MILLISECONDS);
                     } catch (InterruptedException e) {
-                        return;
+                        break;
                     }
-                    if (event != null && !closed) {
+                    if (event != null) {
                         deliver(event);
                     }
+                    if (closed && Thread.currentThread().isInterrupted()) {
+                        break;
+                    }
                 }
+                closeListener();
             } catch (Throwable t) {
                 // Not contained by deliver(): an error such as OutOfMemoryError. The plugin is stopped for good.
                 lastFailure = describe(t);
@@ -272,15 +324,31 @@ public final class PluginEventDispatcher implements AutoCloseable {
         }
 
         private void deliver(SessionEvent event) {
+            callStartedNanos = nanoTime.getAsLong() | 1; // never 0 while a call runs
             try {
                 listener.dispatch(event);
                 delivered.incrementAndGet();
                 consecutiveFailures = 0;
             } catch (Exception | LinkageError | StackOverflowError t) {
-                if (closed) {
+                if (closed && Thread.currentThread().isInterrupted()) {
                     return; // interrupted by close(): not the plugin's failure
                 }
                 onFailure(event, t);
+            } finally {
+                callStartedNanos = 0;
+            }
+        }
+
+        /** Closes an {@link AutoCloseable} listener once, after its last event; a failure is logged, not counted. */
+        private void closeListener() {
+            if (!(listener instanceof AutoCloseable closeable)) {
+                return;
+            }
+            Thread.interrupted(); // the wake-up of close() is not meant for the plugin's own clean-up
+            try {
+                closeable.close();
+            } catch (Exception | LinkageError | StackOverflowError t) {
+                log.warn("Plugin {} failed while closing", id, t);
             }
         }
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.api.ChatMessage;
 import dev.rebound.api.ModelRef;
 import dev.rebound.json.WireJson;
+import dev.rebound.plugin.PluginReport;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.RetryStatus;
@@ -25,6 +26,7 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,12 +44,20 @@ public final class RpcServer {
     private final SessionFactory sessions;
     private final SettingsStore settings;
     private final ObjectMapper mapper;
+    private final Supplier<List<PluginReport>> plugins;
     private final Object sessionLock = new Object();
     private final Map<String, Command> commands = commandTable();
     private ChatSession session;
     private AutoCloseable subscription;
 
     public RpcServer(InputStream in, FrameWriter out, WireJson wire, SessionFactory sessions, SettingsStore settings) {
+        this(in, out, wire, sessions, settings, List::of);
+    }
+
+    /** A server whose {@code get_plugins} lists what {@code plugins} reports. */
+    public RpcServer(InputStream in, FrameWriter out, WireJson wire, SessionFactory sessions, SettingsStore settings,
+                     Supplier<List<PluginReport>> plugins) {
+        this.plugins = plugins;
         this.in = in;
         this.out = out;
         this.sessions = sessions;
@@ -182,6 +192,7 @@ public final class RpcServer {
         table.put("new_session", (id, c) -> newSession(id));
         table.put("get_settings", (id, c) -> out.success(id, "get_settings", settings.effectiveJson()));
         table.put("set_settings", this::setSettings);
+        table.put("get_plugins", (id, c) -> out.success(id, "get_plugins", pluginList()));
         return java.util.Collections.unmodifiableMap(table);
     }
 
@@ -269,6 +280,30 @@ public final class RpcServer {
         }
         ObjectNode data = mapper.createObjectNode();
         data.set("messages", list);
+        return data;
+    }
+
+    private ObjectNode pluginList() {
+        ArrayNode list = mapper.createArrayNode();
+        for (PluginReport p : plugins.get()) {
+            ObjectNode node = list.addObject();
+            node.put("id", p.id());
+            if (p.version() == null) {
+                node.putNull("version");
+            } else {
+                node.put("version", p.version());
+            }
+            node.put("state", p.state().wireName());
+            if (p.failure() != null) {
+                node.put("failure", p.failure());
+            }
+            node.put("delivered", p.delivered());
+            node.put("dropped", p.dropped());
+            node.put("failures", p.failures());
+            node.put("archive", p.archive());
+        }
+        ObjectNode data = mapper.createObjectNode();
+        data.set("plugins", list);
         return data;
     }
 

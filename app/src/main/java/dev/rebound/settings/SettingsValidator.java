@@ -107,6 +107,7 @@ public final class SettingsValidator {
         Map<String, ModelRef> roles = modelRoles(document.get("modelRoles"));
         RetrySettings retry = retry(document.get("retry"));
         TimeoutSettings timeouts = timeouts(document.get("timeouts"));
+        plugins(document.get("plugins"));
         return new Result(new Settings(model, roles, providers, retry, timeouts), problems);
     }
 
@@ -362,6 +363,28 @@ public final class SettingsValidator {
                 whole(node, "timeouts", "connectMs", 1, MAX_TIMEOUT_MS, d.connectMs()),
                 whole(node, "timeouts", "firstByteMs", 1, MAX_TIMEOUT_MS, d.firstByteMs()),
                 whole(node, "timeouts", "idleMs", 1, MAX_TIMEOUT_MS, d.idleMs()));
+    }
+
+    /**
+     * {@code plugins}: one object per plugin id, read by the plugin host when it starts (its {@code enabled} switch)
+     * and by the plugin itself (everything else, unchecked here).
+     */
+    private void plugins(JsonNode node) {
+        if (!isObject(node, "plugins")) {
+            return;
+        }
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            String path = KeyPath.child("plugins", entry.getKey());
+            if (!present(entry.getValue())) {
+                continue;
+            }
+            if (!entry.getValue().isObject()) {
+                problems.add(SettingsProblem.error(path, "must be an object with the plugin's settings, e.g. "
+                        + "{\"enabled\": false}"));
+                continue;
+            }
+            bool(entry.getValue(), path, "enabled", true);
+        }
     }
 
     /** A model selector value; a malformed one is an error, one naming an unconfigured model a warning. */

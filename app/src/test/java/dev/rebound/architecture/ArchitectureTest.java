@@ -38,6 +38,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void pf4jIsUsedOnlyByThePluginHost() {
+        check(noClasses().that().resideOutsideOfPackages("dev.rebound.plugin..", "dev.rebound.api..")
+                .should().dependOnClassesThat().resideInAPackage("org.pf4j..")
+                .because("every call into plugin code must go through the host, which guards, time-limits and "
+                        + "attributes it; the rest of the app sees plugins only as reports and published events"));
+    }
+
+    @Test
     void loggingGoesThroughSlf4jOnly() {
         check(noClasses().that().doNotHaveFullyQualifiedName("dev.rebound.app.LoggingSetup")
                 .should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.logging..",

@@ -153,17 +153,7 @@ class PluginEventDispatcherTest {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Recorder healthy = new Recorder(total);
-        dispatcher.register("blocker", "1.0", new SessionEventListener() {
-            @Override
-            public void onEvent(SessionEvent e) {
-                entered.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        });
+        dispatcher.register("blocker", "1.0", blockingUntil(entered, release));
         dispatcher.register("healthy", "1.0", healthy, total);
 
         dispatcher.publish(events.getFirst());
@@ -197,17 +187,7 @@ class PluginEventDispatcherTest {
         CountDownLatch entered = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
         dispatcher.register("healthy", "1.0", new Recorder(1));
-        dispatcher.register("interruptible", "1.0", new SessionEventListener() {
-            @Override
-            public void onEvent(SessionEvent e) {
-                entered.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        });
+        dispatcher.register("interruptible", "1.0", blockingUntil(entered, release));
         dispatcher.register("stubborn", "1.0", new SessionEventListener() {
             @Override
             public void onEvent(SessionEvent e) {
@@ -235,6 +215,86 @@ class PluginEventDispatcherTest {
         assertThat(status("healthy").delivered()).isEqualTo(1);
         assertThat(status("interruptible").failures()).isZero();
         release.countDown();
+    }
+
+    @Test
+    void closeDeliversWhatIsQueuedThenClosesTheListenerOnceOnItsOwnThread() throws Exception {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        class Closing implements SessionEventListener, AutoCloseable {
+            @Override
+            public void onEvent(SessionEvent e) {
+                try {
+                    release.await();
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                }
+                calls.add(((Notice) e).message());
+            }
+
+            @Override
+            public void close() {
+                calls.add("close on " + Thread.currentThread().getName()
+                        + (Thread.currentThread().isInterrupted() ? " (interrupted)" : ""));
+            }
+        }
+        dispatcher.register("closing", "1.0", new Closing());
+        events(3).forEach(dispatcher::publish);
+
+        Thread closer = Thread.ofPlatform().start(dispatcher::close);
+        release.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+
+        assertThat(calls).containsExactly("event 0", "event 1", "event 2", "close on rebound-plugin-closing");
+        dispatcher.close();
+        assertThat(calls).hasSize(4);
+    }
+
+    @Test
+    void aCallThatDoesNotReturnMakesThePluginStuckUntilItDoes() throws Exception {
+        long[] now = {1_000};
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        PluginEventDispatcher timed = new PluginEventDispatcher(4, 10, message -> { }, () -> now[0]);
+        try {
+            timed.register("slow", "1.0", blockingUntil(entered, release));
+            List<SessionEvent> events = events(6);
+            timed.publish(events.getFirst());
+            assertThat(entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            events.subList(1, 6).forEach(timed::publish);
+            assertThat(timed.statuses().getFirst().state()).isEqualTo(State.ACTIVE);
+
+            now[0] += PluginEventDispatcher.STUCK_AFTER.toNanos() + 1_500_000_000L;
+            PluginStatus stuck = timed.statuses().getFirst();
+            assertThat(stuck.state()).isEqualTo(State.STUCK);
+            assertThat(stuck.failure()).startsWith("a call has not returned for 4 s");
+            assertThat(stuck.dropped()).isEqualTo(1);
+
+            release.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+            while (timed.statuses().getFirst().delivered() < 5 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(timed.statuses().getFirst().state()).isEqualTo(State.ACTIVE);
+        } finally {
+            release.countDown();
+            timed.close();
+        }
+    }
+
+    /** A listener that signals its first call, then holds every call until released (an interrupt ends a wait). */
+    private static SessionEventListener blockingUntil(CountDownLatch entered, CountDownLatch release) {
+        return new SessionEventListener() {
+            @Override
+            public void onEvent(SessionEvent e) {
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
     }
 
     private static List<SessionEvent> events(int n) {

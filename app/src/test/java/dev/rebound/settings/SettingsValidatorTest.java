@@ -284,4 +284,15 @@ class SettingsValidatorTest {
         assertThat(described(result)).containsExactly("settings must be a JSON object");
         assertThat(result.settings()).isEqualTo(Settings.DEFAULTS);
     }
+
+    @Test
+    void pluginsIsAnObjectOfObjectsWhoseEnabledSwitchIsABoolean() throws Exception {
+        assertThat(validate("{\"plugins\": {\"retry-journal\": {\"enabled\": false, \"file\": \"x\"}}}")
+                .problems()).isEmpty();
+        assertThat(described(validate("{\"plugins\": []}"))).containsExactly("plugins: must be an object");
+        assertThat(described(validate("{\"plugins\": {\"a\": true, \"b\": {\"enabled\": \"no\"}}}")))
+                .containsExactly(
+                        "plugins.a: must be an object with the plugin's settings, e.g. {\"enabled\": false}",
+                        "plugins.b.enabled: must be true or false");
+    }
 }

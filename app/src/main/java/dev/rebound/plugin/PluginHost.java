@@ -1,0 +1,370 @@
+package dev.rebound.plugin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rebound.api.PluginContext;
+import dev.rebound.api.SessionEvent;
+import dev.rebound.api.SessionEventListener;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.pf4j.PluginDescriptor;
+import org.pf4j.PluginRuntimeException;
+import org.pf4j.PluginState;
+import org.pf4j.PluginWrapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Loads the PF4J plugins of the plugins folders and delivers session events to them through a
+ * {@link PluginEventDispatcher}. Nothing a plugin archive holds can stop the app: each archive is read, loaded,
+ * started and has its listeners created in steps that are guarded and time-limited, and whatever goes wrong becomes a
+ * {@link PluginReport} with a reason and a startup problem for the user.
+ *
+ * <p>Archives are the {@code *.jar} and {@code *.zip} files directly in each folder, folders in the order given and
+ * files by name. A zip is unpacked into the host's own folder first. A plugin is left unloaded when its descriptor
+ * cannot be read ({@link PluginReport.State#INVALID}), when an earlier archive has the same id
+ * ({@link PluginReport.State#DUPLICATE}), when {@code settings.json → plugins → <id> → enabled} is false
+ * ({@link PluginReport.State#DISABLED}), or when its {@code Plugin-Requires} does not accept this app
+ * ({@link PluginReport.State#REFUSED}, see {@link RequiresCheck}).
+ */
+public final class PluginHost implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PluginHost.class);
+
+    /**
+     * Where plugins come from and what they get.
+     *
+     * @param roots the plugins folders, in order; a missing one is skipped
+     * @param dataDirectories each plugin's data folder by plugin id ({@code <config-dir>/plugin-data/<id>}); throws
+     *     {@link IllegalArgumentException} for an id that cannot name a folder
+     * @param unpackRoot where zip plugins are unpacked (emptied on every start)
+     * @param appVersion the app version plugins see and {@code Plugin-Requires} is checked against
+     * @param settings the effective settings document (API keys already removed)
+     * @param stepLimit how long one step of one plugin (unpack, read, load, start, create listeners) may take
+     * @param stopLimit how long a plugin's {@code stop()} may take at shutdown
+     */
+    public record Options(List<Path> roots, Function<String, Path> dataDirectories, Path unpackRoot, String appVersion, JsonNode settings,
+                          Duration stepLimit, Duration stopLimit) {
+        public Options {
+            roots = List.copyOf(roots);
+            Objects.requireNonNull(dataDirectories, "dataDirectories");
+            Objects.requireNonNull(unpackRoot, "unpackRoot");
+        }
+    }
+
+    /** One archive and what became of it; {@code state} is null while the plugin is delivered to. */
+    private record Entry(String id, String version, PluginReport.State state, String reason, Path archive) {
+        PluginReport report() {
+            return new PluginReport(id, version, state, reason, 0, 0, 0, archive.toString());
+        }
+    }
+
+    private final PluginEventDispatcher dispatcher;
+    private final ReboundPluginManager manager;
+    private final List<Entry> entries = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private final List<String> started = new ArrayList<>();
+    /** Every archive found, in the order found: the order of {@link #plugins()}. */
+    private final List<Path> found = new ArrayList<>();
+    /** The context of each plugin being started, read by the extension factory. */
+    private final Map<String, PluginContext> contexts;
+    private final TimeLimit stopLimit;
+
+    private PluginHost(PluginEventDispatcher dispatcher, ReboundPluginManager manager,
+                       Map<String, PluginContext> contexts, Duration stopLimit) {
+        this.dispatcher = dispatcher;
+        this.manager = manager;
+        this.contexts = contexts;
+        this.stopLimit = new TimeLimit(stopLimit);
+    }
+
+    /** A host with no plugins ({@code --no-plugins}). */
+    public static PluginHost none() {
+        return new PluginHost(null, null, Map.of(), Duration.ZERO);
+    }
+
+    /**
+     * Loads and starts every plugin of the folders. Never throws for anything a plugin archive holds.
+     *
+     * @param userNotifier told, with a sentence for the user, when a running plugin is disabled or fails
+     */
+    public static PluginHost start(Options options, Consumer<String> userNotifier) {
+        RequiresCheck requires = new RequiresCheck(options.appVersion());
+        Map<String, PluginContext> contexts = new ConcurrentHashMap<>();
+        ReboundPluginManager manager = new ReboundPluginManager(options.roots(), requires, contexts::get);
+        PluginHost host = new PluginHost(new PluginEventDispatcher(userNotifier), manager, contexts,
+                options.stopLimit());
+        new Loader(host, options, requires).run();
+        return host;
+    }
+
+    /** Queues an event for every active plugin; never blocks, never throws. */
+    public void publish(SessionEvent event) {
+        if (dispatcher != null) {
+            dispatcher.publish(event);
+        }
+    }
+
+    /** Every plugin archive found and what became of it, in the order they were found. */
+    public List<PluginReport> plugins() {
+        if (dispatcher == null) {
+            return List.of();
+        }
+        Map<String, PluginEventDispatcher.PluginStatus> live = new HashMap<>();
+        for (PluginEventDispatcher.PluginStatus status : dispatcher.statuses()) {
+            live.put(status.id(), status);
+        }
+        List<PluginReport> reports = new ArrayList<>(entries.size());
+        synchronized (entries) {
+            List<Entry> inOrder = new ArrayList<>(entries);
+            inOrder.sort(Comparator.comparingInt(e -> found.indexOf(e.archive())));
+            for (Entry entry : inOrder) {
+                PluginEventDispatcher.PluginStatus status = entry.state() == null ? live.get(entry.id()) : null;
+                reports.add(status == null ? entry.report() : new PluginReport(entry.id(), entry.version(),
+                        PluginReport.State.valueOf(status.state().name()), status.failure(), status.delivered(),
+                        status.dropped(), status.failures(), entry.archive().toString()));
+            }
+        }
+        return List.copyOf(reports);
+    }
+
+    /** Sentences for the user about plugins that were not loaded, refused or failed while starting. */
+    public List<String> startupProblems() {
+        synchronized (entries) {
+            return List.copyOf(problems);
+        }
+    }
+
+    /**
+     * Stops delivering events, closes listeners that are {@link AutoCloseable} (bounded wait), then stops the PF4J
+     * plugins, each within the stop limit.
+     */
+    @Override
+    public void close() {
+        if (dispatcher == null) {
+            return;
+        }
+        dispatcher.close();
+        for (String id : started.reversed()) {
+            TimeLimit.Outcome<PluginState> stopped = stopLimit.run("stop()", () -> manager.stopPlugin(id));
+            if (stopped instanceof TimeLimit.Outcome.Failed<PluginState> failed) {
+                LOG.warn("Plugin {} did not stop cleanly: {}", id, failed.reason(), failed.cause());
+            }
+        }
+    }
+
+    private void addProblem(String problem) {
+        synchronized (entries) {
+            problems.add(problem);
+        }
+    }
+
+    private void add(Entry entry, String problem) {
+        synchronized (entries) {
+            entries.add(entry);
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
+    }
+
+    /** The loading of one host: finds archives, reads, loads, starts and registers each plugin. */
+    private static final class Loader {
+        private final PluginHost host;
+        private final Options options;
+        private final RequiresCheck requires;
+        private final TimeLimit limit;
+        private final Map<String, Path> seen = new HashMap<>();
+        private final Map<String, Entry> loaded = new LinkedHashMap<>();
+        private int unpacked;
+
+        Loader(PluginHost host, Options options, RequiresCheck requires) {
+            this.host = host;
+            this.options = options;
+            this.requires = requires;
+            this.limit = new TimeLimit(options.stepLimit());
+        }
+
+        void run() {
+            List<Path> archives = archives();
+            synchronized (host.entries) {
+                host.found.addAll(archives);
+            }
+            for (Path archive : archives) {
+                consider(archive);
+            }
+            for (Entry entry : loaded.values()) {
+                startAndRegister(entry);
+            }
+            LOG.info("Plugins: {}", host.plugins().stream()
+                    .map(p -> p.id() + "=" + p.state().wireName()).toList());
+        }
+
+        private List<Path> archives() {
+            Set<Path> roots = new LinkedHashSet<>();
+            options.roots().forEach(r -> roots.add(r.toAbsolutePath().normalize()));
+            List<Path> found = new ArrayList<>();
+            for (Path root : roots) {
+                if (!Files.isDirectory(root)) {
+                    LOG.info("No plugins folder at {}", root);
+                    continue;
+                }
+                try (Stream<Path> files = Files.list(root)) {
+                    files.filter(PluginHost::isArchive).sorted().forEach(found::add);
+                } catch (IOException e) {
+                    LOG.warn("Could not list the plugins folder {}", root, e);
+                    host.addProblem("Rebound could not read the plugins folder " + root + " (" + e.getMessage()
+                            + "); its plugins were not loaded.");
+                }
+            }
+            return found;
+        }
+
+        private void consider(Path archive) {
+            String file = archive.getFileName().toString();
+            Path loadable = archive;
+            if (file.toLowerCase(Locale.ROOT).endsWith(".zip")) {
+                Path target = options.unpackRoot().resolve((unpacked++) + "-" + file.substring(0, file.length() - 4));
+                TimeLimit.Outcome<Path> unpack = limit.run("unpacking", () -> ArchiveUnpacker.unpack(archive, target));
+                if (unpack instanceof TimeLimit.Outcome.Failed<Path> failed) {
+                    invalid(archive, "the zip could not be unpacked: " + failed.reason(), failed.cause());
+                    return;
+                }
+                loadable = target;
+            }
+            Path source = loadable;
+            TimeLimit.Outcome<PluginDescriptor> read = limit.run("reading the descriptor",
+                    () -> host.manager.describe(source));
+            if (read instanceof TimeLimit.Outcome.Failed<PluginDescriptor> failed) {
+                invalid(archive, "no readable plugin descriptor: " + failed.reason() + ". A plugin is a jar with "
+                        + "Plugin-Id and Plugin-Version in its MANIFEST, or a zip with plugin.properties",
+                        failed.cause());
+                return;
+            }
+            PluginDescriptor descriptor = ((TimeLimit.Outcome.Done<PluginDescriptor>) read).value();
+            String id = descriptor.getPluginId();
+            String version = descriptor.getVersion();
+            Path first = seen.putIfAbsent(id, archive);
+            if (first != null) {
+                String reason = "another archive with the id " + id + ", " + first + ", was found first; this one ("
+                        + archive + ") is ignored. Remove one of them";
+                LOG.warn("Plugin {}: {}", id, reason);
+                host.add(new Entry(id, version, PluginReport.State.DUPLICATE, reason, archive),
+                        "Plugin " + id + ": " + reason + ".");
+                return;
+            }
+            if (SettingsView.disabled(options.settings(), id)) {
+                LOG.info("Plugin {} ({}) is disabled in settings", id, archive);
+                host.add(new Entry(id, version, PluginReport.State.DISABLED, "disabled in settings", archive), null);
+                return;
+            }
+            Optional<String> refusal = requires.refusal(descriptor.getRequires());
+            if (refusal.isPresent()) {
+                LOG.warn("Plugin {} {} ({}) refused: {}", id, version, archive, refusal.get());
+                host.add(new Entry(id, version, PluginReport.State.REFUSED, refusal.get(), archive),
+                        "Plugin " + id + " " + version + " was not loaded: " + refusal.get() + ".");
+                return;
+            }
+            TimeLimit.Outcome<PluginWrapper> load = limit.run("loading", () -> host.manager.load(source));
+            if (load instanceof TimeLimit.Outcome.Failed<PluginWrapper> failed) {
+                fail(new Entry(id, version, null, null, archive), "it could not be loaded: " + failed.reason(),
+                        failed.cause());
+                return;
+            }
+            loaded.put(id, new Entry(id, version, null, null, archive));
+        }
+
+        private void startAndRegister(Entry entry) {
+            String id = entry.id();
+            PluginWrapper wrapper = host.manager.getPlugin(id);
+            if (wrapper == null || !host.manager.getResolvedPlugins().contains(wrapper)) {
+                fail(entry, "its Plugin-Dependencies could not be resolved (see the log)", null);
+                return;
+            }
+            try {
+                host.contexts.put(id, context(id));
+            } catch (IOException | IllegalArgumentException e) {
+                fail(entry, "its data folder could not be created (" + e.getMessage() + ")", e);
+                return;
+            }
+            TimeLimit.Outcome<PluginState> start = limit.run("start()", () -> {
+                if (wrapper.getPlugin() == null) {
+                    throw new PluginRuntimeException("its Plugin-Class " + wrapper.getDescriptor().getPluginClass()
+                            + " could not be loaded or created (see the log)");
+                }
+                return host.manager.startPlugin(id);
+            });
+            if (start instanceof TimeLimit.Outcome.Failed<PluginState> failed) {
+                fail(entry, "it failed to start: " + failed.reason(), failed.cause());
+                return;
+            }
+            if (wrapper.getPluginState() != PluginState.STARTED) {
+                Throwable cause = wrapper.getFailedException();
+                fail(entry, "it failed to start: " + (cause == null ? "PF4J left it " + wrapper.getPluginState()
+                        : ContextExtensionFactory.describe(cause)), cause);
+                return;
+            }
+            host.started.add(id);
+            TimeLimit.Outcome<List<SessionEventListener>> created = limit.run("creating its listeners",
+                    () -> host.manager.getExtensions(SessionEventListener.class, id));
+            if (created instanceof TimeLimit.Outcome.Failed<List<SessionEventListener>> failed) {
+                fail(entry, "its listener could not be created: " + failed.reason(), failed.cause());
+                return;
+            }
+            List<SessionEventListener> listeners = ((TimeLimit.Outcome.Done<List<SessionEventListener>>) created)
+                    .value();
+            if (listeners.isEmpty()) {
+                fail(entry, "it has no SessionEventListener that Rebound could load; check that the archive has "
+                        + "META-INF/extensions.idx (written by PF4J's annotation processor) naming classes it "
+                        + "holds, and see the log", null);
+                return;
+            }
+            host.dispatcher.register(id, entry.version(),
+                    listeners.size() == 1 ? listeners.getFirst() : new ListenerGroup(listeners));
+            LOG.info("Plugin {} {} ({}) is active with {} listener(s)", id, entry.version(), entry.archive(),
+                    listeners.size());
+            host.add(entry, null);
+        }
+
+        private PluginContext context(String id) throws IOException {
+            Path data = options.dataDirectories().apply(id);
+            Files.createDirectories(data);
+            return new HostPluginContext(id, data, SettingsView.withoutSecrets(options.settings()),
+                    SettingsView.pluginSection(options.settings(), id), options.appVersion());
+        }
+
+        private void invalid(Path archive, String reason, Throwable cause) {
+            LOG.warn("Skipped the plugin archive {}: {}", archive, reason);
+            LOG.info("Why {} was skipped", archive, cause);
+            host.add(new Entry(archive.getFileName().toString(), null, PluginReport.State.INVALID, reason, archive),
+                    "The plugin archive " + archive + " was skipped: " + reason + ".");
+        }
+
+        private void fail(Entry entry, String reason, Throwable cause) {
+            LOG.warn("Plugin {} {} ({}) failed: {}", entry.id(), entry.version(), entry.archive(), reason);
+            LOG.info("Why plugin {} failed", entry.id(), cause);
+            host.add(new Entry(entry.id(), entry.version(), PluginReport.State.FAILED, reason, entry.archive()),
+                    "Plugin " + entry.id() + " " + entry.version() + " was not started: " + reason + ".");
+        }
+    }
+
+    private static boolean isArchive(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        return !name.startsWith(".") && (name.endsWith(".jar") || name.endsWith(".zip")) && Files.isRegularFile(file);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.rebound.plugin;
+
+import java.util.Optional;
+import org.pf4j.DefaultVersionManager;
+import org.pf4j.VersionManager;
+
+/**
+ * Decides whether a plugin's {@code Plugin-Requires} accepts this app, with PF4J's SemVer expressions
+ * ({@code >=0.1.0}, {@code >=0.1.0 & <1.0.0}, {@code ^0.1}, ...). A bare version {@code 0.1.0} means "at least 0.1.0",
+ * as in PF4J. An empty or {@code *} requirement accepts every version.
+ *
+ * <p>The app version is compared without its qualifier: {@code 0.1.0-SNAPSHOT} counts as {@code 0.1.0}, so a plugin
+ * written for the coming release loads on its development builds (SemVer would otherwise put a pre-release below
+ * {@code >=0.1.0}). An app whose version is unknown (run from unpackaged classes) accepts every plugin.
+ */
+final class RequiresCheck {
+    private final String appVersion;
+    private final String systemVersion;
+    private final VersionManager versions = new DefaultVersionManager();
+
+    RequiresCheck(String appVersion) {
+        this.appVersion = appVersion;
+        this.systemVersion = systemVersion(appVersion);
+    }
+
+    /** The version PF4J compares against: the app version without qualifier; {@code 0.0.0} (accept all) if unknown. */
+    static String systemVersion(String appVersion) {
+        if (appVersion == null) {
+            return "0.0.0";
+        }
+        String release = appVersion.strip().replaceFirst("[-+].*$", "");
+        return release.matches("\\d+\\.\\d+\\.\\d+") ? release : "0.0.0";
+    }
+
+    /** The version given to PF4J as its system version. */
+    String systemVersion() {
+        return systemVersion;
+    }
+
+    /**
+     * Why a plugin with this requirement is refused, or empty when it is accepted.
+     *
+     * @param requires the {@code Plugin-Requires} value, may be null or blank
+     */
+    Optional<String> refusal(String requires) {
+        String expression = requires == null ? "" : requires.strip();
+        if (expression.isEmpty() || expression.equals("*") || systemVersion.equals("0.0.0")) {
+            return Optional.empty();
+        }
+        if (expression.matches("\\d+\\.\\d+\\.\\d+")) {
+            expression = ">=" + expression;
+        }
+        boolean accepted;
+        try {
+            accepted = versions.checkVersionConstraint(systemVersion, expression);
+        } catch (RuntimeException e) {
+            return Optional.of("its Plugin-Requires '" + requires.strip() + "' is not a version expression Rebound "
+                    + "understands (e.g. >=0.1.0 or >=0.1.0 & <1.0.0); fix the plugin's MANIFEST");
+        }
+        if (accepted) {
+            return Optional.empty();
+        }
+        String compared = appVersion.equals(systemVersion) ? "" : " (compared as " + systemVersion + ")";
+        return Optional.of("it requires Rebound " + requires.strip() + " but this is Rebound " + appVersion + compared
+                + "; use a version of the plugin made for this Rebound");
+    }
+}

@@ -1,0 +1,44 @@
+package dev.rebound.plugin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RequiresCheckTest {
+    private final RequiresCheck snapshot = new RequiresCheck("0.1.0-SNAPSHOT");
+
+    @ParameterizedTest
+    @CsvSource({"0.1.0-SNAPSHOT, 0.1.0", "1.2.3, 1.2.3", "2.0.0+build.7, 2.0.0", "unknown, 0.0.0", "1.2, 0.0.0"})
+    void theSystemVersionIsTheAppVersionWithoutItsQualifier(String app, String system) {
+        assertThat(RequiresCheck.systemVersion(app)).isEqualTo(system);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " ", "*", ">=0.1.0", "0.1.0", "0.0.9", ">=0.1.0 & <1.0.0", "<1.0.0", "^0.1"})
+    void aSnapshotBuildAcceptsWhatItsReleaseAccepts(String requires) {
+        assertThat(snapshot.refusal(requires)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {">=99.0.0", "0.2.0", ">0.1.0", ">=1.0.0 & <2.0.0"})
+    void aRequirementAboveTheAppIsRefusedWithBothVersionsNamed(String requires) {
+        assertThat(snapshot.refusal(requires)).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("requires Rebound " + requires)
+                .contains("this is Rebound 0.1.0-SNAPSHOT (compared as 0.1.0)"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"banana", ">=x.y", ">=1.0.0 &&& <"})
+    void anExpressionThatIsNotAVersionRangeIsRefusedAsSuch(String requires) {
+        assertThat(snapshot.refusal(requires)).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("is not a version expression"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {">=99.0.0", "banana"})
+    void anAppOfUnknownVersionAcceptsEveryPlugin(String requires) {
+        assertThat(new RequiresCheck("unknown").refusal(requires)).isEmpty();
+    }
+}
