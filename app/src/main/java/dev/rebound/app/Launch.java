@@ -60,7 +60,7 @@ final class Launch {
         try (services) {
             WireJson wire = new WireJson();
             RpcServer server = new RpcServer(System.in, new FrameWriter(stdout, wire), wire,
-                    services.sessionFactory(), services.settings());
+                    services.sessionFactory(), services.settings(), services.simulator());
             Thread hook = Thread.ofPlatform().unstarted(server::shutdown);
             Runtime.getRuntime().addShutdownHook(hook);
             ChatSession first;

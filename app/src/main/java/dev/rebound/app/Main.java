@@ -8,8 +8,10 @@ import picocli.CommandLine.Option;
 
 /** The command line of {@code java -jar rebound.jar}. */
 @Command(name = "rebound", mixinStandardHelpOptions = true, versionProvider = AppVersion.class, sortOptions = false,
+        subcommands = SimulateCommand.class,
         description = {"A chat app whose conversations survive LLM provider failures.", "",
-            "Modes: --mode rpc (headless, JSON lines on stdin/stdout), -p MESSAGE (one prompt, reply on stdout)."})
+            "Modes: --mode rpc (headless, JSON lines on stdin/stdout), -p MESSAGE (one prompt, reply on stdout),",
+            "simulate (the fault simulator alone)."})
 public final class Main implements Callable<Integer> {
 
     /** How Rebound runs. */
