@@ -9,6 +9,8 @@ import dev.rebound.rpc.RpcServer;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.TurnOutcome;
+import dev.rebound.simulator.ScenarioException;
+import dev.rebound.simulator.Scenarios;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -39,13 +41,15 @@ final class Launch {
     private final Path session;
     private final Path pluginsDir;
     private final boolean noPlugins;
+    private final Path scenario;
 
-    Launch(Path configDir, String model, Path session, Path pluginsDir, boolean noPlugins) {
+    Launch(Path configDir, String model, Path session, Path pluginsDir, boolean noPlugins, Path scenario) {
         this.configDir = configDir;
         this.model = model;
         this.session = session;
         this.pluginsDir = pluginsDir;
         this.noPlugins = noPlugins;
+        this.scenario = scenario;
     }
 
     int rpc() {
@@ -178,6 +182,14 @@ final class Launch {
         AppServices services = AppServices.start(configDir, System.getenv());
         if (pluginsDir != null && !noPlugins) {
             LOG.warn("Plugin loading is not available in this build; --plugins-dir {} is ignored", pluginsDir);
+        }
+        if (scenario != null) {
+            try {
+                services.simulator().faults().append(Scenarios.read(scenario));
+            } catch (ScenarioException e) {
+                services.close();
+                throw new StartupException("--scenario " + scenario + ": " + e.getMessage());
+            }
         }
         if (model != null) {
             ModelRef ref;

@@ -41,9 +41,13 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--no-plugins", description = "Load no plugins.")
     boolean noPlugins;
 
+    @Option(names = "--scenario", paramLabel = "FILE",
+            description = "Script failures of the built-in simulator from a JSON scenario (see docs/simulator.md).")
+    Path scenario;
+
     @Override
     public Integer call() {
-        Launch launch = new Launch(configDir, model, session, pluginsDir, noPlugins);
+        Launch launch = new Launch(configDir, model, session, pluginsDir, noPlugins, scenario);
         if (print != null && mode == Mode.rpc) {
             Console.errWriter().println("rebound: -p/--print and --mode rpc are two different modes; choose one.");
             return Launch.EXIT_USAGE;
