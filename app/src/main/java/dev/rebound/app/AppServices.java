@@ -29,7 +29,6 @@ import dev.rebound.history.LoadedSession;
 import dev.rebound.history.SessionJournal;
 import dev.rebound.history.SessionLoader;
 import dev.rebound.settings.ConfigDirectory;
-import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.Settings;
 import dev.rebound.settings.SettingsProblem;
 import dev.rebound.settings.SettingsStore;
