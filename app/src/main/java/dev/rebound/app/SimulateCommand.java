@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code rebound simulate}: the fault simulator as a standalone server, in the foreground until Ctrl+C. */
-@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "simulate", mixinStandardHelpOptions = true, versionProvider = AppVersion.class, sortOptions = false,
         description = {"Run the fault simulator: a fake OpenAI-compatible server on 127.0.0.1 that streams canned "
                 + "replies and fails on cue (see docs/simulator.md). Runs until Ctrl+C."})
 final class SimulateCommand implements Callable<Integer> {

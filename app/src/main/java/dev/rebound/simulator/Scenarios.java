@@ -45,8 +45,8 @@ public final class Scenarios {
             Map.entry("context-overflow", List.of()),
             Map.entry("unauthorized", List.of()),
             Map.entry("delay", List.of("ms")));
-    /** Fault names in the order the documentation lists them, for error messages. */
-    static final List<String> FAULT_NAMES = List.of("ok", "overload", "rate-limit", "usage-limit",
+    /** Every fault name, in the order the documentation lists them (a "Simulate failures" menu can list these). */
+    public static final List<String> FAULT_NAMES = List.of("ok", "overload", "rate-limit", "usage-limit",
             "insufficient-quota", "reset-before-headers", "cut-after", "stall", "refusal", "context-overflow",
             "unauthorized", "delay");
 
@@ -80,6 +80,18 @@ public final class Scenarios {
                     + ")"));
         }
         return parse(root);
+    }
+
+    /**
+     * The fault of that name with its optional fields at their defaults ({@code rate-limit}: {@code retry-after: 1}).
+     *
+     * @throws IllegalArgumentException for a name not in {@link #FAULT_NAMES}
+     */
+    public static Fault withDefaults(String name) {
+        if (!FAULT_FIELDS.containsKey(name)) {
+            throw new IllegalArgumentException("unknown fault '" + name + "'; one of " + FAULT_NAMES);
+        }
+        return new StepReader(name, new ArrayList<>()).fault(name, MAPPER.createObjectNode());
     }
 
     /** The steps of a scenario document: an object with {@code steps}, or an array of steps. */
@@ -149,7 +161,7 @@ public final class Scenarios {
                     problems.add(path + ": unknown fault '" + name + "'; one of " + FAULT_NAMES);
                     return;
                 }
-                into.add(FaultStep.any(fault(name, MAPPER.createObjectNode())));
+                into.add(FaultStep.any(withDefaults(name)));
                 return;
             }
             if (!node.isObject()) {

@@ -131,6 +131,17 @@ class SimulateCommandIT {
     }
 
     @Test
+    void helpNamesTheSimulateCommandAndTheScenarioOption() throws Exception {
+        simulator = ReboundProcess.start(false, null, Map.of(), "--help");
+        assertThat(simulator.waitForExit(WAIT)).isZero();
+        assertThat(simulator.stdout()).contains("--scenario=FILE", "simulate  Run the fault simulator");
+        simulator.close();
+        simulator = ReboundProcess.start(false, null, Map.of(), "simulate", "--help");
+        assertThat(simulator.waitForExit(WAIT)).isZero();
+        assertThat(simulator.stdout()).contains("--port=N", "--scenario=FILE", "--tokens-per-second=R", "--seed=S");
+    }
+
+    @Test
     void aMalformedScenarioStopsTheCommandWithTheReason() throws Exception {
         Path scenario = dir.resolve("bad.json");
         Files.writeString(scenario, "[ { \"fault\": \"cut-after\", \"chars\": -1 } ]");

@@ -62,6 +62,13 @@ class ScenariosTest {
     }
 
     @Test
+    void everyFaultNameHasAFaultWithDefaultsAndNoOtherNameHas() {
+        assertThat(Scenarios.FAULT_NAMES).allSatisfy(name -> assertThat(Scenarios.withDefaults(name).name())
+                .isEqualTo(name));
+        assertThatThrownBy(() -> Scenarios.withDefaults("overlaod")).hasMessageStartingWith("unknown fault 'overlaod'");
+    }
+
+    @Test
     void aMalformedScenarioIsRefusedWholeNamingEveryStepAndField() {
         assertThatThrownBy(() -> parse("""
                 { "steps": [ { "fault": "overload" },
