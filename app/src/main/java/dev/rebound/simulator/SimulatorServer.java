@@ -13,7 +13,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -37,20 +36,14 @@ import org.slf4j.LoggerFactory;
 public final class SimulatorServer implements AutoCloseable {
     /** The model the simulator lists. It answers under whatever model name a request asks for. */
     public static final String MODEL_ID = "rebound-simulator";
-    /** The longest a stall holds a connection before the simulator closes it. */
-    static final long STALL_LIMIT_MS = 600_000;
-
     private static final Logger LOG = LoggerFactory.getLogger(SimulatorServer.class);
-    private static final String REFUSAL = "I'm sorry, but I can't help with that request.";
 
     private final HttpServer http;
     private final ExecutorService executor;
     private final FaultScript faults;
-    private final ReplyComposer composer;
     private final FaultResponses responses;
-    private final StreamPacer pacer;
+    private final CompletionResponder responder;
     private final Ticker ticker;
-    private final Clock clock;
     private final ObjectMapper mapper = Json.newMapper();
     private final AtomicLong requests = new AtomicLong();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -80,11 +73,10 @@ public final class SimulatorServer implements AutoCloseable {
         this.http = http;
         this.executor = executor;
         this.faults = faults;
-        this.composer = new ReplyComposer(config.seed());
         this.responses = new FaultResponses(mapper, clock);
-        this.pacer = new StreamPacer(ticker);
+        this.responder = new CompletionResponder(mapper, new ReplyComposer(config.seed()), new StreamPacer(ticker),
+                clock, stopped);
         this.ticker = ticker;
-        this.clock = clock;
         this.tokensPerSecond = config.tokensPerSecond();
     }
 
@@ -215,119 +207,8 @@ public final class SimulatorServer implements AutoCloseable {
             sendJson(exchange, error.get().status(), error.get().headers(), error.get().body());
             return;
         }
-        Request request = new Request(body, model, requestId, number);
-        if (body.path("stream").asBoolean(false)) {
-            stream(exchange, request, fault);
-        } else {
-            whole(exchange, request, fault);
-        }
-    }
-
-    /** What a completion request asked for. */
-    private record Request(JsonNode body, String model, String requestId, long number) {
-        String prompt() {
-            JsonNode messages = body.path("messages");
-            for (int i = messages.size() - 1; i >= 0; i--) {
-                if ("user".equals(messages.get(i).path("role").asText())) {
-                    return text(messages.get(i).path("content"));
-                }
-            }
-            return "";
-        }
-
-        int promptTokens() {
-            int tokens = 0;
-            for (JsonNode message : body.path("messages")) {
-                tokens += Tokens.count(text(message.path("content"))) + 4;
-            }
-            return tokens;
-        }
-
-        boolean includeUsage() {
-            return body.path("stream_options").path("include_usage").asBoolean(false);
-        }
-
-        private static String text(JsonNode content) {
-            if (content.isTextual()) {
-                return content.textValue();
-            }
-            StringBuilder text = new StringBuilder();
-            for (JsonNode part : content) {
-                text.append(part.path("text").asText(""));
-            }
-            return text.toString();
-        }
-    }
-
-    private void stream(HttpExchange exchange, Request request, Fault fault) throws IOException, InterruptedException {
-        CompletionChunks chunks = new CompletionChunks(mapper, "chatcmpl-sim-" + request.number(),
-                clock.instant().getEpochSecond(), request.model());
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
-        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-        exchange.getResponseHeaders().set("x-request-id", request.requestId());
-        exchange.sendResponseHeaders(200, 0);
-        OutputStream out = exchange.getResponseBody();
-        event(out, chunks.role());
-        double rate = tokensPerSecond;
-        if (fault instanceof Fault.Refusal) {
-            pacer.send(Tokens.split(REFUSAL), rate, text -> event(out, chunks.refusal(text)));
-            finish(out, chunks, request, Tokens.count(REFUSAL));
-            return;
-        }
-        List<String> tokens = composer.reply(request.prompt());
-        switch (fault) {
-            case Fault.CutAfter cut -> pacer.send(Tokens.firstChars(tokens, cut.chars()), rate,
-                    text -> event(out, chunks.content(text)));
-            case Fault.Stall stall -> {
-                pacer.send(Tokens.firstChars(tokens, stall.afterChars()), rate,
-                        text -> event(out, chunks.content(text)));
-                stopped.await(STALL_LIMIT_MS, TimeUnit.MILLISECONDS);
-            }
-            default -> {
-                pacer.send(tokens, rate, text -> event(out, chunks.content(text)));
-                finish(out, chunks, request, tokens.size());
-            }
-        }
-    }
-
-    private void finish(OutputStream out, CompletionChunks chunks, Request request, int completionTokens)
-            throws IOException {
-        event(out, chunks.finish("stop"));
-        if (request.includeUsage()) {
-            event(out, chunks.usage(request.promptTokens(), completionTokens));
-        }
-        event(out, "[DONE]");
-    }
-
-    /** A request without {@code stream: true}: the whole completion as one JSON object. */
-    private void whole(HttpExchange exchange, Request request, Fault fault) throws IOException, InterruptedException {
-        CompletionChunks chunks = new CompletionChunks(mapper, "chatcmpl-sim-" + request.number(),
-                clock.instant().getEpochSecond(), request.model());
-        List<String> tokens = composer.reply(request.prompt());
-        String content = String.join("", tokens);
-        String json = fault instanceof Fault.Refusal
-                ? chunks.whole(null, REFUSAL, request.promptTokens(), Tokens.count(REFUSAL))
-                : chunks.whole(content, null, request.promptTokens(), tokens.size());
-        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.getResponseHeaders().set("x-request-id", request.requestId());
-        exchange.sendResponseHeaders(200, bytes.length);
-        OutputStream out = exchange.getResponseBody();
-        switch (fault) {
-            case Fault.CutAfter cut -> out.write(bytes, 0, Math.min(bytes.length, cut.chars()));
-            case Fault.Stall stall -> {
-                out.write(bytes, 0, Math.min(bytes.length, stall.afterChars()));
-                out.flush();
-                stopped.await(STALL_LIMIT_MS, TimeUnit.MILLISECONDS);
-            }
-            default -> out.write(bytes);
-        }
-        out.flush();
-    }
-
-    private static void event(OutputStream out, String data) throws IOException {
-        out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        CompletionRequest request = new CompletionRequest(body, model, requestId, number);
+        responder.respond(exchange, request, fault, tokensPerSecond);
     }
 
     private static void sendJson(HttpExchange exchange, int status, Map<String, String> headers, String json)
