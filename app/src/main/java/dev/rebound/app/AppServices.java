@@ -12,6 +12,7 @@ import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.openai.OpenAiCompletionsProvider;
+import dev.rebound.provider.openai.SimulatorApiProvider;
 import dev.rebound.retry.CredentialUsageLimits;
 import dev.rebound.retry.RetryEngine;
 import dev.rebound.retry.RetryTimer;
@@ -30,10 +31,10 @@ import dev.rebound.history.SessionLoader;
 import dev.rebound.plugin.PluginHost;
 import dev.rebound.plugin.PluginReport;
 import dev.rebound.settings.ConfigDirectory;
-import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.Settings;
 import dev.rebound.settings.SettingsProblem;
 import dev.rebound.settings.SettingsStore;
+import dev.rebound.simulator.BuiltInSimulator;
 import dev.rebound.state.ExpiryStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,6 +71,8 @@ final class AppServices implements AutoCloseable {
     private final ScheduledExecutorService watchdogScheduler;
     private final ProviderDirectory providers;
     private final Clock clock;
+    /** The offline simulator; its server starts on the first call to a simulator provider. */
+    private final BuiltInSimulator simulator = new BuiltInSimulator();
     /** Background work that must not hold a session's thread: model-made titles, save-failure notices. */
     private final ExecutorService background = Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon(true).name("rebound-background-", 0).factory());
@@ -82,18 +85,23 @@ final class AppServices implements AutoCloseable {
     private AppServices(ConfigDirectory dir, Map<String, String> env, Clock clock) {
         this.dir = dir;
         this.clock = clock;
-        this.settings = SettingsStore.open(dir, clock);
+        this.settings = SettingsStore.open(dir, clock, BuiltInProvider.config());
         this.credentials = CredentialStore.open(dir, env, clock);
         ExpiryStore blocks = ExpiryStore.open(dir.stateDir().resolve("credential-blocks.json"), clock);
         ExpiryStore cooling = ExpiryStore.open(dir.stateDir().resolve("model-cooldowns.json"), clock);
         stateProblems.addAll(blocks.problems());
         stateProblems.addAll(cooling.problems());
-        this.credentialPool = new CredentialPool(credentials, blocks);
+        this.credentialPool = new CredentialPool(credentials, blocks, BuiltInProvider.credentials());
         this.cooldowns = new ModelCooldowns(cooling);
         this.http = HttpClients.newSharedClient();
         this.watchdogScheduler = StreamWatchdog.newScheduler();
         ChatProvider openAi = new OpenAiCompletionsProvider(http, clock, new StreamWatchdog(watchdogScheduler));
-        this.providers = api -> api == ProviderApi.OPENAI_COMPLETIONS ? Optional.of(openAi) : Optional.empty();
+        ChatProvider simulated = new SimulatorApiProvider(openAi, simulator::baseUrl, clock);
+        this.providers = api -> switch (api) {
+            case OPENAI_COMPLETIONS -> Optional.of(openAi);
+            case SIMULATOR -> Optional.of(simulated);
+            default -> Optional.empty();
+        };
     }
 
     /**
@@ -121,6 +129,11 @@ final class AppServices implements AutoCloseable {
 
     ConfigDirectory configDirectory() {
         return dir;
+    }
+
+    /** The built-in simulator (its fault script, its rate). */
+    BuiltInSimulator simulator() {
+        return simulator;
     }
 
     /** Makes new sessions start on this model instead of the settings' default. */
@@ -169,6 +182,9 @@ final class AppServices implements AutoCloseable {
         problems.addAll(stateProblems);
         for (SettingsProblem p : problems) {
             notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
+        }
+        if (settings.usesBuiltInProvider()) {
+            notices.add(new String[] {Notice.INFO, BuiltInProvider.notice(dir.settingsFile())});
         }
         for (String problem : plugins.startupProblems()) {
             notices.add(new String[] {Notice.WARNING, problem});
@@ -294,6 +310,7 @@ final class AppServices implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         watchdogScheduler.shutdownNow();
+        simulator.close();
         http.dispatcher().executorService().shutdown();
         http.connectionPool().evictAll();
     }

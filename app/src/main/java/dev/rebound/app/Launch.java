@@ -9,6 +9,8 @@ import dev.rebound.rpc.RpcServer;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.TurnOutcome;
+import dev.rebound.simulator.ScenarioException;
+import dev.rebound.simulator.Scenarios;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -39,13 +41,15 @@ final class Launch {
     private final Path session;
     private final Path pluginsDir;
     private final boolean noPlugins;
+    private final Path scenario;
 
-    Launch(Path configDir, String model, Path session, Path pluginsDir, boolean noPlugins) {
+    Launch(Path configDir, String model, Path session, Path pluginsDir, boolean noPlugins, Path scenario) {
         this.configDir = configDir;
         this.model = model;
         this.session = session;
         this.pluginsDir = pluginsDir;
         this.noPlugins = noPlugins;
+        this.scenario = scenario;
     }
 
     int rpc() {
@@ -60,7 +64,7 @@ final class Launch {
         try (services) {
             WireJson wire = new WireJson();
             RpcServer server = new RpcServer(System.in, new FrameWriter(stdout, wire), wire,
-                    services.sessionFactory(), services.settings(), services::plugins);
+                    services.sessionFactory(), services.settings(), services.simulator(), services::plugins);
             Thread hook = Thread.ofPlatform().unstarted(server::shutdown);
             Runtime.getRuntime().addShutdownHook(hook);
             ChatSession first;
@@ -176,6 +180,14 @@ final class Launch {
 
     private AppServices start() throws StartupException {
         AppServices services = AppServices.start(configDir, System.getenv());
+        if (scenario != null) {
+            try {
+                services.simulator().faults().append(Scenarios.read(scenario));
+            } catch (ScenarioException e) {
+                services.close();
+                throw new StartupException("--scenario " + scenario + ": " + e.getMessage());
+            }
+        }
         if (model != null) {
             ModelRef ref;
             try {

@@ -8,8 +8,10 @@ import picocli.CommandLine.Option;
 
 /** The command line of {@code java -jar rebound.jar}. */
 @Command(name = "rebound", mixinStandardHelpOptions = true, versionProvider = AppVersion.class, sortOptions = false,
+        subcommands = SimulateCommand.class,
         description = {"A chat app whose conversations survive LLM provider failures.", "",
-            "Modes: --mode rpc (headless, JSON lines on stdin/stdout), -p MESSAGE (one prompt, reply on stdout)."})
+            "Modes: --mode rpc (headless, JSON lines on stdin/stdout), -p MESSAGE (one prompt, reply on stdout).",
+            "With no provider configured, replies come from the built-in fault simulator (docs/simulator.md)."})
 public final class Main implements Callable<Integer> {
 
     /** How Rebound runs. */
@@ -39,9 +41,13 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--no-plugins", description = "Load no plugins.")
     boolean noPlugins;
 
+    @Option(names = "--scenario", paramLabel = "FILE",
+            description = "Script failures of the built-in simulator from a JSON scenario (see docs/simulator.md).")
+    Path scenario;
+
     @Override
     public Integer call() {
-        Launch launch = new Launch(configDir, model, session, pluginsDir, noPlugins);
+        Launch launch = new Launch(configDir, model, session, pluginsDir, noPlugins, scenario);
         if (print != null && mode == Mode.rpc) {
             Console.errWriter().println("rebound: -p/--print and --mode rpc are two different modes; choose one.");
             return Launch.EXIT_USAGE;

@@ -13,15 +13,29 @@ public final class CredentialPool {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CredentialPool.class);
     private final CredentialStore store;
     private final ExpiryStore blocks;
+    private final List<Credential> builtIn;
 
     public CredentialPool(CredentialStore store, ExpiryStore blocks) {
-        this.store = store;
-        this.blocks = blocks;
+        this(store, blocks, List.of());
     }
 
-    /** The usable credentials of a provider, in file order. */
+    /**
+     * A pool that also knows built-in credentials (the offline simulator's fake keys): a provider's built-in
+     * credentials are used when credentials.json has none for it. They are never written to the file.
+     */
+    public CredentialPool(CredentialStore store, ExpiryStore blocks, List<Credential> builtIn) {
+        this.store = store;
+        this.blocks = blocks;
+        this.builtIn = List.copyOf(builtIn);
+    }
+
+    /** The usable credentials of a provider, in file order; else its built-in ones. */
     public List<Credential> credentials(String provider) {
-        return store.forProvider(provider);
+        List<Credential> configured = store.forProvider(provider);
+        if (!configured.isEmpty() || builtIn.isEmpty()) {
+            return configured;
+        }
+        return builtIn.stream().filter(c -> c.provider().equals(provider)).toList();
     }
 
     /**

@@ -38,6 +38,11 @@ public final class KeyScrubber {
         return safe;
     }
 
+    /** How many characters are held back now (pushed but not yet released). */
+    public int held() {
+        return pending.length();
+    }
+
     /** Releases what is held back; the stream ended. */
     public String flush() {
         String rest = pending.toString();

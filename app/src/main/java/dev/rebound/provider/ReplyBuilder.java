@@ -125,9 +125,12 @@ public final class ReplyBuilder {
         usage = reported == null ? Usage.NONE : reported;
     }
 
-    /** Characters of text, thinking and tool-call arguments received so far. */
+    /**
+     * Characters of text, thinking and tool-call arguments received so far, including text held back while it could
+     * still be the start of the key (a reply cut right after an "s" when the key starts with "s" has still received it).
+     */
     public int characters() {
-        return characters;
+        return characters + textScrubber.held() + thinkingScrubber.held();
     }
 
     /** Whether a person may already have seen part of this reply. */

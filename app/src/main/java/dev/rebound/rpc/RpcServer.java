@@ -20,6 +20,7 @@ import dev.rebound.settings.Settings;
 import dev.rebound.settings.SettingsProblem;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.settings.SettingsUpdate;
+import dev.rebound.simulator.BuiltInSimulator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -45,24 +46,25 @@ public final class RpcServer {
     private final SettingsStore settings;
     private final ObjectMapper mapper;
     private final Supplier<List<PluginReport>> plugins;
+    private final SimulatorCommands simulator;
     private final Object sessionLock = new Object();
     private final Map<String, Command> commands = commandTable();
     private ChatSession session;
     private AutoCloseable subscription;
 
-    public RpcServer(InputStream in, FrameWriter out, WireJson wire, SessionFactory sessions, SettingsStore settings) {
-        this(in, out, wire, sessions, settings, List::of);
-    }
-
-    /** A server whose {@code get_plugins} lists what {@code plugins} reports. */
+    /**
+     * @param simulator the built-in simulator the {@code simulate} commands script
+     * @param plugins what {@code get_plugins} lists
+     */
     public RpcServer(InputStream in, FrameWriter out, WireJson wire, SessionFactory sessions, SettingsStore settings,
-                     Supplier<List<PluginReport>> plugins) {
+                     BuiltInSimulator simulator, Supplier<List<PluginReport>> plugins) {
         this.plugins = plugins;
         this.in = in;
         this.out = out;
         this.sessions = sessions;
         this.settings = settings;
         this.mapper = wire.mapper();
+        this.simulator = new SimulatorCommands(simulator, mapper);
     }
 
     /**
@@ -193,6 +195,9 @@ public final class RpcServer {
         table.put("get_settings", (id, c) -> out.success(id, "get_settings", settings.effectiveJson()));
         table.put("set_settings", this::setSettings);
         table.put("get_plugins", (id, c) -> out.success(id, "get_plugins", pluginList()));
+        table.put("simulate", (id, c) -> out.success(id, "simulate", simulator.simulate(c)));
+        table.put("get_simulation", (id, c) -> out.success(id, "get_simulation", simulator.state()));
+        table.put("clear_simulation", (id, c) -> out.success(id, "clear_simulation", simulator.clear()));
         return java.util.Collections.unmodifiableMap(table);
     }
 
@@ -265,6 +270,9 @@ public final class RpcServer {
                 node.put("id", m.id());
                 if (m.contextWindow() != null) {
                     node.put("contextWindow", m.contextWindow());
+                }
+                if (m.name() != null) {
+                    node.put("name", m.name());
                 }
             }
         });

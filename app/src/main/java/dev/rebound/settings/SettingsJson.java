@@ -34,6 +34,9 @@ final class SettingsJson {
                 if (model.contextWindow() != null) {
                     modelNode.put("contextWindow", model.contextWindow());
                 }
+                if (model.name() != null) {
+                    modelNode.put("name", model.name());
+                }
             }
         }
         RetrySettings retry = settings.retry();

@@ -31,6 +31,8 @@ public final class SettingsStore {
 
     private final Path file;
     private final Clock clock;
+    /** The provider in effect while the file configures none, or null. */
+    private final ProviderConfig builtIn;
     private final ObjectMapper mapper = Json.newMapper();
     private final List<Consumer<Settings>> listeners = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
@@ -43,16 +45,43 @@ public final class SettingsStore {
     private record State(Settings settings, List<SettingsProblem> problems) {
     }
 
-    private SettingsStore(Path file, Clock clock) {
+    private SettingsStore(Path file, Clock clock, ProviderConfig builtIn) {
         this.file = file;
         this.clock = clock;
+        this.builtIn = builtIn;
     }
 
     /** Loads the settings file of a config directory; never throws for missing or bad content. */
     public static SettingsStore open(ConfigDirectory dir, Clock clock) {
-        SettingsStore store = new SettingsStore(dir.settingsFile(), Objects.requireNonNull(clock, "clock"));
+        return open(dir, clock, null);
+    }
+
+    /**
+     * Loads the settings file of a config directory, with a built-in provider that is in effect while the file
+     * configures none (the offline simulator). The built-in provider is never written to the file and does not appear
+     * in {@link #effectiveJson()}; once a provider is configured, it is gone from {@link #current()}.
+     *
+     * @param builtIn the built-in provider, or null for none
+     */
+    public static SettingsStore open(ConfigDirectory dir, Clock clock, ProviderConfig builtIn) {
+        SettingsStore store = new SettingsStore(dir.settingsFile(), Objects.requireNonNull(clock, "clock"), builtIn);
         store.load();
         return store;
+    }
+
+    /** Whether {@link #current()} runs on the built-in provider because the file configures none. */
+    public boolean usesBuiltInProvider() {
+        return builtIn != null && state.settings().providers().size() == 1
+                && state.settings().providers().get(builtIn.key()) == builtIn;
+    }
+
+    /** The settings with the built-in provider added when they configure no provider. */
+    private Settings withBuiltIn(Settings settings) {
+        if (builtIn == null || !settings.providers().isEmpty()) {
+            return settings;
+        }
+        return new Settings(settings.model(), settings.modelRoles(), Map.of(builtIn.key(), builtIn), settings.retry(),
+                settings.timeouts());
     }
 
     private void load() {
@@ -67,7 +96,7 @@ public final class SettingsStore {
         synchronized (lock) {
             document = loaded;
             fileUnreadable = unreadable;
-            state = new State(result.settings(), List.copyOf(problems));
+            state = new State(withBuiltIn(result.settings()), List.copyOf(problems));
         }
     }
 
@@ -136,9 +165,10 @@ public final class SettingsStore {
             }
             document = (ObjectNode) patched;
             fileUnreadable = false;
-            state = new State(result.settings(), result.problems());
-            notifyListeners(result.settings());
-            return new SettingsUpdate.Applied(result.settings());
+            Settings applied = withBuiltIn(result.settings());
+            state = new State(applied, result.problems());
+            notifyListeners(applied);
+            return new SettingsUpdate.Applied(applied);
         }
     }
 

@@ -223,7 +223,16 @@ public final class SettingsValidator {
                 problems.add(SettingsProblem.error(idPath, "duplicate model id '" + id + "'"));
                 continue;
             }
-            result.add(new ModelConfig(id, contextWindow == null ? null : contextWindow.intValue()));
+            JsonNode nameNode = entry.get("name");
+            String name = null;
+            if (present(nameNode)) {
+                if (nameNode.isTextual() && !nameNode.textValue().isBlank()) {
+                    name = nameNode.textValue().strip();
+                } else {
+                    problems.add(SettingsProblem.error(KeyPath.child(entryPath, "name"), "must be a non-empty string"));
+                }
+            }
+            result.add(new ModelConfig(id, contextWindow == null ? null : contextWindow.intValue(), name));
         }
         return result;
     }

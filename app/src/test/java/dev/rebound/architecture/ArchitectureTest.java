@@ -98,6 +98,17 @@ class ArchitectureTest {
     }
 
     @Test
+    void theSimulatorIsIndependentOfTheCodeItExercises() {
+        check(noClasses().that().resideInAPackage("dev.rebound.simulator..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.rebound.provider..", "dev.rebound.session..",
+                        "dev.rebound.retry..", "dev.rebound.fallback..", "dev.rebound.auth..", "dev.rebound.settings..",
+                        "dev.rebound.rpc..", "dev.rebound.app..", "dev.rebound.ui..")
+                .because("the simulator stands in for a real provider on the wire: if it shared the provider's or "
+                        + "the classifier's code, a bug in that code could hide in both, and the standalone server "
+                        + "must run without the app"));
+    }
+
+    @Test
     void onlyTheRetryAndSessionLayersReadTheClockThroughInjection() {
         check(noClasses().that().resideInAnyPackage("dev.rebound.session..", "dev.rebound.retry..")
                 .should().callMethod(System.class, "currentTimeMillis")

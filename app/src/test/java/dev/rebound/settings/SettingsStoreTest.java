@@ -415,4 +415,27 @@ class SettingsStoreTest {
         }
         assertThat(filesInDir()).containsExactly("settings.json");
     }
+
+    @Test
+    void aBuiltInProviderIsInEffectOnlyWhileTheFileConfiguresNoneAndIsNeverWritten() throws Exception {
+        ProviderConfig builtIn = new ProviderConfig("simulator", ProviderApi.SIMULATOR, null,
+                List.of(new ModelConfig("rebound-simulator", 128_000, "Rebound Simulator (offline)")));
+        write("{ \"retry\": { \"maxRetries\": 2 } }");
+        SettingsStore store = SettingsStore.open(dir, CLOCK, builtIn);
+
+        assertThat(store.current().providers()).containsOnlyKeys("simulator");
+        assertThat(store.current().allModels()).extracting(ModelRef::selector)
+                .containsExactly("simulator/rebound-simulator");
+        assertThat(store.usesBuiltInProvider()).isTrue();
+        assertThat(store.effectiveJson().path("providers").isEmpty()).isTrue();
+
+        store.update(json("{ \"retry\": { \"baseDelayMs\": 20 } }"));
+        assertThat(store.current().providers()).containsOnlyKeys("simulator");
+        assertThat(onDisk().has("providers")).isFalse();
+
+        store.update(json("{" + OPENAI + "}"));
+        assertThat(store.current().providers()).containsOnlyKeys("openai");
+        assertThat(store.usesBuiltInProvider()).isFalse();
+        assertThat(onDisk().path("providers").has("simulator")).isFalse();
+    }
 }

@@ -191,6 +191,19 @@ class SettingsValidatorTest {
     }
 
     @Test
+    void aModelMayHaveADisplayNameThatIsANonEmptyString() throws Exception {
+        SettingsValidator.Result result = validate("""
+                { "providers": { "p": { "api": "openai-completions", "baseUrl": "https://x.example",
+                    "models": [ { "id": "a", "name": " Model A " }, { "id": "b", "name": "" },
+                                { "id": "c", "name": 3 } ] } } }""");
+
+        assertThat(described(result)).containsExactly("providers.p.models[1].name: must be a non-empty string",
+                "providers.p.models[2].name: must be a non-empty string");
+        assertThat(result.settings().providers().get("p").models()).containsExactly(new ModelConfig("a", null,
+                "Model A"), new ModelConfig("b", null), new ModelConfig("c", null));
+    }
+
+    @Test
     void providerKeysCannotContainASlashBecauseSelectorsSplitThere() throws Exception {
         SettingsValidator.Result result = validate("{ \"providers\": { \"open/ai\": { \"api\": \"simulator\" } } }");
 

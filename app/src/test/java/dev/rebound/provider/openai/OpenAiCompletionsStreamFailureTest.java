@@ -81,6 +81,17 @@ class OpenAiCompletionsStreamFailureTest {
     }
 
     @Test
+    void theCharactersOfATruncatedStreamIncludeTextHeldBackAsAPossibleKeyPrefix() {
+        // The key starts with "sk-": a reply cut right after "as" holds the "s" back until the stream ends.
+        fixture.enqueue(eventStream(text("Hello"), text(" as")));
+
+        AssistantMessage message = fixture.stream().message();
+
+        assertThat(message.errorMessage()).endsWith("; 8 characters had arrived");
+        assertThat(message.text()).isEqualTo("Hello as");
+    }
+
+    @Test
     void anEmptyStreamIsTruncatedWithoutObservableOutput() {
         fixture.enqueue(eventStream());
 

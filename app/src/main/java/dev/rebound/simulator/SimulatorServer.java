@@ -1,0 +1,237 @@
+package dev.rebound.simulator;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.rebound.json.Json;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A fake LLM provider on 127.0.0.1 speaking OpenAI's Chat Completions wire format: {@code POST /v1/chat/completions}
+ * (streamed as server-sent events when {@code stream: true}, with usage when {@code stream_options.include_usage}, then
+ * {@code data: [DONE]}) and {@code GET /v1/models}. Each completion request consumes one step of its
+ * {@link FaultScript}; with none queued it streams a {@link ReplyComposer} reply at {@link #tokensPerSecond()}.
+ *
+ * <p>Built on the JDK's {@code com.sun.net.httpserver}, one virtual thread per request. Independent of the rest of
+ * Rebound (it must not know the provider code it is there to exercise), so it also runs standalone
+ * ({@code rebound simulate}).
+ */
+public final class SimulatorServer implements AutoCloseable {
+    /** The model the simulator lists. It answers under whatever model name a request asks for. */
+    public static final String MODEL_ID = "rebound-simulator";
+    private static final Logger LOG = LoggerFactory.getLogger(SimulatorServer.class);
+
+    private final HttpServer http;
+    private final ExecutorService executor;
+    private final FaultScript faults;
+    private final FaultResponses responses;
+    private final CompletionResponder responder;
+    private final Ticker ticker;
+    private final ObjectMapper mapper = Json.newMapper();
+    private final AtomicLong requests = new AtomicLong();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile double tokensPerSecond;
+
+    /**
+     * The settings of a server.
+     *
+     * @param port the port on 127.0.0.1; 0 for an ephemeral one
+     * @param tokensPerSecond the streaming rate; 0 for as fast as possible
+     * @param seed makes replies deterministic
+     */
+    public record Config(int port, double tokensPerSecond, long seed) {
+        /** The built-in simulator's rate: about a fast hosted model. */
+        public static final double DEFAULT_TOKENS_PER_SECOND = 120;
+
+        public Config {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0 (any free port) or 1-65535, not " + port);
+            }
+            checkRate(tokensPerSecond);
+        }
+    }
+
+    private SimulatorServer(HttpServer http, ExecutorService executor, FaultScript faults, Config config, Clock clock,
+                            Ticker ticker) {
+        this.http = http;
+        this.executor = executor;
+        this.faults = faults;
+        this.responses = new FaultResponses(mapper, clock);
+        this.responder = new CompletionResponder(mapper, new ReplyComposer(config.seed()), new StreamPacer(ticker),
+                clock, stopped);
+        this.ticker = ticker;
+        this.tokensPerSecond = config.tokensPerSecond();
+    }
+
+    /** Starts a server on the real clock. */
+    public static SimulatorServer start(Config config, FaultScript faults) throws IOException {
+        return start(config, faults, Clock.systemUTC(), Ticker.system());
+    }
+
+    /**
+     * Starts a server.
+     *
+     * @param clock stamps completions and usage-limit reset times
+     * @param ticker paces streams and delays
+     * @throws IOException when the port cannot be bound (in use, not allowed)
+     */
+    public static SimulatorServer start(Config config, FaultScript faults, Clock clock, Ticker ticker)
+            throws IOException {
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), config.port()), 0);
+        ExecutorService executor = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("rebound-simulator-", 0).factory());
+        SimulatorServer server = new SimulatorServer(http, executor, Objects.requireNonNull(faults, "faults"), config,
+                clock, ticker);
+        http.createContext("/", server::handle);
+        http.setExecutor(executor);
+        http.start();
+        LOG.info("Simulator listening on {}", server.baseUrl());
+        return server;
+    }
+
+    /** The base URL to configure a provider with: {@code http://127.0.0.1:PORT/v1}. */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port() + "/v1";
+    }
+
+    public int port() {
+        return http.getAddress().getPort();
+    }
+
+    /** The script the requests consume. */
+    public FaultScript faults() {
+        return faults;
+    }
+
+    public double tokensPerSecond() {
+        return tokensPerSecond;
+    }
+
+    /** Changes the streaming rate of the replies that start from now on; 0 for as fast as possible. */
+    public void tokensPerSecond(double rate) {
+        checkRate(rate);
+        this.tokensPerSecond = rate;
+    }
+
+    /** Stops at once: stalled and delayed requests are released and their connections closed. */
+    @Override
+    public void close() {
+        stopped.countDown();
+        http.stop(0);
+        executor.shutdownNow();
+        LOG.info("Simulator on port {} stopped", port());
+    }
+
+    static void checkRate(double rate) {
+        if (!(rate >= 0) || Double.isInfinite(rate)) {
+            throw new IllegalArgumentException("tokens per second must be 0 (as fast as possible) or more, not "
+                    + rate);
+        }
+    }
+
+    private void handle(HttpExchange exchange) {
+        try {
+            String path = exchange.getRequestURI().getPath();
+            String method = exchange.getRequestMethod();
+            if ("GET".equals(method) && "/v1/models".equals(path)) {
+                sendJson(exchange, 200, Map.of(), models());
+            } else if ("POST".equals(method) && "/v1/chat/completions".equals(path)) {
+                completion(exchange);
+            } else {
+                FaultResponses.ErrorResponse notFound = responses.notFound(method, path);
+                sendJson(exchange, notFound.status(), notFound.headers(), notFound.body());
+            }
+        } catch (IOException e) {
+            LOG.debug("Simulator: the client went away ({})", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("Simulator: request failed", e);
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private String models() {
+        ObjectNode root = mapper.createObjectNode().put("object", "list");
+        root.putArray("data").addObject().put("id", MODEL_ID).put("object", "model").put("created", 1_764_547_200L)
+                .put("owned_by", "rebound");
+        return root.toString();
+    }
+
+    private void completion(HttpExchange exchange) throws IOException, InterruptedException {
+        long number = requests.incrementAndGet();
+        String requestId = "req_sim_" + number;
+        JsonNode body;
+        try {
+            body = mapper.readTree(exchange.getRequestBody().readAllBytes());
+        } catch (JacksonException e) {
+            body = null;
+        }
+        if (body == null || !body.isObject() || !body.path("messages").isArray()) {
+            FaultResponses.ErrorResponse bad = responses.badRequest("The request body must be a JSON object with a "
+                    + "\"messages\" array (OpenAI Chat Completions format).");
+            sendJson(exchange, bad.status(), bad.headers(), bad.body());
+            return;
+        }
+        String key = bearer(exchange.getRequestHeaders().getFirst("Authorization"));
+        FaultStep step = faults.take(key);
+        String model = body.path("model").asText(MODEL_ID);
+        LOG.debug("Simulator: request {} for {} gets {}", number, model, step.fault().name());
+        Fault fault = step.fault();
+        if (fault instanceof Fault.ResetBeforeHeaders) {
+            return;
+        }
+        if (fault instanceof Fault.Delay delay) {
+            ticker.sleepNanos(TimeUnit.MILLISECONDS.toNanos(delay.ms()));
+        }
+        var error = responses.of(fault, model, key, requestId);
+        if (error.isPresent()) {
+            sendJson(exchange, error.get().status(), error.get().headers(), error.get().body());
+            return;
+        }
+        CompletionRequest request = new CompletionRequest(body, model, requestId, number);
+        responder.respond(exchange, request, fault, tokensPerSecond);
+    }
+
+    private static void sendJson(HttpExchange exchange, int status, Map<String, String> headers, String json)
+            throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    /** The key of an {@code Authorization: Bearer KEY} header, or null. */
+    static String bearer(String authorization) {
+        if (authorization == null) {
+            return null;
+        }
+        String value = authorization.strip();
+        if (value.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            String key = value.substring(7).strip();
+            return key.isEmpty() ? null : key;
+        }
+        return null;
+    }
+}

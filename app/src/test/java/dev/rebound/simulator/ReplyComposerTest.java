@@ -1,0 +1,48 @@
+package dev.rebound.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReplyComposerTest {
+
+    private static String text(List<String> tokens) {
+        return String.join("", tokens);
+    }
+
+    @Test
+    void theSameSeedAndPromptGiveTheSameReplyAndOtherSeedsVary() {
+        String a = text(new ReplyComposer(1).reply("How do retries work?"));
+        String again = text(new ReplyComposer(1).reply("How do retries work?"));
+        long distinct = java.util.stream.LongStream.range(0, 8)
+                .mapToObj(seed -> text(new ReplyComposer(seed).reply("How do retries work?"))).distinct().count();
+
+        assertThat(again).isEqualTo(a);
+        assertThat(distinct).isGreaterThan(4);
+    }
+
+    @Test
+    void aLongReplyHasHeadingsListsATableAndCode() {
+        String reply = text(new ReplyComposer(3).reply("Give me a long answer"));
+
+        assertThat(reply).startsWith("## ").contains("\n### 1. ", "\n- **", "| status | meaning | what to do |",
+                "\n|---|---|---|\n", "\n```");
+        assertThat(Tokens.count(reply)).isBetween(ReplyComposer.LONG_TOKENS - 10, ReplyComposer.LONG_TOKENS);
+    }
+
+    @Test
+    void aShortReplyIsShortAndATokenCountIsHonoured() {
+        assertThat(new ReplyComposer(5).reply("hi")).hasSize(ReplyComposer.SHORT_TOKENS);
+        assertThat(new ReplyComposer(5).reply("answer in 5000 tokens please")).hasSize(5000);
+    }
+
+    @Test
+    void tokensJoinBackToTheTextAndSplitLongWords() {
+        List<String> tokens = Tokens.split("Retrying  exponentially\nis fine");
+
+        assertThat(tokens).containsExactly("Retrying", "  exponent", "ially", "\nis", " fine");
+        assertThat(Tokens.count("Retrying  exponentially\nis fine")).isEqualTo(5);
+        assertThat(Tokens.firstChars(tokens, 12)).containsExactly("Retrying", "  ex");
+    }
+}
