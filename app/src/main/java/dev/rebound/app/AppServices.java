@@ -25,6 +25,9 @@ import dev.rebound.session.RestoredSession;
 import dev.rebound.session.SessionRestorer;
 import dev.rebound.session.SessionTitler;
 import dev.rebound.history.LoadedSession;
+import dev.rebound.history.SessionCatalogue;
+import dev.rebound.ui.DesktopContext;
+import java.time.ZoneId;
 import dev.rebound.history.SessionJournal;
 import dev.rebound.history.SessionLoader;
 import dev.rebound.settings.ConfigDirectory;
@@ -119,6 +122,13 @@ final class AppServices implements AutoCloseable {
     /** Makes new sessions start on this model instead of the settings' default. */
     void startModel(ModelRef model) {
         this.startModel = model;
+    }
+
+    /** What the desktop window needs; {@code resume} is the session to open first, or null for a new chat. */
+    DesktopContext desktopContext(Path resume) {
+        return new DesktopContext(sessionFactory(), SessionCatalogue.of(dir, clock), settings, background, clock,
+                ZoneId.systemDefault(), dir.stateDir().resolve("desktop.json"), resume, startupNotices(),
+                settings.file());
     }
 
     /** Problems found while loading settings and credentials, as (level, message) for notices. */
