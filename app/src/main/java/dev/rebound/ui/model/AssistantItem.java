@@ -34,6 +34,7 @@ public final class AssistantItem implements ChatItem {
     private final ReadOnlyIntegerWrapper length = new ReadOnlyIntegerWrapper(this, "length");
     private final ReadOnlyObjectWrapper<Status> status = new ReadOnlyObjectWrapper<>(this, "status");
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error");
+    private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail");
     private final ReadOnlyStringWrapper model = new ReadOnlyStringWrapper(this, "model", "");
     private String messageId;
 
@@ -74,6 +75,11 @@ public final class AssistantItem implements ChatItem {
         return error.getReadOnlyProperty();
     }
 
+    /** The error of the last failed attempt when {@link #errorProperty()} says something else (a cancel), or null. */
+    public ReadOnlyStringProperty detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
     /** The model that wrote (or failed to write) the reply, {@code provider/id}. */
     public ReadOnlyStringProperty modelProperty() {
         return model.getReadOnlyProperty();
@@ -101,6 +107,7 @@ public final class AssistantItem implements ChatItem {
         text.setLength(0);
         length.set(0);
         error.set(null);
+        detail.set(null);
         if (newModel != null) {
             model.set(newModel);
         }
@@ -108,6 +115,8 @@ public final class AssistantItem implements ChatItem {
     }
 
     void end(Status newStatus, String errorText) {
+        String previous = error.get();
+        detail.set(previous != null && !previous.equals(errorText) ? previous : null);
         error.set(errorText);
         status.set(newStatus);
     }

@@ -8,6 +8,7 @@ import dev.rebound.ui.model.ComposerViewModel;
 import dev.rebound.ui.model.RetryBannerViewModel;
 import java.util.ArrayList;
 import java.util.List;
+import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.value.ChangeListener;
 import javafx.collections.ListChangeListener;
@@ -51,19 +52,18 @@ final class ChatPane extends BorderPane {
         ListChangeListener<ChatItem> added = change -> {
             while (change.next()) {
                 if (change.wasAdded()) {
-                    list.scrollTo(chat.items().size() - 1);
+                    Platform.runLater(this::scrollToEnd);
                 }
             }
         };
         chat.items().addListener(added);
         disposers.add(() -> chat.items().removeListener(added));
+        list.heightProperty().addListener((obs, old, now) -> followEnd());
         setCenter(list);
         VBox bottom = new VBox(banner(chat.banner()), composer(chat.composer()));
         bottom.getStyleClass().add("chat-bottom");
         setBottom(bottom);
-        if (!chat.items().isEmpty()) {
-            list.scrollTo(chat.items().size() - 1);
-        }
+        Platform.runLater(this::scrollToEnd);
     }
 
     /** Puts the caret into the composer. */
@@ -232,13 +232,24 @@ final class ChatPane extends BorderPane {
 
     /** Keeps the end of a growing reply in view when the list was already showing the last row. */
     private void followEnd() {
-        if (list.getSkin() == null || !(list.lookup(".virtual-flow") instanceof VirtualFlow<?> flow)) {
+        if (list.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {
+            int last = chat.items().size() - 1;
+            var lastVisible = flow.getLastVisibleCell();
+            if (last >= 0 && lastVisible != null && lastVisible.getIndex() >= last) {
+                flow.setPosition(1.0);
+            }
+        }
+    }
+
+    /** Shows the bottom of the last row (a new row was added). */
+    private void scrollToEnd() {
+        int last = chat.items().size() - 1;
+        if (last < 0) {
             return;
         }
-        int last = chat.items().size() - 1;
-        var lastVisible = flow.getLastVisibleCell();
-        if (last >= 0 && lastVisible != null && lastVisible.getIndex() >= last) {
-            flow.scrollPixels(Double.MAX_VALUE / 4);
+        list.scrollTo(last);
+        if (list.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {
+            flow.setPosition(1.0);
         }
     }
 }

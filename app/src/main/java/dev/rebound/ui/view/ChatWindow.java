@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import javafx.application.Application;
 import javafx.application.Platform;
+import javafx.geometry.Rectangle2D;
 import javafx.scene.Scene;
 import javafx.scene.control.CheckMenuItem;
 import javafx.scene.control.Label;
@@ -18,11 +19,13 @@ import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SeparatorMenuItem;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.TextInputControl;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCombination;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.StackPane;
+import javafx.stage.Screen;
 import javafx.stage.Window;
 
 /**
@@ -55,13 +58,23 @@ public final class ChatWindow {
         BorderPane root = new BorderPane(split);
         root.setTop(menuBar);
         root.getStyleClass().add("rebound-root");
-        scene = new Scene(root, 1100, 760);
+        Rectangle2D screen = Screen.getPrimary().getVisualBounds();
+        scene = new Scene(root, Math.min(1100, screen.getWidth() * 0.9), Math.min(760, screen.getHeight() * 0.9));
         scene.getStylesheets().add(Objects.requireNonNull(
                 ChatWindow.class.getResource("rebound.css"), "rebound.css").toExternalForm());
         scene.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             ChatViewModel chat = window.current();
             if (e.getCode() == KeyCode.ESCAPE && chat != null && chat.cancelRetry()) {
                 e.consume();
+            }
+        });
+        scene.windowProperty().addListener((obs, old, stage) -> {
+            if (stage != null) {
+                stage.focusedProperty().addListener((o, was, focused) -> {
+                    if (focused && shown != null && !(scene.getFocusOwner() instanceof TextInputControl)) {
+                        shown.focusComposer();
+                    }
+                });
             }
         });
         window.currentProperty().addListener((obs, old, now) -> show(now));
@@ -91,6 +104,7 @@ public final class ChatWindow {
         if (chat != null) {
             shown = new ChatPane(chat, window.models(), renderer);
             chatHolder.getChildren().setAll(shown);
+            shown.focusComposer();
             Platform.runLater(() -> {
                 if (shown != null) {
                     shown.focusComposer();

@@ -27,7 +27,7 @@ final class MessageCell extends ListCell<ChatItem> {
     private Runnable unbind = () -> { };
 
     /**
-     * @param grew called after a streaming reply in this cell was re-rendered (the list follows the end)
+     * @param grew called when a reply in this cell grew (the list follows the end)
      */
     MessageCell(ChatViewModel chat, MarkdownRenderer renderer, Runnable grew) {
         this.chat = chat;
@@ -95,7 +95,6 @@ final class MessageCell extends ListCell<ChatItem> {
                     pending[0] = false;
                     if (bound[0]) {
                         markdown.advance(item.text());
-                        grew.run();
                     }
                 });
             }
@@ -109,7 +108,10 @@ final class MessageCell extends ListCell<ChatItem> {
         showStatus(item, status);
         item.lengthProperty().addListener(lengthListener);
         item.statusProperty().addListener(statusListener);
+        ChangeListener<Number> heightListener = (obs, old, now) -> grew.run();
+        box.heightProperty().addListener(heightListener);
         unbind = () -> {
+            box.heightProperty().removeListener(heightListener);
             bound[0] = false;
             model.textProperty().unbind();
             item.lengthProperty().removeListener(lengthListener);
@@ -127,8 +129,7 @@ final class MessageCell extends ListCell<ChatItem> {
                     status.getChildren().add(muted("Waiting for the reply…"));
                 }
             }
-            case RETRYING -> status.getChildren().add(muted("This attempt failed"
-                    + (error == null ? "" : ": " + error) + ". A retry is scheduled (see below)."));
+            case RETRYING -> status.getChildren().add(muted("This attempt failed; a retry is scheduled (see below)."));
             case STOPPED -> status.getChildren().add(muted(error == null ? "Stopped." : "Stopped: " + error));
             case FAILED, CANCELLED -> {
                 Label message = new Label(error == null ? "The reply failed." : error);
@@ -140,7 +141,12 @@ final class MessageCell extends ListCell<ChatItem> {
                 retry.setTooltip(new Tooltip("Send the same prompt again"));
                 retry.disableProperty().bind(chat.composer().runningProperty());
                 retry.setOnAction(e -> chat.retry(item));
-                status.getChildren().addAll(message, retry);
+                status.getChildren().add(message);
+                String detail = item.detailProperty().get();
+                if (detail != null && item.status() == AssistantItem.Status.CANCELLED) {
+                    status.getChildren().add(muted("Last error: " + detail));
+                }
+                status.getChildren().add(retry);
             }
             case DONE -> {
                 // A finished reply needs no status line.

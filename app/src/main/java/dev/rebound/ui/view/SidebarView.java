@@ -43,6 +43,10 @@ final class SidebarView extends VBox {
         list.setItems(window.sidebar().sessions());
         list.setPlaceholder(new Label("No saved chats yet"));
         list.setCellFactory(v -> new ListCell<>() {
+            {
+                setPrefWidth(0);
+            }
+
             @Override
             protected void updateItem(SessionSummary item, boolean empty) {
                 super.updateItem(item, empty);
@@ -52,6 +56,7 @@ final class SidebarView extends VBox {
                     return;
                 }
                 Label title = new Label(item.displayTitle());
+                title.setTooltip(new Tooltip(item.displayTitle()));
                 title.getStyleClass().add("session-title");
                 Label date = new Label(when.format(Instant.ofEpochMilli(item.lastActivity())));
                 date.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);

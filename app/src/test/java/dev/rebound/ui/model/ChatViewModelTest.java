@@ -105,6 +105,7 @@ class ChatViewModelTest {
         assertThat(ticker.active()).isZero();
         assertThat(reply().status()).isEqualTo(AssistantItem.Status.CANCELLED);
         assertThat(reply().errorProperty().get()).isEqualTo("Retry cancelled");
+        assertThat(reply().detailProperty().get()).contains("Overloaded");
         assertThat(reply().canRetry()).isTrue();
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
