@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -32,6 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChatWindowViewModel implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ChatWindowViewModel.class);
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
     /** Whether a chat is shown. */
     public enum State {
@@ -127,13 +129,19 @@ public final class ChatWindowViewModel implements AutoCloseable {
         openFile(summary.file());
     }
 
-    /** Renames a chat; errors become a notice in the chat shown. */
+    /** Renames a chat (whitespace collapsed, as the catalogue does); errors become a notice in the chat shown. */
     public void rename(SessionSummary summary, String title) {
         ChatViewModel chat = open.get(summary.id());
+        String clean = WHITESPACE.matcher(title).replaceAll(" ").strip();
+        if (clean.isEmpty() || clean.length() > SessionCatalogue.MAX_TITLE_LENGTH) {
+            tell("A chat's name must have 1 to " + SessionCatalogue.MAX_TITLE_LENGTH + " characters.");
+            return;
+        }
         deps.background().execute(() -> {
             try {
                 if (chat != null) {
-                    chat.session().setTitle(title.strip());
+                    // The open session owns the file's writer, so its own history records the new title.
+                    chat.session().setTitle(clean);
                 } else {
                     deps.catalogue().rename(summary.id(), title);
                 }

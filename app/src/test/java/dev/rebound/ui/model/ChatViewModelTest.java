@@ -153,6 +153,23 @@ class ChatViewModelTest {
     }
 
     @Test
+    void anOverloadedModelFallsBackWithANoticeAndTheChipNamesBothModels() throws Exception {
+        open("{\"fallbackChains\": {\"default\": [\"local/other-model\"]}}");
+        server.enqueue(Overloaded.response());
+        server.enqueue(Sse.reply("From the fallback"));
+        chat.send("Hi");
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(reply().text().toString()).isEqualTo("From the fallback");
+        assertThat(reply().modelProperty().get()).isEqualTo("local/other-model");
+        assertThat(chat.items()).contains(new NoticeItem(NoticeItem.Level.WARNING, "Switched to local/other-model: "
+                + DesktopHarness.MODEL + " is unavailable (fallback chain \"default\")."));
+        assertThat(chat.fallbackChipProperty().get())
+                .matches("Fallback: local/test-model → local/other-model · primary back at \\d\\d:\\d\\d");
+        assertThat(chat.modelProperty().get().selector()).isEqualTo("local/other-model");
+    }
+
+    @Test
     void closingReleasesTheSessionSubscription() throws Exception {
         open("{}");
         server.enqueue(Sse.reply("unseen"));
