@@ -143,7 +143,7 @@ final class ChatPane extends BorderPane {
         error.textProperty().bind(banner.errorProperty());
         error.setWrapText(true);
         var waiting = Bindings.equal(banner.stateProperty(), RetryBannerViewModel.State.WAITING);
-        Button now = new Button("Retry _now");
+        Button now = new Button("Retry n_ow");
         now.setId("retry-now");
         now.setMnemonicParsing(true);
         now.setTooltip(new Tooltip("Skip the wait and retry at once"));

@@ -135,8 +135,7 @@ final class MessageCell extends ListCell<ChatItem> {
                 Label message = new Label(error == null ? "The reply failed." : error);
                 message.setWrapText(true);
                 message.getStyleClass().addAll("reply-error", Styles.DANGER);
-                Button retry = new Button("_Retry");
-                retry.setMnemonicParsing(true);
+                Button retry = new Button("Retry");
                 retry.getStyleClass().add(Styles.SMALL);
                 retry.setTooltip(new Tooltip("Send the same prompt again"));
                 retry.disableProperty().bind(chat.composer().runningProperty());
