@@ -146,6 +146,9 @@ final class Launch {
         try (AppServices services = start()) {
             requireSessionFile(services);
             return DesktopApp.run(services.desktopContext(session));
+        } catch (DesktopApp.CannotOpenException e) {
+            Console.errWriter().println("rebound: " + e.getMessage());
+            return EXIT_USAGE;
         } catch (StartupException e) {
             Console.errWriter().println("rebound: " + e.getMessage());
             return EXIT_USAGE;

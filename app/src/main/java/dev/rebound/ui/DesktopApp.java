@@ -27,23 +27,31 @@ public final class DesktopApp {
      * Shows the chat window and returns when it is closed.
      *
      * @return the process exit code
+     * @throws CannotOpenException when there is no display (or JavaFX cannot start), with what to do instead
      */
-    public static int run(DesktopContext context) throws InterruptedException {
+    public static int run(DesktopContext context) throws InterruptedException, CannotOpenException {
         UiPreferences preferences = UiPreferences.load(context.preferencesFile());
         CountDownLatch closed = new CountDownLatch(1);
-        Platform.setImplicitExit(false);
-        Platform.startup(() -> {
-            try {
-                Stage stage = new Stage();
-                stage.setOnHidden(e -> closed.countDown());
-                show(stage, context, preferences, Platform::runLater, new FxTicker(),
-                        new SystemBrowser(context.background(), System.getProperty("os.name", "")),
-                        owner -> settingsPending(owner, context));
-            } catch (RuntimeException e) {
-                LOG.error("The window could not be opened", e);
-                closed.countDown();
-            }
-        });
+        try {
+            Platform.startup(() -> {
+                try {
+                    Platform.setImplicitExit(false);
+                    Stage stage = new Stage();
+                    stage.setOnHidden(e -> closed.countDown());
+                    show(stage, context, preferences, Platform::runLater, new FxTicker(),
+                            new SystemBrowser(context.background(), System.getProperty("os.name", "")),
+                            owner -> settingsPending(owner, context));
+                } catch (RuntimeException e) {
+                    LOG.error("The window could not be opened", e);
+                    closed.countDown();
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.info("JavaFX could not start", e);
+            throw new CannotOpenException("the desktop window could not be opened (" + e.getMessage() + "). It needs "
+                    + "a graphical desktop session; without one, use --mode rpc or -p MESSAGE. Details are in the "
+                    + "log file.");
+        }
         closed.await();
         Platform.exit();
         return 0;
@@ -70,8 +78,16 @@ public final class DesktopApp {
             model.close();
         });
         stage.show();
+        LOG.info("Desktop window shown");
         model.start(context.resume(), context.startupNotices());
         return window;
+    }
+
+    /** JavaFX could not start, typically because there is no display. */
+    public static final class CannotOpenException extends Exception {
+        CannotOpenException(String message) {
+            super(message);
+        }
     }
 
     private static void settingsPending(Window owner, DesktopContext context) {

@@ -53,6 +53,8 @@ public final class ChatWindowViewModel implements AutoCloseable {
     private final Dependencies deps;
     private final SidebarViewModel sidebar;
     private final Map<String, ChatViewModel> open = new LinkedHashMap<>();
+    /** Files being reopened, so a second click does not open the same file twice. */
+    private final java.util.Set<Path> opening = new java.util.HashSet<>();
     private final ObservableList<ModelRef> models = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<ChatViewModel> current = new ReadOnlyObjectWrapper<>(this, "current");
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.STARTING);
@@ -200,13 +202,20 @@ public final class ChatWindowViewModel implements AutoCloseable {
     }
 
     private void openFile(Path file) {
+        if (!opening.add(file)) {
+            return;
+        }
         deps.background().execute(() -> {
             try {
                 SessionFactory.Opened opened = deps.sessions().resume(file);
-                deps.fx().execute(() -> attach(opened));
+                deps.fx().execute(() -> {
+                    opening.remove(file);
+                    attach(opened);
+                });
             } catch (IOException | RuntimeException e) {
                 LOG.warn("Opening {} failed", file, e);
                 deps.fx().execute(() -> {
+                    opening.remove(file);
                     String message = "The chat in " + file + " could not be opened (" + e.getMessage() + ").";
                     if (current.get() == null) {
                         problem.set(message + " Start a new chat with Ctrl+N.");
@@ -233,6 +242,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
         chat.setOnTurnEnded(sidebar::refresh);
         open.put(session.id(), chat);
         current.set(chat);
+        LOG.info("Chat {} shown ({})", session.id(), session.sessionFile());
         state.set(State.READY);
         problem.set("");
         sidebar.refresh();

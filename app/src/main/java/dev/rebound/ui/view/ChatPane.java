@@ -45,7 +45,6 @@ final class ChatPane extends BorderPane {
         getStyleClass().add("chat-pane");
         setTop(header(models));
         list.getStyleClass().addAll("chat-list", Styles.DENSE);
-        list.setFocusTraversable(false);
         list.setItems(chat.items());
         list.setCellFactory(v -> new MessageCell(chat, renderer, this::followEnd));
         list.setPlaceholder(new Label("Ask anything. Enter sends, Shift+Enter starts a new line."));
