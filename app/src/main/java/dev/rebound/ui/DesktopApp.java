@@ -13,6 +13,7 @@ import javafx.application.Platform;
 import javafx.scene.control.Alert;
 import javafx.stage.Stage;
 import javafx.stage.Window;
+import javafx.stage.WindowEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,10 +38,11 @@ public final class DesktopApp {
                 try {
                     Platform.setImplicitExit(false);
                     Stage stage = new Stage();
-                    stage.setOnHidden(e -> closed.countDown());
                     show(stage, context, preferences, Platform::runLater, new FxTicker(),
                             new SystemBrowser(context.background(), System.getProperty("os.name", "")),
                             owner -> settingsPending(owner, context));
+                    // After show()'s own handler, so the chats are closed before the host shuts its executors.
+                    stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
                 } catch (RuntimeException e) {
                     LOG.error("The window could not be opened", e);
                     closed.countDown();
@@ -73,7 +75,7 @@ public final class DesktopApp {
                 dark -> context.background().execute(() -> preferences.saveDark(dark)));
         stage.setTitle("Rebound");
         stage.setScene(window.scene());
-        stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, e -> {
+        stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> {
             window.dispose();
             model.close();
         });

@@ -196,7 +196,7 @@ public final class ChatViewModel implements AutoCloseable {
 
     /** The user picked a model in the header. */
     public void chooseModel(ModelRef chosen) {
-        if (chosen == null || chosen.equals(model.get()) && session.fallback().isEmpty()) {
+        if (chosen == null || (chosen.equals(model.get()) && session.fallback().isEmpty())) {
             return;
         }
         background.execute(() -> {

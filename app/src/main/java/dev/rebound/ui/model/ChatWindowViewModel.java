@@ -184,7 +184,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
         });
     }
 
-    /** Closes every open chat and its session. */
+    /** Closes every open chat and, in the background, its session. */
     @Override
     public void close() {
         if (closed) {
@@ -197,7 +197,8 @@ public final class ChatWindowViewModel implements AutoCloseable {
         current.set(null);
         for (ChatViewModel chat : chats) {
             chat.close();
-            chat.session().close();
+            // Closing aborts a running turn and closes the file: disk work, so off the FX thread.
+            deps.background().execute(chat.session()::close);
         }
     }
 
