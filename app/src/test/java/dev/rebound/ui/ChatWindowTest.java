@@ -138,6 +138,21 @@ class ChatWindowTest {
     }
 
     @Test
+    void anExhaustedChainLeavesTheReplySayingHowManyAttemptsFailed() throws Exception {
+        openWindow("{\"maxRetries\": 2, \"baseDelayMs\": 10}");
+        server.enqueue(Overloaded.response());
+        server.enqueue(Overloaded.response());
+        server.enqueue(Overloaded.response());
+
+        sendPrompt("Hi");
+
+        waitFor(() -> !bannerShown() && idle() && robot.lookup(".reply-error").tryQuery().isPresent());
+        assertThat(robot.lookup(".reply-error").queryAs(Label.class).getText())
+                .startsWith("Retry failed after 2 attempts: ").contains("Overloaded");
+        assertThat(server.getRequestCount()).isEqualTo(3);
+    }
+
+    @Test
     void cancelRetryEndsTheChainAndNoFurtherRequestIsSent() throws Exception {
         openWindow("{}");
         server.enqueue(Overloaded.response("retry-after", "30"));

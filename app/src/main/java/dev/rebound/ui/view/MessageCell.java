@@ -14,6 +14,7 @@ import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
@@ -57,8 +58,7 @@ final class MessageCell extends ListCell<ChatItem> {
     private Node user(UserItem item) {
         Label who = new Label("You");
         who.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, Styles.TEXT_BOLD);
-        Label text = new Label(item.text());
-        text.setWrapText(true);
+        Label text = wrapping(item.text());
         text.getStyleClass().add("user-text");
         VBox box = new VBox(who, text);
         box.getStyleClass().add("message-user");
@@ -66,8 +66,7 @@ final class MessageCell extends ListCell<ChatItem> {
     }
 
     private Node notice(NoticeItem item) {
-        Label label = new Label((item.level() == NoticeItem.Level.INFO ? "ⓘ " : "⚠ ") + item.text());
-        label.setWrapText(true);
+        Label label = wrapping((item.level() == NoticeItem.Level.INFO ? "ⓘ " : "⚠ ") + item.text());
         label.getStyleClass().addAll("notice", "notice-" + item.level().name().toLowerCase(java.util.Locale.ROOT),
                 Styles.TEXT_SMALL);
         return label;
@@ -99,7 +98,7 @@ final class MessageCell extends ListCell<ChatItem> {
                 });
             }
         };
-        ChangeListener<AssistantItem.Status> statusListener = (obs, old, now) -> showStatus(item, status);
+        ChangeListener<Object> statusListener = (obs, old, now) -> showStatus(item, status);
         if (item.status() == AssistantItem.Status.STREAMING) {
             markdown.advance(item.text());
         } else {
@@ -108,6 +107,8 @@ final class MessageCell extends ListCell<ChatItem> {
         showStatus(item, status);
         item.lengthProperty().addListener(lengthListener);
         item.statusProperty().addListener(statusListener);
+        // A failed reply can fail again with another text (the chain's final message) without changing status.
+        item.errorProperty().addListener(statusListener);
         ChangeListener<Number> heightListener = (obs, old, now) -> grew.run();
         box.heightProperty().addListener(heightListener);
         unbind = () -> {
@@ -116,6 +117,7 @@ final class MessageCell extends ListCell<ChatItem> {
             model.textProperty().unbind();
             item.lengthProperty().removeListener(lengthListener);
             item.statusProperty().removeListener(statusListener);
+            item.errorProperty().removeListener(statusListener);
         };
         return box;
     }
@@ -132,8 +134,7 @@ final class MessageCell extends ListCell<ChatItem> {
             case RETRYING -> status.getChildren().add(muted("This attempt failed; a retry is scheduled (see below)."));
             case STOPPED -> status.getChildren().add(muted(error == null ? "Stopped." : "Stopped: " + error));
             case FAILED, CANCELLED -> {
-                Label message = new Label(error == null ? "The reply failed." : error);
-                message.setWrapText(true);
+                Label message = wrapping(error == null ? "The reply failed." : error);
                 message.getStyleClass().addAll("reply-error", Styles.DANGER);
                 Button retry = new Button("Retry");
                 retry.getStyleClass().add(Styles.SMALL);
@@ -154,9 +155,16 @@ final class MessageCell extends ListCell<ChatItem> {
     }
 
     private static Label muted(String text) {
+        Label label = wrapping(text);
+        label.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+        return label;
+    }
+
+    /** A label that wraps instead of ending in an ellipsis: it may not be made shorter than its wrapped text. */
+    private static Label wrapping(String text) {
         Label label = new Label(text);
         label.setWrapText(true);
-        label.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+        label.setMinHeight(Region.USE_PREF_SIZE);
         return label;
     }
 }
