@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 /** The command line of {@code java -jar rebound.jar}. */
 @Command(name = "rebound", mixinStandardHelpOptions = true, versionProvider = AppVersion.class, sortOptions = false,
         description = {"A chat app whose conversations survive LLM provider failures.", "",
-            "Modes: --mode rpc (headless, JSON lines on stdin/stdout), -p MESSAGE (one prompt, reply on stdout)."})
+            "Modes: the desktop window (default), --mode rpc (headless, JSON lines on stdin/stdout),",
+            "-p MESSAGE (one prompt, reply on stdout)."})
 public final class Main implements Callable<Integer> {
 
     /** How Rebound runs. */

@@ -11,9 +11,13 @@ import javafx.beans.value.ChangeListener;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ContentDisplay;
+import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.Tooltip;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
@@ -46,6 +50,7 @@ final class MessageCell extends ListCell<ChatItem> {
         unbind = () -> { };
         if (empty || item == null) {
             setGraphic(null);
+            setContextMenu(null);
             return;
         }
         setGraphic(switch (item) {
@@ -53,6 +58,22 @@ final class MessageCell extends ListCell<ChatItem> {
             case NoticeItem notice -> notice(notice);
             case AssistantItem reply -> reply(reply);
         });
+        setContextMenu(copyMenu(item));
+    }
+
+    /** Copy for the text of a row (a reply as its Markdown source). */
+    private static ContextMenu copyMenu(ChatItem item) {
+        MenuItem copy = new MenuItem("_Copy text");
+        copy.setOnAction(e -> {
+            ClipboardContent content = new ClipboardContent();
+            content.putString(switch (item) {
+                case UserItem user -> user.text();
+                case NoticeItem notice -> notice.text();
+                case AssistantItem reply -> reply.text().toString();
+            });
+            Clipboard.getSystemClipboard().setContent(content);
+        });
+        return new ContextMenu(copy);
     }
 
     private Node user(UserItem item) {
