@@ -26,6 +26,9 @@ import dev.rebound.session.RestoredSession;
 import dev.rebound.session.SessionRestorer;
 import dev.rebound.session.SessionTitler;
 import dev.rebound.history.LoadedSession;
+import dev.rebound.history.SessionCatalogue;
+import dev.rebound.ui.DesktopContext;
+import java.time.ZoneId;
 import dev.rebound.history.SessionJournal;
 import dev.rebound.history.SessionLoader;
 import dev.rebound.plugin.PluginHost;
@@ -172,6 +175,13 @@ final class AppServices implements AutoCloseable {
                 session.announce(Notice.WARNING, message);
             }
         });
+    }
+
+    /** What the desktop window needs; {@code resume} is the session to open first, or null for a new chat. */
+    DesktopContext desktopContext(Path resume) {
+        return new DesktopContext(sessionFactory(), SessionCatalogue.of(dir, clock), settings, background, clock,
+                ZoneId.systemDefault(), dir.stateDir().resolve("desktop.json"), resume, startupNotices(),
+                settings.file());
     }
 
     /** Problems found while loading settings, credentials and plugins, as (level, message) for notices. */

@@ -11,6 +11,7 @@ import dev.rebound.session.PromptResult;
 import dev.rebound.session.TurnOutcome;
 import dev.rebound.simulator.ScenarioException;
 import dev.rebound.simulator.Scenarios;
+import dev.rebound.ui.DesktopApp;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -146,11 +147,19 @@ final class Launch {
     }
 
     int desktop() {
-        PrintWriter err = Console.errWriter();
-        err.println("The desktop window is not part of this build yet. Use one of:");
-        err.println("  java -jar app/target/rebound.jar --mode rpc      (JSON lines on stdin/stdout; see docs/rpc.md)");
-        err.println("  java -jar app/target/rebound.jar -p \"MESSAGE\"    (one prompt, the reply on stdout)");
-        return 0;
+        try (AppServices services = start()) {
+            requireSessionFile(services);
+            return DesktopApp.run(services.desktopContext(session));
+        } catch (DesktopApp.CannotOpenException e) {
+            Console.errWriter().println("rebound: " + e.getMessage());
+            return EXIT_USAGE;
+        } catch (StartupException e) {
+            Console.errWriter().println("rebound: " + e.getMessage());
+            return EXIT_USAGE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return EXIT_USAGE;
+        }
     }
 
     /** The session to start with: the one of --session, reopened, or a new one. */
@@ -160,10 +169,7 @@ final class Launch {
             notices.addAll(created.notices());
             return created.session();
         }
-        if (!Files.isRegularFile(session)) {
-            throw new StartupException("--session " + session + ": no such session file. Saved chats are in "
-                    + services.configDirectory().sessionsDir() + ".");
-        }
+        requireSessionFile(services);
         try {
             SessionFactory.Opened resumed = services.sessionFactory().resume(session);
             notices.addAll(resumed.notices());
@@ -175,6 +181,13 @@ final class Launch {
         } catch (IOException e) {
             throw new StartupException("--session " + session + ": the file could not be read (" + e.getMessage()
                     + ").");
+        }
+    }
+
+    private void requireSessionFile(AppServices services) throws StartupException {
+        if (session != null && !Files.isRegularFile(session)) {
+            throw new StartupException("--session " + session + ": no such session file. Saved chats are in "
+                    + services.configDirectory().sessionsDir() + ".");
         }
     }
 

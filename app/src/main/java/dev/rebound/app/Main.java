@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
 @Command(name = "rebound", mixinStandardHelpOptions = true, versionProvider = AppVersion.class, sortOptions = false,
         subcommands = SimulateCommand.class,
         description = {"A chat app whose conversations survive LLM provider failures.", "",
-            "Modes: --mode rpc (headless, JSON lines on stdin/stdout), -p MESSAGE (one prompt, reply on stdout).",
+            "Modes: the desktop window (default), --mode rpc (headless, JSON lines on stdin/stdout),",
+            "-p MESSAGE (one prompt, reply on stdout).",
             "With no provider configured, replies come from the built-in fault simulator (docs/simulator.md)."})
 public final class Main implements Callable<Integer> {
 

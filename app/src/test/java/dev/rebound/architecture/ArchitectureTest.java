@@ -73,6 +73,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void viewModelsUseJavaFxPropertiesButNoNodesStagesOrToolkit() {
+        check(noClasses().that().resideInAPackage("dev.rebound.ui.model..")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx.scene..", "javafx.stage..",
+                        "javafx.application..", "javafx.animation..")
+                .because("view-models hold the UI's state and logic and are tested without a toolkit or a robot; "
+                        + "nodes, windows, Platform and timelines belong to the views (dev.rebound.ui.view)"));
+    }
+
+    @Test
     void theSessionCoreDoesNotDependOnItsHosts() {
         check(noClasses().that().resideInAnyPackage("dev.rebound.session..", "dev.rebound.provider..",
                         "dev.rebound.settings..", "dev.rebound.auth..")

@@ -3,16 +3,16 @@ package dev.rebound.e2e;
 import mockwebserver3.MockResponse;
 
 /** Server-sent-event bodies in the OpenAI Chat Completions wire format, for MockWebServer. */
-final class Sse {
+public final class Sse {
     private Sse() {
     }
 
-    static String chunk(String content) {
+    public static String chunk(String content) {
         return "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":"
                 + quote(content) + "},\"finish_reason\":null}]}\n\n";
     }
 
-    static String finish() {
+    public static String finish() {
         return "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},"
                 + "\"finish_reason\":\"stop\"}]}\n\n"
                 + "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":"
@@ -21,7 +21,7 @@ final class Sse {
     }
 
     /** A complete streamed reply made of these pieces. */
-    static MockResponse reply(String... pieces) {
+    public static MockResponse reply(String... pieces) {
         StringBuilder body = new StringBuilder();
         for (String p : pieces) {
             body.append(chunk(p));

@@ -1,0 +1,104 @@
+package dev.rebound.ui;
+
+import dev.rebound.ui.model.ChatWindowViewModel;
+import dev.rebound.ui.model.Ticker;
+import dev.rebound.ui.view.ChatWindow;
+import dev.rebound.ui.view.FxTicker;
+import dev.rebound.ui.view.LinkOpener;
+import dev.rebound.ui.view.SystemBrowser;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.scene.control.Alert;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import javafx.stage.WindowEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Starts the JavaFX toolkit and shows the chat window until it is closed. */
+public final class DesktopApp {
+    private static final Logger LOG = LoggerFactory.getLogger(DesktopApp.class);
+
+    private DesktopApp() {
+    }
+
+    /**
+     * Shows the chat window and returns when it is closed.
+     *
+     * @return the process exit code
+     * @throws CannotOpenException when there is no display (or JavaFX cannot start), with what to do instead
+     */
+    public static int run(DesktopContext context) throws InterruptedException, CannotOpenException {
+        UiPreferences preferences = UiPreferences.load(context.preferencesFile());
+        CountDownLatch closed = new CountDownLatch(1);
+        try {
+            Platform.startup(() -> {
+                try {
+                    Platform.setImplicitExit(false);
+                    Stage stage = new Stage();
+                    show(stage, context, preferences, Platform::runLater, new FxTicker(),
+                            new SystemBrowser(context.background(), System.getProperty("os.name", "")),
+                            owner -> settingsPending(owner, context));
+                    // After show()'s own handler, so the chats are closed before the host shuts its executors.
+                    stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
+                } catch (RuntimeException e) {
+                    LOG.error("The window could not be opened", e);
+                    closed.countDown();
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.info("JavaFX could not start", e);
+            throw new CannotOpenException("the desktop window could not be opened (" + e.getMessage() + "). It needs "
+                    + "a graphical desktop session; without one, use --mode rpc or -p MESSAGE. Details are in the "
+                    + "log file.");
+        }
+        closed.await();
+        Platform.exit();
+        return 0;
+    }
+
+    /**
+     * Builds the chat window on {@code stage} and shows it at once; the first chat opens in the background. Call on
+     * the FX thread. The window's view-models are closed, with their sessions, when the stage is hidden.
+     *
+     * @param fx how work reaches the FX thread
+     * @param settingsOpener opens the settings window (Ctrl+,)
+     */
+    public static ChatWindow show(Stage stage, DesktopContext context, UiPreferences preferences, Executor fx,
+                                  Ticker ticker, LinkOpener links, Consumer<Window> settingsOpener) {
+        ChatWindowViewModel model = new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(
+                context.sessions(), context.catalogue(), context.settings(), fx, context.background(),
+                context.clock(), context.zone(), ticker));
+        ChatWindow window = new ChatWindow(model, links, context.zone(), settingsOpener, preferences.dark(),
+                dark -> context.background().execute(() -> preferences.saveDark(dark)));
+        stage.setTitle("Rebound");
+        stage.setScene(window.scene());
+        stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> {
+            window.dispose();
+            model.close();
+        });
+        stage.show();
+        LOG.info("Desktop window shown");
+        model.start(context.resume(), context.startupNotices());
+        return window;
+    }
+
+    /** JavaFX could not start, typically because there is no display. */
+    public static final class CannotOpenException extends Exception {
+        CannotOpenException(String message) {
+            super(message);
+        }
+    }
+
+    private static void settingsPending(Window owner, DesktopContext context) {
+        Alert alert = new Alert(Alert.AlertType.INFORMATION, "Settings live in " + context.settingsFile()
+                + ". The settings window is not part of this build yet; edit that file (see docs/settings.md) and "
+                + "restart Rebound.");
+        alert.initOwner(owner);
+        alert.setTitle("Settings");
+        alert.setHeaderText("Settings");
+        alert.show();
+    }
+}

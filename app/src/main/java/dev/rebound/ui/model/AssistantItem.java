@@ -1,0 +1,123 @@
+package dev.rebound.ui.model;
+
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+/**
+ * A reply of the assistant as the chat shows it. The text grows as deltas arrive: views read {@link #text()} when
+ * {@link #lengthProperty()} changes, so a streaming reply is never copied whole per token. A failed attempt that is
+ * being retried keeps its row; the next attempt streams into the same row. Confined to the FX thread.
+ */
+public final class AssistantItem implements ChatItem {
+
+    /** Where the reply stands. */
+    public enum Status {
+        /** Text is arriving. */
+        STREAMING,
+        /** The attempt failed and a retry is scheduled or running; see the retry banner. */
+        RETRYING,
+        /** The reply is complete. */
+        DONE,
+        /** The user pressed Stop; the text received so far is kept. */
+        STOPPED,
+        /** The call (or its retry chain) failed; {@link #errorProperty()} says why. */
+        FAILED,
+        /** The user cancelled the pending retry. */
+        CANCELLED
+    }
+
+    private final StringBuilder text = new StringBuilder();
+    private final ReadOnlyIntegerWrapper length = new ReadOnlyIntegerWrapper(this, "length");
+    private final ReadOnlyObjectWrapper<Status> status = new ReadOnlyObjectWrapper<>(this, "status");
+    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error");
+    private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail");
+    private final ReadOnlyStringWrapper model = new ReadOnlyStringWrapper(this, "model", "");
+    private String messageId;
+
+    AssistantItem(String messageId, String model, Status status) {
+        this.messageId = messageId;
+        this.model.set(model == null ? "" : model);
+        this.status.set(status);
+    }
+
+    /** A finished reply, as restored from a saved chat. */
+    static AssistantItem finished(String messageId, String model, String text, Status status, String error) {
+        AssistantItem item = new AssistantItem(messageId, model, status);
+        item.append(text);
+        item.error.set(error);
+        return item;
+    }
+
+    /** The text received so far; do not keep it: it changes as the reply streams. */
+    public CharSequence text() {
+        return text;
+    }
+
+    /** The number of characters received; changes with every delta. */
+    public ReadOnlyIntegerProperty lengthProperty() {
+        return length.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Status> statusProperty() {
+        return status.getReadOnlyProperty();
+    }
+
+    public Status status() {
+        return status.get();
+    }
+
+    /** What went wrong, for people (e.g. {@code Retry failed after 3 attempts: …}), or null. */
+    public ReadOnlyStringProperty errorProperty() {
+        return error.getReadOnlyProperty();
+    }
+
+    /** The error of the last failed attempt when {@link #errorProperty()} says something else (a cancel), or null. */
+    public ReadOnlyStringProperty detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
+    /** The model that wrote (or failed to write) the reply, {@code provider/id}. */
+    public ReadOnlyStringProperty modelProperty() {
+        return model.getReadOnlyProperty();
+    }
+
+    /** Whether a manual Retry is offered. */
+    public boolean canRetry() {
+        return status.get() == Status.FAILED || status.get() == Status.CANCELLED;
+    }
+
+    String messageId() {
+        return messageId;
+    }
+
+    void append(String delta) {
+        if (delta != null && !delta.isEmpty()) {
+            text.append(delta);
+            length.set(text.length());
+        }
+    }
+
+    /** A new attempt of a retried reply begins in this row. */
+    void restart(String newMessageId, String newModel) {
+        messageId = newMessageId;
+        text.setLength(0);
+        length.set(0);
+        error.set(null);
+        detail.set(null);
+        if (newModel != null) {
+            model.set(newModel);
+        }
+        status.set(Status.STREAMING);
+    }
+
+    void end(Status newStatus, String errorText) {
+        String previous = error.get();
+        detail.set(previous != null && !previous.equals(errorText) ? previous : null);
+        error.set(errorText);
+        status.set(newStatus);
+    }
+}

@@ -1,0 +1,389 @@
+package dev.rebound.ui.model;
+
+import dev.rebound.api.AgentStart;
+import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.AutoRetryEnd;
+import dev.rebound.api.AutoRetryStart;
+import dev.rebound.api.ChatMessage;
+import dev.rebound.api.CredentialSwitched;
+import dev.rebound.api.MessageEnd;
+import dev.rebound.api.MessageStart;
+import dev.rebound.api.MessageUpdate;
+import dev.rebound.api.ModelChanged;
+import dev.rebound.api.ModelRef;
+import dev.rebound.api.Notice;
+import dev.rebound.api.RetryEndReason;
+import dev.rebound.api.RetryFallbackApplied;
+import dev.rebound.api.RetryFallbackReverted;
+import dev.rebound.api.SessionEvent;
+import dev.rebound.api.StopReason;
+import dev.rebound.api.UserMessage;
+import dev.rebound.session.ChatSession;
+import dev.rebound.session.FallbackStatus;
+import dev.rebound.session.HistoryEntry;
+import dev.rebound.session.PromptResult;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One open chat: its rows, its state, the retry banner, the composer, the current model and the fallback chip. It
+ * renders the session's events and calls the session; it holds no retry logic. Session events arrive on the session's
+ * thread and are handed to the FX thread through the injected executor, in order; calls that may write the session file
+ * go to the background executor so the FX thread never waits for the disk. Confined to the FX thread.
+ */
+public final class ChatViewModel implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ChatViewModel.class);
+    private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HH:mm");
+
+    /** Whether a turn runs. */
+    public enum State {
+        /** Ready for a prompt. */
+        IDLE,
+        /** A reply is being produced (streaming, or a retried call runs). */
+        RUNNING,
+        /** A retry is scheduled; the banner counts down. */
+        RETRY_WAITING
+    }
+
+    private final ChatSession session;
+    private final Executor fx;
+    private final Executor background;
+    private final ZoneId zone;
+    private final ObservableList<ChatItem> items = FXCollections.observableArrayList();
+    private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.IDLE);
+    private final ReadOnlyObjectWrapper<ModelRef> model = new ReadOnlyObjectWrapper<>(this, "model");
+    private final ReadOnlyStringWrapper fallbackChip = new ReadOnlyStringWrapper(this, "fallbackChip", "");
+    private final RetryBannerViewModel banner;
+    private final ComposerViewModel composer;
+    private final AutoCloseable subscription;
+    private Runnable onTurnEnded = () -> { };
+    private AssistantItem reply;
+    private Integer lastHttpStatus;
+    private boolean closed;
+
+    /**
+     * A view-model of an open session.
+     *
+     * @param notices what opening the session found, as (level, message) pairs; shown first
+     * @param fx runs work on the FX thread ({@code Platform::runLater}; direct in tests)
+     * @param background runs session calls that may touch the disk
+     */
+    public ChatViewModel(ChatSession session, List<String[]> notices, Executor fx, Executor background, Clock clock,
+                         ZoneId zone, Ticker ticker) {
+        this.session = session;
+        this.fx = fx;
+        this.background = background;
+        this.zone = zone;
+        this.banner = new RetryBannerViewModel(clock, ticker);
+        this.composer = new ComposerViewModel(this);
+        restore(session.history());
+        for (String[] notice : notices) {
+            items.add(new NoticeItem(NoticeItem.Level.of(notice[0]), notice[1]));
+        }
+        model.set(session.model());
+        refreshFallbackChip();
+        this.subscription = session.subscribe(event -> fx.execute(() -> onEvent(event)));
+    }
+
+    public ObservableList<ChatItem> items() {
+        return items;
+    }
+
+    public ReadOnlyObjectProperty<State> stateProperty() {
+        return state.getReadOnlyProperty();
+    }
+
+    public State state() {
+        return state.get();
+    }
+
+    /** The model the next call goes to (a fallback while one is active). */
+    public ReadOnlyObjectProperty<ModelRef> modelProperty() {
+        return model.getReadOnlyProperty();
+    }
+
+    /** {@code Fallback: A → B · primary back at 14:32}, or empty when no fallback is active. */
+    public ReadOnlyStringProperty fallbackChipProperty() {
+        return fallbackChip.getReadOnlyProperty();
+    }
+
+    public RetryBannerViewModel banner() {
+        return banner;
+    }
+
+    public ComposerViewModel composer() {
+        return composer;
+    }
+
+    /** The session's id. */
+    public String sessionId() {
+        return session.id();
+    }
+
+    /** Runs after every turn (the sidebar refreshes its titles then). */
+    public void setOnTurnEnded(Runnable action) {
+        this.onTurnEnded = action == null ? () -> { } : action;
+    }
+
+    /**
+     * Sends a prompt.
+     *
+     * @return false when the session refused it (the reason is shown as a notice)
+     */
+    public boolean send(String text) {
+        if (closed) {
+            return false;
+        }
+        PromptResult result = session.prompt(text, null);
+        if (result instanceof PromptResult.Rejected rejected) {
+            items.add(new NoticeItem(NoticeItem.Level.ERROR, rejected.reason()));
+            return false;
+        }
+        state.set(State.RUNNING);
+        ((PromptResult.Accepted) result).completion().whenComplete((outcome, failure) -> fx.execute(this::turnEnded));
+        return true;
+    }
+
+    /** Stop: ends the running turn (and any pending retry). */
+    public void stop() {
+        background.execute(session::abort);
+    }
+
+    /**
+     * Cancel Retry (button or Esc), decided on the session's live state, not on what the banner shows.
+     *
+     * @return true when a pending retry was there to cancel
+     */
+    public boolean cancelRetry() {
+        if (!session.retryStatus().waiting()) {
+            return false;
+        }
+        background.execute(session::abortRetry);
+        return true;
+    }
+
+    /** Retry now: the retry the banner shows starts at once. */
+    public void retryNow() {
+        int attempt = banner.attempt();
+        if (attempt > 0) {
+            background.execute(() -> session.retryNow(attempt));
+        }
+    }
+
+    /** The manual Retry of a failed reply: sends the prompt it answered again. */
+    public boolean retry(AssistantItem failed) {
+        int index = items.indexOf(failed);
+        for (int i = index - 1; i >= 0; i--) {
+            if (items.get(i) instanceof UserItem prompt) {
+                return send(prompt.text());
+            }
+        }
+        return false;
+    }
+
+    /** The user picked a model in the header. */
+    public void chooseModel(ModelRef chosen) {
+        if (chosen == null || (chosen.equals(model.get()) && session.fallback().isEmpty())) {
+            return;
+        }
+        background.execute(() -> {
+            try {
+                session.setModel(chosen);
+            } catch (IllegalArgumentException e) {
+                LOG.warn("Model {} could not be chosen", chosen, e);
+                fx.execute(() -> items.add(new NoticeItem(NoticeItem.Level.ERROR, e.getMessage())));
+            }
+        });
+    }
+
+    /** Releases the subscription and the countdown; the session itself belongs to the caller. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        banner.hide();
+        try {
+            subscription.close();
+        } catch (Exception e) {
+            LOG.debug("Unsubscribing from session {} failed", session.id(), e);
+        }
+    }
+
+    /** The session this view-model renders (for the window, which owns its lifetime). */
+    ChatSession session() {
+        return session;
+    }
+
+    private void turnEnded() {
+        if (closed) {
+            return;
+        }
+        banner.hide();
+        if (reply != null && (reply.status() == AssistantItem.Status.STREAMING
+                || reply.status() == AssistantItem.Status.RETRYING)) {
+            reply.end(AssistantItem.Status.FAILED, "The reply ended unexpectedly; see the log for details.");
+        }
+        reply = null;
+        state.set(State.IDLE);
+        onTurnEnded.run();
+    }
+
+    void onEvent(SessionEvent event) {
+        if (closed) {
+            return;
+        }
+        switch (event) {
+            case MessageStart start -> messageStarted(start.message());
+            case MessageUpdate update -> {
+                if (MessageUpdate.TEXT.equals(update.kind()) && reply != null
+                        && update.messageId().equals(reply.messageId())) {
+                    reply.append(update.delta());
+                }
+            }
+            case MessageEnd end -> messageEnded(end.message());
+            case AgentStart ignored -> {
+                if (banner.state() == RetryBannerViewModel.State.WAITING) {
+                    banner.attemptStarted();
+                    state.set(State.RUNNING);
+                }
+            }
+            case AutoRetryStart start -> {
+                if (reply != null) {
+                    reply.end(AssistantItem.Status.RETRYING, start.errorMessage());
+                }
+                banner.show(start, lastHttpStatus);
+                state.set(State.RETRY_WAITING);
+            }
+            case AutoRetryEnd end -> chainEnded(end);
+            case Notice notice -> items.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
+            case RetryFallbackApplied applied -> {
+                items.add(new NoticeItem(NoticeItem.Level.WARNING, "Switched to " + applied.to() + ": "
+                        + applied.from() + " is unavailable (fallback chain \"" + applied.role() + "\")."));
+                refreshFallbackChip();
+            }
+            case RetryFallbackReverted reverted -> {
+                items.add(new NoticeItem(NoticeItem.Level.INFO, "Back on " + reverted.to() + " (your model); "
+                        + reverted.from() + " was a temporary fallback."));
+                refreshFallbackChip();
+            }
+            case CredentialSwitched switched -> items.add(new NoticeItem(NoticeItem.Level.WARNING,
+                    "Switched " + switched.provider() + " from key \"" + switched.from() + "\" to \"" + switched.to()
+                            + "\" after a usage limit."));
+            case ModelChanged changed -> {
+                model.set(changed.model());
+                refreshFallbackChip();
+            }
+            default -> {
+                // agent_end, retry_chain_end and retry_fallback_succeeded change nothing on screen.
+            }
+        }
+    }
+
+    private void messageStarted(ChatMessage message) {
+        switch (message) {
+            case UserMessage user -> items.add(new UserItem(user.text()));
+            case AssistantMessage assistant -> {
+                String from = assistant.provider() == null ? null : assistant.modelRef().selector();
+                if (reply != null && reply.status() == AssistantItem.Status.RETRYING) {
+                    reply.restart(assistant.id(), from);
+                } else {
+                    reply = new AssistantItem(assistant.id(), from, AssistantItem.Status.STREAMING);
+                    items.add(reply);
+                }
+            }
+        }
+    }
+
+    private void messageEnded(ChatMessage message) {
+        if (!(message instanceof AssistantMessage assistant) || reply == null
+                || !assistant.id().equals(reply.messageId())) {
+            return;
+        }
+        if (reply.text().isEmpty() && !assistant.text().isEmpty()) {
+            reply.append(assistant.text());
+        }
+        lastHttpStatus = assistant.failure() == null ? null : assistant.failure().httpStatus();
+        switch (assistant.stopReason()) {
+            case ERROR -> reply.end(AssistantItem.Status.FAILED, assistant.errorMessage());
+            case ABORTED -> reply.end(AssistantItem.Status.STOPPED,
+                    ChatSession.ABORT_MESSAGE.equals(assistant.errorMessage()) ? null : assistant.errorMessage());
+            default -> reply.end(AssistantItem.Status.DONE, null);
+        }
+    }
+
+    private void chainEnded(AutoRetryEnd end) {
+        banner.hide();
+        state.set(State.RUNNING);
+        if (end.success() || reply == null) {
+            return;
+        }
+        if (end.reason() == RetryEndReason.CANCELLED) {
+            reply.end(AssistantItem.Status.CANCELLED, AutoRetryEnd.CANCELLED_MESSAGE);
+        } else if (end.reason() == RetryEndReason.ABORTED) {
+            reply.end(AssistantItem.Status.STOPPED, null);
+        } else {
+            reply.end(AssistantItem.Status.FAILED, failedAfter(end.attempt(), end.finalError()));
+        }
+    }
+
+    static String failedAfter(int attempts, String finalError) {
+        return "Retry failed after " + attempts + (attempts == 1 ? " attempt: " : " attempts: ") + finalError;
+    }
+
+    private void refreshFallbackChip() {
+        fallbackChip.set(session.fallback().map(this::chipText).orElse(""));
+    }
+
+    private String chipText(FallbackStatus status) {
+        String text = "Fallback: " + status.primary() + " → " + status.current();
+        if (status.revertAt() != null) {
+            text += " · primary back at " + HOUR_MINUTE.format(Instant.ofEpochMilli(status.revertAt()).atZone(zone));
+        }
+        return text;
+    }
+
+    private void restore(List<HistoryEntry> history) {
+        List<ChatItem> restored = new ArrayList<>();
+        for (HistoryEntry entry : history) {
+            switch (entry) {
+                case HistoryEntry.Message m when m.message() instanceof UserMessage user ->
+                        restored.add(new UserItem(user.text()));
+                case HistoryEntry.Message m when !m.retried() && m.message() instanceof AssistantMessage a ->
+                        restored.add(AssistantItem.finished(a.id(), a.provider() == null ? null
+                                : a.modelRef().selector(), a.text(), statusOf(a.stopReason()), a.errorMessage()));
+                case HistoryEntry.Notice n -> restored.add(new NoticeItem(NoticeItem.Level.of(n.level()),
+                        n.message()));
+                case HistoryEntry.ModelChange c when "fallback".equals(c.reason()) ->
+                        restored.add(new NoticeItem(NoticeItem.Level.WARNING, "Switched to " + c.to().selector()
+                                + ": " + (c.from() == null ? "the model" : c.from().selector()) + " was unavailable."));
+                default -> {
+                    // Retried attempts, titles, user model choices and chain records are not rows of the chat.
+                }
+            }
+        }
+        items.setAll(restored);
+    }
+
+    private static AssistantItem.Status statusOf(StopReason reason) {
+        return switch (reason) {
+            case ERROR -> AssistantItem.Status.FAILED;
+            case ABORTED -> AssistantItem.Status.STOPPED;
+            default -> AssistantItem.Status.DONE;
+        };
+    }
+}

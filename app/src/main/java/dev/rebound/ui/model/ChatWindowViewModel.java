@@ -1,0 +1,260 @@
+package dev.rebound.ui.model;
+
+import dev.rebound.api.ModelRef;
+import dev.rebound.history.SessionCatalogue;
+import dev.rebound.history.SessionSummary;
+import dev.rebound.session.ChatSession;
+import dev.rebound.session.SessionFactory;
+import dev.rebound.settings.Settings;
+import dev.rebound.settings.SettingsStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The chat window: the sidebar, the configured models and the open chats. Chats stay open (and keep streaming) while
+ * another one is shown; all are closed with the window. Opening, creating, renaming and deleting touch the disk, so
+ * they run on the background executor and land on the FX thread. Confined to the FX thread.
+ */
+public final class ChatWindowViewModel implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ChatWindowViewModel.class);
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
+    /** Whether a chat is shown. */
+    public enum State {
+        /** The first chat is being opened. */
+        STARTING,
+        /** A chat is shown. */
+        READY,
+        /** No chat could be opened; {@link #problemProperty()} says why. */
+        FAILED
+    }
+
+    /** What the window's view-models need. */
+    public record Dependencies(SessionFactory sessions, SessionCatalogue catalogue, SettingsStore settings,
+                               Executor fx, Executor background, Clock clock, ZoneId zone, Ticker ticker) {
+    }
+
+    private final Dependencies deps;
+    private final SidebarViewModel sidebar;
+    private final Map<String, ChatViewModel> open = new LinkedHashMap<>();
+    /** Files being reopened, so a second click does not open the same file twice. */
+    private final java.util.Set<Path> opening = new java.util.HashSet<>();
+    private final ObservableList<ModelRef> models = FXCollections.observableArrayList();
+    private final ReadOnlyObjectWrapper<ChatViewModel> current = new ReadOnlyObjectWrapper<>(this, "current");
+    private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.STARTING);
+    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper(this, "problem", "");
+    private final Consumer<Settings> settingsListener;
+    private List<String[]> startupNotices = List.of();
+    private boolean closed;
+
+    public ChatWindowViewModel(Dependencies deps) {
+        this.deps = deps;
+        this.sidebar = new SidebarViewModel(deps.catalogue(), deps.fx(), deps.background());
+        this.models.setAll(deps.settings().current().allModels());
+        this.settingsListener = s -> deps.fx().execute(() -> models.setAll(s.allModels()));
+        deps.settings().addListener(settingsListener);
+    }
+
+    public SidebarViewModel sidebar() {
+        return sidebar;
+    }
+
+    /** The configured models, for the model picker; follows settings changes. */
+    public ObservableList<ModelRef> models() {
+        return models;
+    }
+
+    /** The chat shown, or null while none is open. */
+    public ReadOnlyObjectProperty<ChatViewModel> currentProperty() {
+        return current.getReadOnlyProperty();
+    }
+
+    public ChatViewModel current() {
+        return current.get();
+    }
+
+    public ReadOnlyObjectProperty<State> stateProperty() {
+        return state.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty problemProperty() {
+        return problem.getReadOnlyProperty();
+    }
+
+    /**
+     * Opens the first chat: the saved one given (e.g. {@code --session}), else a new one. Returns at once.
+     *
+     * @param resume a session file, or null
+     * @param notices what starting found, as (level, message) pairs, shown in the first chat
+     */
+    public void start(Path resume, List<String[]> notices) {
+        startupNotices = List.copyOf(notices);
+        sidebar.refresh();
+        if (resume == null) {
+            newChat();
+        } else {
+            openFile(resume);
+        }
+    }
+
+    /** Starts a new chat and shows it (Ctrl+N). */
+    public void newChat() {
+        deps.background().execute(() -> {
+            SessionFactory.Opened opened = deps.sessions().create();
+            deps.fx().execute(() -> attach(opened));
+        });
+    }
+
+    /** Shows a saved chat, reopening it when it is not open yet. */
+    public void open(SessionSummary summary) {
+        ChatViewModel already = open.get(summary.id());
+        if (already != null) {
+            current.set(already);
+            return;
+        }
+        openFile(summary.file());
+    }
+
+    /** Renames a chat (whitespace collapsed, as the catalogue does); errors become a notice in the chat shown. */
+    public void rename(SessionSummary summary, String title) {
+        ChatViewModel chat = open.get(summary.id());
+        String clean = WHITESPACE.matcher(title).replaceAll(" ").strip();
+        if (clean.isEmpty() || clean.length() > SessionCatalogue.MAX_TITLE_LENGTH) {
+            tell("A chat's name must have 1 to " + SessionCatalogue.MAX_TITLE_LENGTH + " characters.");
+            return;
+        }
+        deps.background().execute(() -> {
+            try {
+                if (chat != null) {
+                    // The open session owns the file's writer, so its own history records the new title.
+                    chat.session().setTitle(clean);
+                } else {
+                    deps.catalogue().rename(summary.id(), title);
+                }
+            } catch (IOException | IllegalArgumentException e) {
+                LOG.warn("Renaming session {} failed", summary.id(), e);
+                deps.fx().execute(() -> tell("The chat could not be renamed: " + e.getMessage()));
+            }
+            deps.fx().execute(sidebar::refresh);
+        });
+    }
+
+    /** Deletes a chat (to the trash), closing it first when it is open. */
+    public void delete(SessionSummary summary) {
+        ChatViewModel chat = open.remove(summary.id());
+        if (chat != null) {
+            chat.close();
+        }
+        boolean wasShown = chat != null && chat == current.get();
+        if (wasShown) {
+            current.set(open.isEmpty() ? null : open.values().iterator().next());
+        }
+        deps.background().execute(() -> {
+            if (chat != null) {
+                chat.session().close();
+            }
+            try {
+                deps.catalogue().delete(summary.id());
+            } catch (IOException e) {
+                LOG.warn("Deleting session {} failed", summary.id(), e);
+                deps.fx().execute(() -> tell("The chat could not be moved to the trash: " + e.getMessage()));
+            }
+            deps.fx().execute(() -> {
+                sidebar.refresh();
+                if (current.get() == null && !closed) {
+                    newChat();
+                }
+            });
+        });
+    }
+
+    /** Closes every open chat and, in the background, its session. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        deps.settings().removeListener(settingsListener);
+        List<ChatViewModel> chats = List.copyOf(open.values());
+        open.clear();
+        current.set(null);
+        for (ChatViewModel chat : chats) {
+            chat.close();
+            // Closing aborts a running turn and closes the file: disk work, so off the FX thread.
+            deps.background().execute(chat.session()::close);
+        }
+    }
+
+    private void openFile(Path file) {
+        if (!opening.add(file)) {
+            return;
+        }
+        deps.background().execute(() -> {
+            try {
+                SessionFactory.Opened opened = deps.sessions().resume(file);
+                deps.fx().execute(() -> {
+                    opening.remove(file);
+                    attach(opened);
+                });
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Opening {} failed", file, e);
+                deps.fx().execute(() -> {
+                    opening.remove(file);
+                    String message = "The chat in " + file + " could not be opened (" + e.getMessage() + ").";
+                    if (current.get() == null) {
+                        problem.set(message + " Start a new chat with Ctrl+N.");
+                        state.set(State.FAILED);
+                    } else {
+                        tell(message);
+                    }
+                });
+            }
+        });
+    }
+
+    private void attach(SessionFactory.Opened opened) {
+        ChatSession session = opened.session();
+        if (closed) {
+            deps.background().execute(session::close);
+            return;
+        }
+        List<String[]> notices = new java.util.ArrayList<>(startupNotices);
+        notices.addAll(opened.notices());
+        startupNotices = List.of();
+        ChatViewModel chat = new ChatViewModel(session, notices, deps.fx(), deps.background(), deps.clock(),
+                deps.zone(), deps.ticker());
+        chat.setOnTurnEnded(sidebar::refresh);
+        open.put(session.id(), chat);
+        current.set(chat);
+        LOG.info("Chat {} shown ({})", session.id(), session.sessionFile());
+        state.set(State.READY);
+        problem.set("");
+        sidebar.refresh();
+    }
+
+    private void tell(String message) {
+        ChatViewModel chat = current.get();
+        if (chat != null) {
+            chat.items().add(new NoticeItem(NoticeItem.Level.ERROR, message));
+        } else {
+            problem.set(message);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.rebound.ui.model;
+
+import dev.rebound.history.SessionCatalogue;
+import dev.rebound.history.SessionSummary;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.Executor;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The list of saved chats, newest first, read from the history catalogue on the background executor. Confined to the
+ * FX thread.
+ */
+public final class SidebarViewModel {
+    private static final Logger LOG = LoggerFactory.getLogger(SidebarViewModel.class);
+
+    /** Whether the list is known. */
+    public enum State { LOADING, READY, FAILED }
+
+    private final SessionCatalogue catalogue;
+    private final Executor fx;
+    private final Executor background;
+    private final ObservableList<SessionSummary> sessions = FXCollections.observableArrayList();
+    private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.LOADING);
+    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper(this, "problem", "");
+
+    public SidebarViewModel(SessionCatalogue catalogue, Executor fx, Executor background) {
+        this.catalogue = catalogue;
+        this.fx = fx;
+        this.background = background;
+    }
+
+    public ObservableList<SessionSummary> sessions() {
+        return sessions;
+    }
+
+    public ReadOnlyObjectProperty<State> stateProperty() {
+        return state.getReadOnlyProperty();
+    }
+
+    /** Why the list could not be read, for people; empty when it could. */
+    public ReadOnlyStringProperty problemProperty() {
+        return problem.getReadOnlyProperty();
+    }
+
+    /** Reads the catalogue again. */
+    public void refresh() {
+        background.execute(() -> {
+            try {
+                List<SessionSummary> listed = catalogue.list();
+                fx.execute(() -> {
+                    sessions.setAll(listed);
+                    problem.set("");
+                    state.set(State.READY);
+                });
+            } catch (IOException e) {
+                LOG.warn("Listing {} failed", catalogue.sessionsDir(), e);
+                fx.execute(() -> {
+                    problem.set("Saved chats could not be listed (" + e.getMessage() + "). Check that "
+                            + catalogue.sessionsDir() + " is readable.");
+                    state.set(State.FAILED);
+                });
+            }
+        });
+    }
+}

@@ -1,0 +1,5 @@
+package dev.rebound.ui.model;
+
+/** A prompt the user sent. */
+public record UserItem(String text) implements ChatItem {
+}

@@ -1,0 +1,254 @@
+package dev.rebound.ui.view;
+
+import atlantafx.base.theme.Styles;
+import dev.rebound.api.ModelRef;
+import dev.rebound.ui.model.ChatItem;
+import dev.rebound.ui.model.ChatViewModel;
+import dev.rebound.ui.model.ComposerViewModel;
+import dev.rebound.ui.model.RetryBannerViewModel;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.beans.value.ChangeListener;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.Tooltip;
+import javafx.scene.control.skin.VirtualFlow;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+
+/**
+ * The chat shown: a header with the model picker and the fallback chip, the virtualised message list, the retry
+ * banner and the composer. Everything it binds to its view-model is released by {@link #dispose()}.
+ */
+final class ChatPane extends BorderPane {
+    private final ChatViewModel chat;
+    private final List<Runnable> disposers = new ArrayList<>();
+    private final ListView<ChatItem> list = new ListView<>();
+    private final TextArea composer = new TextArea();
+
+    ChatPane(ChatViewModel chat, ObservableList<ModelRef> models, MarkdownRenderer renderer) {
+        this.chat = chat;
+        getStyleClass().add("chat-pane");
+        setTop(header(models));
+        list.getStyleClass().addAll("chat-list", Styles.DENSE);
+        list.setItems(chat.items());
+        list.setCellFactory(v -> new MessageCell(chat, renderer, this::followEnd));
+        list.setPlaceholder(new Label("Ask anything. Enter sends, Shift+Enter starts a new line."));
+        ListChangeListener<ChatItem> added = change -> {
+            while (change.next()) {
+                if (change.wasAdded()) {
+                    Platform.runLater(this::scrollToEnd);
+                }
+            }
+        };
+        chat.items().addListener(added);
+        disposers.add(() -> chat.items().removeListener(added));
+        list.heightProperty().addListener((obs, old, now) -> followEnd());
+        setCenter(list);
+        VBox bottom = new VBox(banner(chat.banner()), composer(chat.composer()));
+        bottom.getStyleClass().add("chat-bottom");
+        setBottom(bottom);
+        Platform.runLater(this::scrollToEnd);
+    }
+
+    /** Puts the caret into the composer. */
+    void focusComposer() {
+        composer.requestFocus();
+    }
+
+    /** Releases every binding and listener this pane holds on its view-model. */
+    void dispose() {
+        disposers.forEach(Runnable::run);
+        disposers.clear();
+        list.setItems(null);
+    }
+
+    private HBox header(ObservableList<ModelRef> models) {
+        ComboBox<ModelRef> picker = new ComboBox<>(models);
+        picker.setId("model-picker");
+        picker.setTooltip(new Tooltip("The model of the next reply"));
+        picker.setPromptText("No model configured");
+        picker.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(ModelRef model) {
+                return model == null ? "" : model.selector();
+            }
+
+            @Override
+            public ModelRef fromString(String text) {
+                return ModelRef.parse(text);
+            }
+        });
+        boolean[] updating = {false};
+        ChangeListener<ModelRef> fromSession = (obs, old, now) -> {
+            updating[0] = true;
+            picker.setValue(now);
+            updating[0] = false;
+        };
+        fromSession.changed(null, null, chat.modelProperty().get());
+        chat.modelProperty().addListener(fromSession);
+        disposers.add(() -> chat.modelProperty().removeListener(fromSession));
+        picker.valueProperty().addListener((obs, old, now) -> {
+            if (!updating[0] && now != null) {
+                chat.chooseModel(now);
+            }
+        });
+        Label chip = new Label();
+        chip.setId("fallback-chip");
+        chip.getStyleClass().add("fallback-chip");
+        chip.textProperty().bind(chat.fallbackChipProperty());
+        chip.visibleProperty().bind(chat.fallbackChipProperty().isNotEmpty());
+        chip.managedProperty().bind(chip.visibleProperty());
+        chip.setTooltip(new Tooltip("Your model is unavailable for now; replies come from a fallback model"));
+        disposers.add(() -> {
+            chip.textProperty().unbind();
+            chip.visibleProperty().unbind();
+        });
+        Label modelLabel = new Label("_Model");
+        modelLabel.setMnemonicParsing(true);
+        modelLabel.setLabelFor(picker);
+        HBox header = new HBox(modelLabel, picker, chip);
+        header.setAlignment(Pos.CENTER_LEFT);
+        header.getStyleClass().add("chat-header");
+        return header;
+    }
+
+    private VBox banner(RetryBannerViewModel banner) {
+        Label headline = new Label();
+        headline.setId("retry-headline");
+        headline.getStyleClass().addAll(Styles.TEXT_BOLD, "retry-headline");
+        headline.textProperty().bind(banner.headlineProperty());
+        headline.setWrapText(true);
+        Label summary = new Label();
+        summary.getStyleClass().addAll(Styles.TEXT_SMALL, "retry-summary");
+        summary.textProperty().bind(banner.summaryProperty());
+        summary.setWrapText(true);
+        Label error = new Label();
+        error.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+        error.textProperty().bind(banner.errorProperty());
+        error.setWrapText(true);
+        var waiting = Bindings.equal(banner.stateProperty(), RetryBannerViewModel.State.WAITING);
+        Button now = new Button("Retry n_ow");
+        now.setId("retry-now");
+        now.setMnemonicParsing(true);
+        now.setTooltip(new Tooltip("Skip the wait and retry at once"));
+        now.disableProperty().bind(waiting.not());
+        now.setOnAction(e -> chat.retryNow());
+        Button cancel = new Button("_Cancel Retry");
+        cancel.setId("cancel-retry");
+        cancel.setMnemonicParsing(true);
+        cancel.getStyleClass().add(Styles.DANGER);
+        cancel.setTooltip(new Tooltip("Give up on this reply (Esc)"));
+        cancel.disableProperty().bind(waiting.not());
+        cancel.setOnAction(e -> chat.cancelRetry());
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        VBox text = new VBox(headline, summary, error);
+        HBox.setHgrow(text, Priority.ALWAYS);
+        HBox row = new HBox(text, spacer, now, cancel);
+        row.setAlignment(Pos.CENTER_LEFT);
+        row.getStyleClass().add("retry-row");
+        VBox box = new VBox(row);
+        box.setId("retry-banner");
+        box.getStyleClass().add("retry-banner");
+        box.visibleProperty().bind(Bindings.notEqual(banner.stateProperty(), RetryBannerViewModel.State.HIDDEN));
+        box.managedProperty().bind(box.visibleProperty());
+        disposers.add(() -> {
+            headline.textProperty().unbind();
+            summary.textProperty().unbind();
+            error.textProperty().unbind();
+            now.disableProperty().unbind();
+            cancel.disableProperty().unbind();
+            box.visibleProperty().unbind();
+        });
+        return box;
+    }
+
+    private HBox composer(ComposerViewModel model) {
+        composer.setId("composer");
+        composer.setWrapText(true);
+        composer.setPrefRowCount(3);
+        composer.setPromptText("Message (Enter sends, Shift+Enter new line)");
+        composer.textProperty().bindBidirectional(model.draftProperty());
+        composer.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() != KeyCode.ENTER) {
+                return;
+            }
+            e.consume();
+            if (e.isShiftDown()) {
+                composer.replaceSelection("\n");
+            } else {
+                model.send();
+            }
+        });
+        HBox.setHgrow(composer, Priority.ALWAYS);
+        Button send = new Button("_Send");
+        send.setId("send");
+        send.setMnemonicParsing(true);
+        send.setDefaultButton(false);
+        send.getStyleClass().add(Styles.ACCENT);
+        send.setTooltip(new Tooltip("Send (Enter or Ctrl+Enter)"));
+        send.disableProperty().bind(model.canSendProperty().not());
+        send.visibleProperty().bind(model.runningProperty().not());
+        send.managedProperty().bind(send.visibleProperty());
+        send.setOnAction(e -> {
+            model.send();
+            composer.requestFocus();
+        });
+        Button stop = new Button("S_top");
+        stop.setId("stop");
+        stop.setMnemonicParsing(true);
+        stop.getStyleClass().add(Styles.DANGER);
+        stop.setTooltip(new Tooltip("Stop this reply"));
+        stop.visibleProperty().bind(model.runningProperty());
+        stop.managedProperty().bind(stop.visibleProperty());
+        stop.setOnAction(e -> model.stop());
+        disposers.add(() -> {
+            composer.textProperty().unbindBidirectional(model.draftProperty());
+            send.disableProperty().unbind();
+            send.visibleProperty().unbind();
+            stop.visibleProperty().unbind();
+        });
+        HBox row = new HBox(composer, new VBox(send, stop));
+        row.setAlignment(Pos.BOTTOM_LEFT);
+        row.getStyleClass().add("composer");
+        return row;
+    }
+
+    /** Keeps the end of a growing reply in view when the list was already showing the last row. */
+    private void followEnd() {
+        if (list.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {
+            int last = chat.items().size() - 1;
+            var lastVisible = flow.getLastVisibleCell();
+            if (last >= 0 && lastVisible != null && lastVisible.getIndex() >= last) {
+                flow.setPosition(1.0);
+            }
+        }
+    }
+
+    /** Shows the bottom of the last row (a new row was added). */
+    private void scrollToEnd() {
+        int last = chat.items().size() - 1;
+        if (last < 0) {
+            return;
+        }
+        list.scrollTo(last);
+        if (list.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {
+            flow.setPosition(1.0);
+        }
+    }
+}

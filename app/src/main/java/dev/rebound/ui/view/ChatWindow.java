@@ -1,0 +1,149 @@
+package dev.rebound.ui.view;
+
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
+import dev.rebound.ui.model.ChatViewModel;
+import dev.rebound.ui.model.ChatWindowViewModel;
+import java.time.ZoneId;
+import java.util.Objects;
+import java.util.function.Consumer;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.geometry.Rectangle2D;
+import javafx.scene.Scene;
+import javafx.scene.control.CheckMenuItem;
+import javafx.scene.control.Label;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TextInputControl;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Screen;
+import javafx.stage.Window;
+
+/**
+ * The chat window: menu bar, sidebar and the chat shown. Esc cancels a pending retry wherever the focus is (an event
+ * filter on the scene asks the chat, which asks the live session). Other menus (e.g. a failure simulator) are added
+ * through {@link #menuBar()}.
+ */
+public final class ChatWindow {
+    private final ChatWindowViewModel window;
+    private final MarkdownRenderer renderer;
+    private final MenuBar menuBar = new MenuBar();
+    private final StackPane chatHolder = new StackPane();
+    private final Scene scene;
+    private ChatPane shown;
+
+    /**
+     * @param openSettings opens the settings window over this one
+     * @param darkTheme whether to start dark
+     * @param themeChanged told when the user switches the theme (to remember it)
+     */
+    public ChatWindow(ChatWindowViewModel window, LinkOpener links, ZoneId zone, Consumer<Window> openSettings,
+                      boolean darkTheme, Consumer<Boolean> themeChanged) {
+        this.window = window;
+        this.renderer = new MarkdownRenderer(links);
+        applyTheme(darkTheme);
+        buildMenus(openSettings, darkTheme, themeChanged);
+        SplitPane split = new SplitPane(new SidebarView(window, zone), chatHolder);
+        split.setDividerPositions(0.24);
+        SplitPane.setResizableWithParent(split.getItems().getFirst(), false);
+        BorderPane root = new BorderPane(split);
+        root.setTop(menuBar);
+        root.getStyleClass().add("rebound-root");
+        Rectangle2D screen = Screen.getPrimary().getVisualBounds();
+        scene = new Scene(root, Math.min(1100, screen.getWidth() * 0.9), Math.min(760, screen.getHeight() * 0.9));
+        scene.getStylesheets().add(Objects.requireNonNull(
+                ChatWindow.class.getResource("rebound.css"), "rebound.css").toExternalForm());
+        scene.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            ChatViewModel chat = window.current();
+            if (e.getCode() == KeyCode.ESCAPE && chat != null && chat.cancelRetry()) {
+                e.consume();
+            }
+        });
+        scene.windowProperty().addListener((obs, old, stage) -> {
+            if (stage != null) {
+                stage.focusedProperty().addListener((o, was, focused) -> {
+                    if (focused && shown != null && !(scene.getFocusOwner() instanceof TextInputControl)) {
+                        shown.focusComposer();
+                    }
+                });
+            }
+        });
+        window.currentProperty().addListener((obs, old, now) -> show(now));
+        window.stateProperty().addListener((obs, old, now) -> show(window.current()));
+        show(window.current());
+    }
+
+    public Scene scene() {
+        return scene;
+    }
+
+    /** The window's menu bar, for menus other features add. */
+    public MenuBar menuBar() {
+        return menuBar;
+    }
+
+    /** Releases the chat shown. */
+    public void dispose() {
+        if (shown != null) {
+            shown.dispose();
+            shown = null;
+        }
+    }
+
+    private void show(ChatViewModel chat) {
+        dispose();
+        if (chat != null) {
+            shown = new ChatPane(chat, window.models(), renderer);
+            chatHolder.getChildren().setAll(shown);
+            shown.focusComposer();
+            Platform.runLater(() -> {
+                if (shown != null) {
+                    shown.focusComposer();
+                }
+            });
+        } else if (window.stateProperty().get() == ChatWindowViewModel.State.FAILED) {
+            Label problem = new Label(window.problemProperty().get());
+            problem.setWrapText(true);
+            problem.getStyleClass().add("window-problem");
+            chatHolder.getChildren().setAll(problem);
+        } else {
+            chatHolder.getChildren().setAll(new ProgressIndicator());
+        }
+    }
+
+    private void buildMenus(Consumer<Window> openSettings, boolean darkTheme, Consumer<Boolean> themeChanged) {
+        MenuItem newChat = new MenuItem("_New chat");
+        newChat.setAccelerator(KeyCombination.keyCombination("Shortcut+N"));
+        newChat.setOnAction(e -> window.newChat());
+        MenuItem settings = new MenuItem("_Settings…");
+        settings.setAccelerator(KeyCombination.keyCombination("Shortcut+COMMA"));
+        settings.setOnAction(e -> openSettings.accept(scene.getWindow()));
+        MenuItem quit = new MenuItem("_Quit");
+        quit.setAccelerator(KeyCombination.keyCombination("Shortcut+Q"));
+        quit.setOnAction(e -> scene.getWindow().hide());
+        Menu file = new Menu("_File", null, newChat, settings, new SeparatorMenuItem(), quit);
+        CheckMenuItem dark = new CheckMenuItem("_Dark theme");
+        dark.setSelected(darkTheme);
+        dark.setAccelerator(KeyCombination.keyCombination("Shortcut+Shift+D"));
+        dark.selectedProperty().addListener((obs, old, now) -> {
+            applyTheme(now);
+            themeChanged.accept(now);
+        });
+        Menu view = new Menu("_View", null, dark);
+        menuBar.getMenus().addAll(file, view);
+    }
+
+    private static void applyTheme(boolean dark) {
+        Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
+                : new PrimerLight().getUserAgentStylesheet());
+    }
+}

@@ -1,0 +1,191 @@
+package dev.rebound.ui.view;
+
+import atlantafx.base.theme.Styles;
+import dev.rebound.ui.model.AssistantItem;
+import dev.rebound.ui.model.ChatItem;
+import dev.rebound.ui.model.ChatViewModel;
+import dev.rebound.ui.model.NoticeItem;
+import dev.rebound.ui.model.UserItem;
+import javafx.application.Platform;
+import javafx.beans.value.ChangeListener;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ContentDisplay;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * One row of the chat list. A streaming reply is followed through its length: changes are coalesced to one Markdown
+ * update per FX pulse, and the listeners are removed when the cell shows another row.
+ */
+final class MessageCell extends ListCell<ChatItem> {
+    private final ChatViewModel chat;
+    private final MarkdownRenderer renderer;
+    private final Runnable grew;
+    private Runnable unbind = () -> { };
+
+    /**
+     * @param grew called when a reply in this cell grew (the list follows the end)
+     */
+    MessageCell(ChatViewModel chat, MarkdownRenderer renderer, Runnable grew) {
+        this.chat = chat;
+        this.renderer = renderer;
+        this.grew = grew;
+        setPrefWidth(0);
+        setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
+        getStyleClass().add("message-cell");
+    }
+
+    @Override
+    protected void updateItem(ChatItem item, boolean empty) {
+        super.updateItem(item, empty);
+        unbind.run();
+        unbind = () -> { };
+        if (empty || item == null) {
+            setGraphic(null);
+            setContextMenu(null);
+            return;
+        }
+        setGraphic(switch (item) {
+            case UserItem user -> user(user);
+            case NoticeItem notice -> notice(notice);
+            case AssistantItem reply -> reply(reply);
+        });
+        setContextMenu(copyMenu(item));
+    }
+
+    /** Copy for the text of a row (a reply as its Markdown source). */
+    private static ContextMenu copyMenu(ChatItem item) {
+        MenuItem copy = new MenuItem("_Copy text");
+        copy.setOnAction(e -> {
+            ClipboardContent content = new ClipboardContent();
+            content.putString(switch (item) {
+                case UserItem user -> user.text();
+                case NoticeItem notice -> notice.text();
+                case AssistantItem reply -> reply.text().toString();
+            });
+            Clipboard.getSystemClipboard().setContent(content);
+        });
+        return new ContextMenu(copy);
+    }
+
+    private Node user(UserItem item) {
+        Label who = new Label("You");
+        who.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, Styles.TEXT_BOLD);
+        Label text = wrapping(item.text());
+        text.getStyleClass().add("user-text");
+        VBox box = new VBox(who, text);
+        box.getStyleClass().add("message-user");
+        return box;
+    }
+
+    private Node notice(NoticeItem item) {
+        Label label = wrapping((item.level() == NoticeItem.Level.INFO ? "ⓘ " : "⚠ ") + item.text());
+        label.getStyleClass().addAll("notice", "notice-" + item.level().name().toLowerCase(java.util.Locale.ROOT),
+                Styles.TEXT_SMALL);
+        return label;
+    }
+
+    private Node reply(AssistantItem item) {
+        Label model = new Label();
+        model.textProperty().bind(item.modelProperty());
+        model.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, Styles.TEXT_BOLD);
+        MarkdownView markdown = new MarkdownView(renderer);
+        VBox status = new VBox();
+        status.getStyleClass().add("reply-status");
+        VBox box = new VBox(model, markdown, status);
+        box.getStyleClass().add("message-assistant");
+
+        boolean[] pending = {false};
+        boolean[] bound = {true};
+        ChangeListener<Number> lengthListener = (obs, old, now) -> {
+            if (now.intValue() < old.intValue()) {
+                markdown.restart();
+            }
+            if (!pending[0]) {
+                pending[0] = true;
+                Platform.runLater(() -> {
+                    pending[0] = false;
+                    if (bound[0]) {
+                        markdown.advance(item.text());
+                    }
+                });
+            }
+        };
+        ChangeListener<Object> statusListener = (obs, old, now) -> showStatus(item, status);
+        if (item.status() == AssistantItem.Status.STREAMING) {
+            markdown.advance(item.text());
+        } else {
+            markdown.showAll(item.text());
+        }
+        showStatus(item, status);
+        item.lengthProperty().addListener(lengthListener);
+        item.statusProperty().addListener(statusListener);
+        // A failed reply can fail again with another text (the chain's final message) without changing status.
+        item.errorProperty().addListener(statusListener);
+        ChangeListener<Number> heightListener = (obs, old, now) -> grew.run();
+        box.heightProperty().addListener(heightListener);
+        unbind = () -> {
+            box.heightProperty().removeListener(heightListener);
+            bound[0] = false;
+            model.textProperty().unbind();
+            item.lengthProperty().removeListener(lengthListener);
+            item.statusProperty().removeListener(statusListener);
+            item.errorProperty().removeListener(statusListener);
+        };
+        return box;
+    }
+
+    private void showStatus(AssistantItem item, VBox status) {
+        status.getChildren().clear();
+        String error = item.errorProperty().get();
+        switch (item.status()) {
+            case STREAMING -> {
+                if (item.text().isEmpty()) {
+                    status.getChildren().add(muted("Waiting for the reply…"));
+                }
+            }
+            case RETRYING -> status.getChildren().add(muted("This attempt failed; a retry is scheduled (see below)."));
+            case STOPPED -> status.getChildren().add(muted(error == null ? "Stopped." : "Stopped: " + error));
+            case FAILED, CANCELLED -> {
+                Label message = wrapping(error == null ? "The reply failed." : error);
+                message.getStyleClass().addAll("reply-error", Styles.DANGER);
+                Button retry = new Button("Retry");
+                retry.getStyleClass().add(Styles.SMALL);
+                retry.setTooltip(new Tooltip("Send the same prompt again"));
+                retry.disableProperty().bind(chat.composer().runningProperty());
+                retry.setOnAction(e -> chat.retry(item));
+                status.getChildren().add(message);
+                String detail = item.detailProperty().get();
+                if (detail != null && item.status() == AssistantItem.Status.CANCELLED) {
+                    status.getChildren().add(muted("Last error: " + detail));
+                }
+                status.getChildren().add(retry);
+            }
+            case DONE -> {
+                // A finished reply needs no status line.
+            }
+        }
+    }
+
+    private static Label muted(String text) {
+        Label label = wrapping(text);
+        label.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+        return label;
+    }
+
+    /** A label that wraps instead of ending in an ellipsis: it may not be made shorter than its wrapped text. */
+    private static Label wrapping(String text) {
+        Label label = new Label(text);
+        label.setWrapText(true);
+        label.setMinHeight(Region.USE_PREF_SIZE);
+        return label;
+    }
+}

@@ -1,0 +1,184 @@
+package dev.rebound.ui.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rebound.app.DesktopHarness;
+import dev.rebound.e2e.Sse;
+import dev.rebound.ui.Overloaded;
+import dev.rebound.session.SessionFactory;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The chat's view-models on the real session core against a loopback server, without a toolkit or a robot. */
+class ChatViewModelTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path configDir;
+    private final MockWebServer server = new MockWebServer();
+    private final FxQueue fx = new FxQueue();
+    private final ManualTicker ticker = new ManualTicker();
+    private DesktopHarness harness;
+    private SessionFactory.Opened opened;
+    private ChatViewModel chat;
+
+    private void open(String retry) throws Exception {
+        server.start();
+        harness = DesktopHarness.start(configDir, server.url("/v1").toString(), retry);
+        opened = harness.context(null).sessions().create();
+        chat = new ChatViewModel(opened.session(), List.of(), fx, Runnable::run, Clock.systemUTC(),
+                ZoneOffset.UTC, ticker);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (chat != null) {
+            chat.close();
+            opened.session().close();
+        }
+        if (harness != null) {
+            harness.close();
+        }
+        server.close();
+    }
+
+    private AssistantItem reply() {
+        return chat.items().stream().filter(AssistantItem.class::isInstance).map(AssistantItem.class::cast)
+                .reduce((a, b) -> b).orElseThrow();
+    }
+
+    private boolean hasReply() {
+        return chat.items().stream().anyMatch(AssistantItem.class::isInstance);
+    }
+
+    @Test
+    void aSentDraftBecomesAPromptRowAndAStreamedReply() throws Exception {
+        open("{}");
+        server.enqueue(Sse.reply("Hello ", "**world**"));
+
+        chat.composer().draftProperty().set("  Hi there  ");
+        assertThat(chat.composer().send()).isTrue();
+
+        assertThat(chat.composer().draftProperty().get()).isEmpty();
+        assertThat(chat.composer().runningProperty().get()).isTrue();
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(chat.items().getFirst()).isEqualTo(new UserItem("Hi there"));
+        assertThat(reply().text().toString()).isEqualTo("Hello **world**");
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.DONE);
+        assertThat(reply().modelProperty().get()).isEqualTo(DesktopHarness.MODEL);
+    }
+
+    @Test
+    void aBlankDraftIsNotSent() throws Exception {
+        open("{}");
+        chat.composer().draftProperty().set("   \n ");
+
+        assertThat(chat.composer().canSendProperty().get()).isFalse();
+        assertThat(chat.composer().send()).isFalse();
+        assertThat(server.getRequestCount()).isZero();
+    }
+
+    @Test
+    void aScheduledRetryShowsTheBannerAndCancelEndsTheReplyAsCancelled() throws Exception {
+        open("{}");
+        server.enqueue(Overloaded.response("retry-after", "30"));
+        chat.send("Hi");
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.RETRY_WAITING, WAIT);
+        assertThat(chat.banner().state()).isEqualTo(RetryBannerViewModel.State.WAITING);
+        assertThat(chat.banner().headlineProperty().get()).startsWith("Retrying (1/10) in ");
+        assertThat(chat.banner().summaryProperty().get())
+                .isEqualTo("Provider unavailable · HTTP 529 · " + DesktopHarness.MODEL);
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.RETRYING);
+
+        assertThat(chat.cancelRetry()).isTrue();
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(chat.banner().state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
+        assertThat(ticker.active()).isZero();
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.CANCELLED);
+        assertThat(reply().errorProperty().get()).isEqualTo("Retry cancelled");
+        assertThat(reply().detailProperty().get()).contains("Overloaded");
+        assertThat(reply().canRetry()).isTrue();
+        assertThat(server.getRequestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void cancelRetryAsksTheLiveSessionAndDoesNothingWhenNoRetryWaits() throws Exception {
+        open("{}");
+
+        assertThat(chat.cancelRetry()).isFalse();
+    }
+
+    @Test
+    void anExhaustedChainSaysHowManyAttemptsFailedAndWhy() throws Exception {
+        open("{\"maxRetries\": 2, \"baseDelayMs\": 1}");
+        server.enqueue(Overloaded.response());
+        server.enqueue(Overloaded.response());
+        server.enqueue(Overloaded.response());
+        chat.send("Hi");
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(chat.items()).filteredOn(AssistantItem.class::isInstance).hasSize(1);
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.FAILED);
+        assertThat(reply().errorProperty().get()).startsWith("Retry failed after 2 attempts: ")
+                .contains("Overloaded");
+        assertThat(chat.banner().state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
+    }
+
+    @Test
+    void theManualRetryOfAFailedReplySendsItsPromptAgain() throws Exception {
+        open("{\"enabled\": false}");
+        server.enqueue(Overloaded.response());
+        server.enqueue(Sse.reply("Second time lucky"));
+        chat.send("Try me");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        AssistantItem failed = reply();
+        assertThat(failed.canRetry()).isTrue();
+        server.takeRequest(1, TimeUnit.SECONDS);
+
+        assertThat(chat.retry(failed)).isTrue();
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE
+                && reply().status() == AssistantItem.Status.DONE, WAIT);
+        assertThat(reply().text().toString()).isEqualTo("Second time lucky");
+        assertThat(server.takeRequest(1, TimeUnit.SECONDS).getBody().utf8()).contains("Try me");
+    }
+
+    @Test
+    void anOverloadedModelFallsBackWithANoticeAndTheChipNamesBothModels() throws Exception {
+        open("{\"fallbackChains\": {\"default\": [\"local/other-model\"]}}");
+        server.enqueue(Overloaded.response());
+        server.enqueue(Sse.reply("From the fallback"));
+        chat.send("Hi");
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(reply().text().toString()).isEqualTo("From the fallback");
+        assertThat(reply().modelProperty().get()).isEqualTo("local/other-model");
+        assertThat(chat.items()).contains(new NoticeItem(NoticeItem.Level.WARNING, "Switched to local/other-model: "
+                + DesktopHarness.MODEL + " is unavailable (fallback chain \"default\")."));
+        assertThat(chat.fallbackChipProperty().get())
+                .matches("Fallback: local/test-model → local/other-model · primary back at \\d\\d:\\d\\d");
+        assertThat(chat.modelProperty().get().selector()).isEqualTo("local/other-model");
+    }
+
+    @Test
+    void closingReleasesTheSessionSubscription() throws Exception {
+        open("{}");
+        server.enqueue(Sse.reply("unseen"));
+        chat.close();
+
+        opened.session().prompt("Hi", null);
+        opened.session().idle().get(10, TimeUnit.SECONDS);
+        fx.drain();
+
+        assertThat(hasReply()).isFalse();
+    }
+}

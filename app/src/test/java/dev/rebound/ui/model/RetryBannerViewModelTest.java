@@ -1,0 +1,64 @@
+package dev.rebound.ui.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rebound.api.AutoRetryStart;
+import dev.rebound.api.ErrorKind;
+import dev.rebound.testing.MutableClock;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class RetryBannerViewModelTest {
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+    private final ManualTicker ticker = new ManualTicker();
+    private final RetryBannerViewModel banner = new RetryBannerViewModel(clock, ticker);
+
+    private AutoRetryStart retry(int attempt, long delayMs) {
+        return new AutoRetryStart(attempt, 10, delayMs, "Overloaded", ErrorKind.TRANSIENT, "local/m", "work",
+                clock.millis() + delayMs);
+    }
+
+    @Test
+    void countsDownWholeSecondsRoundedUpFromTheInjectedClock() {
+        banner.show(retry(2, 4000), 529);
+
+        assertThat(banner.state()).isEqualTo(RetryBannerViewModel.State.WAITING);
+        assertThat(banner.headlineProperty().get()).isEqualTo("Retrying (2/10) in 4s… (Esc to cancel)");
+        clock.advance(1);
+        ticker.tick();
+        assertThat(banner.headlineProperty().get()).isEqualTo("Retrying (2/10) in 4s… (Esc to cancel)");
+        clock.advance(999);
+        ticker.tick();
+        assertThat(banner.headlineProperty().get()).isEqualTo("Retrying (2/10) in 3s… (Esc to cancel)");
+        clock.advance(3000);
+        ticker.tick();
+        assertThat(banner.headlineProperty().get()).isEqualTo("Retrying (2/10) now… (Esc to cancel)");
+    }
+
+    @Test
+    void summarisesKindStatusModelAndCredentialButNeverMore() {
+        banner.show(retry(1, 500), 529);
+
+        assertThat(banner.summaryProperty().get()).isEqualTo("Provider unavailable · HTTP 529 · local/m · key \"work\"");
+        assertThat(banner.errorProperty().get()).isEqualTo("Overloaded");
+        assertThat(banner.attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void theCountdownStopsWhenTheRetryStartsAndWhenTheChainEnds() {
+        banner.show(retry(1, 2000), null);
+        assertThat(ticker.active()).isEqualTo(1);
+
+        banner.attemptStarted();
+        assertThat(ticker.active()).isZero();
+        assertThat(banner.state()).isEqualTo(RetryBannerViewModel.State.RETRYING);
+        assertThat(banner.headlineProperty().get()).isEqualTo("Retrying (1/10)…");
+
+        banner.show(retry(2, 2000), null);
+        assertThat(ticker.active()).isEqualTo(1);
+        banner.hide();
+        assertThat(ticker.active()).isZero();
+        assertThat(banner.state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
+        assertThat(banner.attempt()).isZero();
+    }
+}

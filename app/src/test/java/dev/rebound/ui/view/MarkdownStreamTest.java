@@ -1,0 +1,67 @@
+package dev.rebound.ui.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.commonmark.node.Node;
+import org.commonmark.renderer.html.HtmlRenderer;
+import org.junit.jupiter.api.Test;
+
+class MarkdownStreamTest {
+    private static final HtmlRenderer HTML = HtmlRenderer.builder()
+            .extensions(List.of(org.commonmark.ext.gfm.tables.TablesExtension.create())).build();
+
+    private static String reply(int paragraphs) {
+        StringBuilder sb = new StringBuilder("# Title\n\n");
+        for (int i = 0; i < paragraphs; i++) {
+            sb.append("Paragraph ").append(i).append(" with **bold** text.\n\n");
+            if (i % 10 == 0) {
+                sb.append("- one\n- two\n\n```\ncode ").append(i).append("\n\nmore\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Streams {@code text} in pieces of {@code step} characters; returns the settled blocks then the tail, as HTML. */
+    private static String streamed(MarkdownStream stream, String text, int step) {
+        List<Node> settled = new ArrayList<>();
+        List<Node> tail = List.of();
+        StringBuilder source = new StringBuilder();
+        for (int i = 0; i < text.length(); i += step) {
+            source.append(text, i, Math.min(text.length(), i + step));
+            MarkdownStream.Update update = stream.advance(source);
+            settled.addAll(update.settledBlocks());
+            tail = update.tail();
+        }
+        StringBuilder html = new StringBuilder();
+        settled.forEach(n -> html.append(HTML.render(n)));
+        tail.forEach(n -> html.append(HTML.render(n)));
+        return html.toString();
+    }
+
+    @Test
+    void aStreamedReplyEndsAsTheSameBlocksAsTheWholeText() {
+        String text = reply(40);
+        MarkdownStream whole = new MarkdownStream();
+        StringBuilder expected = new StringBuilder();
+        whole.all(text).forEach(n -> expected.append(HTML.render(n)));
+
+        assertThat(streamed(new MarkdownStream(), text, 3)).isEqualTo(expected.toString());
+    }
+
+    @Test
+    void onlyTheOpenTailIsParsedAgainSoTheWorkGrowsLinearlyWithTheReply() {
+        MarkdownStream shortReply = new MarkdownStream();
+        String shortText = reply(200);
+        streamed(shortReply, shortText, 4);
+        MarkdownStream longReply = new MarkdownStream();
+        String longText = reply(400);
+        streamed(longReply, longText, 4);
+
+        double perCharShort = (double) shortReply.parsedChars() / shortText.length();
+        double perCharLong = (double) longReply.parsedChars() / longText.length();
+        assertThat(perCharLong).isLessThan(perCharShort * 1.2);
+        assertThat(perCharShort).isLessThan(30);
+    }
+}
