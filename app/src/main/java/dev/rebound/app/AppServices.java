@@ -27,6 +27,7 @@ import dev.rebound.session.SessionTitler;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.ui.DesktopContext;
+import dev.rebound.ui.settings.model.SettingsServices;
 import java.time.ZoneId;
 import dev.rebound.history.SessionJournal;
 import dev.rebound.history.SessionLoader;
@@ -128,7 +129,8 @@ final class AppServices implements AutoCloseable {
     DesktopContext desktopContext(Path resume) {
         return new DesktopContext(sessionFactory(), SessionCatalogue.of(dir, clock), settings, background, clock,
                 ZoneId.systemDefault(), dir.stateDir().resolve("desktop.json"), resume, startupNotices(),
-                settings.file());
+                settings.file(), new SettingsServices(settings, credentials, new HttpConnectionTester(http, credentials),
+                        new SettingsPlugins(settings, dir.pluginsDir()), dir.pluginsDir()));
     }
 
     /** Problems found while loading settings and credentials, as (level, message) for notices. */

@@ -2,6 +2,7 @@ package dev.rebound.ui;
 
 import dev.rebound.ui.model.ChatWindowViewModel;
 import dev.rebound.ui.model.Ticker;
+import dev.rebound.ui.settings.SettingsOpener;
 import dev.rebound.ui.view.ChatWindow;
 import dev.rebound.ui.view.FxTicker;
 import dev.rebound.ui.view.LinkOpener;
@@ -10,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import javafx.application.Platform;
-import javafx.scene.control.Alert;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.slf4j.Logger;
@@ -38,7 +38,7 @@ public final class DesktopApp {
                 stage.setOnHidden(e -> closed.countDown());
                 show(stage, context, preferences, Platform::runLater, new FxTicker(),
                         new SystemBrowser(context.background(), System.getProperty("os.name", "")),
-                        owner -> settingsPending(owner, context));
+                        new SettingsOpener(context.settingsServices(), Platform::runLater, context.background()));
             } catch (RuntimeException e) {
                 LOG.error("The window could not be opened", e);
                 closed.countDown();
@@ -72,15 +72,5 @@ public final class DesktopApp {
         stage.show();
         model.start(context.resume(), context.startupNotices());
         return window;
-    }
-
-    private static void settingsPending(Window owner, DesktopContext context) {
-        Alert alert = new Alert(Alert.AlertType.INFORMATION, "Settings live in " + context.settingsFile()
-                + ". The settings window is not part of this build yet; edit that file (see docs/settings.md) and "
-                + "restart Rebound.");
-        alert.initOwner(owner);
-        alert.setTitle("Settings");
-        alert.setHeaderText("Settings");
-        alert.show();
     }
 }
