@@ -1,6 +1,5 @@
 package dev.rebound.ui.settings;
 
-import atlantafx.base.theme.Styles;
 import dev.rebound.ui.settings.model.ChainRow;
 import dev.rebound.ui.settings.model.ChainsTabModel;
 import javafx.beans.binding.Bindings;
@@ -29,7 +28,7 @@ final class ChainsTab {
         chains.setPrefHeight(200);
         chains.setCellFactory(list -> Forms.boundCell(row -> Bindings.when(row.problemProperty().isEmpty())
                 .then(row.key()).otherwise(row.key() + "  ⚠")));
-        TextField newKey = Forms.input(new TextField(), "chain-new-key", "default, title, openai/* or openai/gpt-4.1",
+        TextField newKey = Forms.input(new TextField(), "chain-new-key", "default or openai/*",
                 model.newKeyProperty(), subs);
         Button addChain = new Button("_Add chain");
         addChain.setId("chain-add");
@@ -82,7 +81,6 @@ final class ChainsTab {
         down.setId("chain-down");
         Button remove = new Button("_Remove");
         remove.setId("chain-model-remove");
-        remove.getStyleClass().add(Styles.DANGER);
         Label problem = new Label();
         problem.setWrapText(true);
         problem.getStyleClass().add("field-warning");

@@ -10,7 +10,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.GridPane;
-import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 
 /** Small builders shared by the tabs: a labelled field with its hint and its reason, bound to a {@link FieldModel}. */
 final class Forms {
@@ -29,12 +29,14 @@ final class Forms {
      * Adds a row to a form grid: label, text field, hint; under it the field's reason, shown only when there is one.
      *
      * @param id the field's node id; its reason label gets {@code id + "-error"}
+     * @param columns the width of the field in characters
      * @return the row after the two used
      */
-    static int field(GridPane grid, int row, String label, FieldModel model, String id, String hint, Subscriptions subs) {
+    static int field(GridPane grid, int row, String label, FieldModel model, String id, String hint, int columns,
+                     Subscriptions subs) {
         TextField input = new TextField();
         input.setId(id);
-        input.setPrefColumnCount(12);
+        input.setPrefColumnCount(columns);
         subs.bindBidirectional(input.textProperty(), model.textProperty());
         grid.add(label(label, input), 0, row);
         grid.add(input, 1, row);
@@ -45,7 +47,7 @@ final class Forms {
         }
         Label error = errorLabel(id + "-error", model, input, subs);
         grid.add(error, 1, row + 1, 2, 1);
-        GridPane.setHgrow(input, Priority.SOMETIMES);
+        input.setMaxWidth(Region.USE_PREF_SIZE);
         return row + 2;
     }
 

@@ -32,7 +32,7 @@ final class PluginsTab {
         enabled.setEditable(true);
         table.getColumns().add(enabled);
         table.getColumns().add(text("Plugin", r -> r.row().id()));
-        table.getColumns().add(text("Version", r -> r.row().version()));
+        table.getColumns().add(text("Version", r -> r.row().version().isEmpty() ? "—" : r.row().version()));
         table.getColumns().add(text("State", r -> r.row().state()));
         table.getColumns().add(text("Delivered", r -> Long.toString(r.row().delivered())));
         table.getColumns().add(text("Dropped", r -> Long.toString(r.row().dropped())));

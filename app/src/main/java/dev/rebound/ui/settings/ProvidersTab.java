@@ -28,6 +28,8 @@ import javafx.scene.layout.VBox;
  * base URL, models, Test connection); below, the credentials with their keys masked and a form to add one.
  */
 final class ProvidersTab {
+    private static final int TEXT_COLUMNS = 14;
+    private static final int URL_COLUMNS = 28;
     private final ProvidersTabModel model;
     private final Subscriptions subs;
     private final StackPane formHolder = new StackPane();
@@ -55,7 +57,7 @@ final class ProvidersTab {
         remove.setId("provider-remove");
         remove.disableProperty().bind(list.getSelectionModel().selectedItemProperty().isNull());
         remove.setOnAction(e -> model.removeProvider(list.getSelectionModel().getSelectedItem()));
-        VBox left = new VBox(6, Forms.label("Provi_ders", list), list, new HBox(6, add, remove));
+        VBox left = new VBox(6, Forms.label("Configured provi_ders", list), list, new HBox(6, add, remove));
         subs.listen(list.getSelectionModel().selectedItemProperty(), this::showForm);
         subs.onRelease(() -> formSubs.release());
         subs.bind(formHolder.disableProperty(), list.getSelectionModel().selectedItemProperty().isNull());
@@ -80,7 +82,7 @@ final class ProvidersTab {
         }
         GridPane grid = Forms.grid();
         int r = Forms.field(grid, 0, "_Key", row.key(), "provider-key", "first part of model names: key/model",
-                formSubs);
+                TEXT_COLUMNS, formSubs);
         ComboBox<ProviderApi> api = new ComboBox<>();
         api.setId("provider-api");
         api.getItems().setAll(ProviderApi.values());
@@ -88,8 +90,9 @@ final class ProvidersTab {
         grid.add(Forms.label("_API", api), 0, r);
         grid.add(api, 1, r++);
         r = Forms.field(grid, r, "Base _URL", row.baseUrl(), "provider-baseUrl", "like https://api.openai.com/v1",
-                formSubs);
-        r = Forms.field(grid, r, "_Models", row.models(), "provider-models", "model ids, comma-separated", formSubs);
+                URL_COLUMNS, formSubs);
+        r = Forms.field(grid, r, "_Models", row.models(), "provider-models", "model ids, comma-separated",
+                URL_COLUMNS, formSubs);
         Button test = new Button("_Test connection");
         test.setId("provider-test");
         formSubs.bind(test.disableProperty(), row.testingProperty());
