@@ -163,8 +163,11 @@ class SettingsWindowTest {
         openSettings();
         robot.clickOn("Fallback chains");
 
-        robot.clickOn("#chain-new-key").write("default");
-        robot.clickOn("#chain-add");
+        robot.clickOn("#chain-new-key").write("default").type(KeyCode.ENTER);
+        FxWait.until(() -> robot.lookup((Node n) -> n instanceof ListCell<?> c && "default".equals(c.getText()))
+                .tryQuery().isPresent());
+        assertThat(robot.lookup("#settings-message").queryAs(Label.class).getText())
+                .as("Enter in the key field adds the chain and does not save").isEmpty();
         choose("#chain-model-choice", "local/test-model");
         robot.clickOn("#chain-model-add");
         choose("#chain-model-choice", "local/other-model");
@@ -198,8 +201,7 @@ class SettingsWindowTest {
 
         assertThat(robot.lookup("#credential-provider").queryComboBox().getValue()).isEqualTo("local");
         robot.clickOn("#credential-label").write("work");
-        robot.clickOn("#credential-key").write("sk-test-000011112222wxyz");
-        robot.clickOn("#credential-add");
+        robot.clickOn("#credential-key").write("sk-test-000011112222wxyz").type(KeyCode.ENTER);
 
         FxWait.until(() -> shows("••••wxyz"));
         assertThat(robot.lookup((Node n) -> n instanceof TextField t && t.isVisible()

@@ -38,7 +38,7 @@ final class ChainsTab {
                 chains.getSelectionModel().select(added);
             }
         });
-        newKey.setOnAction(addChain.getOnAction());
+        Forms.enterFires(newKey, addChain);
         Label keyError = new Label();
         keyError.getStyleClass().add("field-error");
         keyError.setWrapText(true);

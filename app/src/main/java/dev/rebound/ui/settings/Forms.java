@@ -89,6 +89,14 @@ final class Forms {
         return field;
     }
 
+    /** Enter in {@code field} presses {@code button} instead of the window's default button (Save). */
+    static void enterFires(TextField field, javafx.scene.control.Button button) {
+        field.setOnAction(e -> {
+            button.fire();
+            e.consume();
+        });
+    }
+
     static GridPane grid() {
         GridPane grid = new GridPane();
         grid.getStyleClass().add("settings-grid");

@@ -157,6 +157,9 @@ final class ProvidersTab {
         Button addCredential = new Button("Add ke_y");
         addCredential.setId("credential-add");
         addCredential.setOnAction(e -> model.addCredential());
+        Forms.enterFires(label, addCredential);
+        Forms.enterFires(key, addCredential);
+        Forms.enterFires(variable, addCredential);
         Label error = new Label();
         error.setId("credential-error");
         error.setWrapText(true);

@@ -16,13 +16,18 @@ public final class FieldModel {
     private final StringProperty text;
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
 
+    /**
+     * @param keyPath where the validator reports this field's problems; empty when the path depends on other fields
+     *     (a provider's fields follow the key typed for it)
+     * @param initial the text the field starts with
+     */
     public FieldModel(String keyPath, String initial) {
         this.keyPath = Objects.requireNonNull(keyPath, "keyPath");
         this.initial = initial == null ? "" : initial;
         this.text = new SimpleStringProperty(this, "text", this.initial);
     }
 
-    /** Where the validator reports this field's problems ({@code retry.maxRetries}). */
+    /** Where the validator reports this field's problems ({@code retry.maxRetries}), or empty. */
     public String keyPath() {
         return keyPath;
     }

@@ -25,10 +25,10 @@ public final class ProviderRow {
 
     ProviderRow(String originalKey, ProviderApi api, String baseUrl, List<String> modelIds) {
         this.originalKey = originalKey;
-        this.key = new FieldModel("providers", originalKey);
+        this.key = new FieldModel("", originalKey);
         this.api = new SimpleObjectProperty<>(this, "api", api);
-        this.baseUrl = new FieldModel("baseUrl", baseUrl);
-        this.models = new FieldModel("models", String.join(", ", modelIds));
+        this.baseUrl = new FieldModel("", baseUrl);
+        this.models = new FieldModel("", String.join(", ", modelIds));
     }
 
     /** The key the provider had when the window opened, or null for a provider added here. */

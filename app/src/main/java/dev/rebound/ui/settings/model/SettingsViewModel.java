@@ -10,7 +10,6 @@ import dev.rebound.settings.SettingsProblem;
 import dev.rebound.settings.SettingsUpdate;
 import dev.rebound.settings.SettingsValidator;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -205,10 +204,5 @@ public final class SettingsViewModel {
 
     private static String describe(List<SettingsProblem> problems) {
         return problems.stream().map(SettingsProblem::describe).collect(Collectors.joining("; "));
-    }
-
-    /** For tests: the problems of an edit not yet saved, to check the validator saw it. */
-    List<SettingsProblem> candidateProblems() {
-        return new ArrayList<>(SettingsValidator.validate(JsonMergePatch.apply(base, patch())).problems());
     }
 }
