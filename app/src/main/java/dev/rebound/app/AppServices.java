@@ -28,6 +28,7 @@ import dev.rebound.session.SessionTitler;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.ui.DesktopContext;
+import dev.rebound.ui.settings.model.SettingsServices;
 import java.time.ZoneId;
 import dev.rebound.history.SessionJournal;
 import dev.rebound.history.SessionLoader;
@@ -181,7 +182,8 @@ final class AppServices implements AutoCloseable {
     DesktopContext desktopContext(Path resume) {
         return new DesktopContext(sessionFactory(), SessionCatalogue.of(dir, clock), settings, background, clock,
                 ZoneId.systemDefault(), dir.stateDir().resolve("desktop.json"), resume, startupNotices(),
-                settings.file());
+                settings.file(), new SettingsServices(settings, credentials, new HttpConnectionTester(http, credentials),
+                        new SettingsPlugins(settings, this::plugins), dir.pluginsDir()));
     }
 
     /** Problems found while loading settings, credentials and plugins, as (level, message) for notices. */

@@ -2,6 +2,7 @@ package dev.rebound.ui;
 
 import dev.rebound.ui.model.ChatWindowViewModel;
 import dev.rebound.ui.model.Ticker;
+import dev.rebound.ui.settings.SettingsOpener;
 import dev.rebound.ui.view.ChatWindow;
 import dev.rebound.ui.view.FxTicker;
 import dev.rebound.ui.view.LinkOpener;
@@ -10,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import javafx.application.Platform;
-import javafx.scene.control.Alert;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import javafx.stage.WindowEvent;
@@ -40,7 +40,7 @@ public final class DesktopApp {
                     Stage stage = new Stage();
                     show(stage, context, preferences, Platform::runLater, new FxTicker(),
                             new SystemBrowser(context.background(), System.getProperty("os.name", "")),
-                            owner -> settingsPending(owner, context));
+                            new SettingsOpener(context.settingsServices(), Platform::runLater, context.background()));
                     // After show()'s own handler, so the chats are closed before the host shuts its executors.
                     stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
                 } catch (RuntimeException e) {
@@ -90,15 +90,5 @@ public final class DesktopApp {
         CannotOpenException(String message) {
             super(message);
         }
-    }
-
-    private static void settingsPending(Window owner, DesktopContext context) {
-        Alert alert = new Alert(Alert.AlertType.INFORMATION, "Settings live in " + context.settingsFile()
-                + ". The settings window is not part of this build yet; edit that file (see docs/settings.md) and "
-                + "restart Rebound.");
-        alert.initOwner(owner);
-        alert.setTitle("Settings");
-        alert.setHeaderText("Settings");
-        alert.show();
     }
 }

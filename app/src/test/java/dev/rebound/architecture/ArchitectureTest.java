@@ -124,4 +124,23 @@ class ArchitectureTest {
                 .orShould().callMethod(Thread.class, "sleep", long.class)
                 .because("retry timing is tested exactly with an injected Clock, never with real sleeps"));
     }
+
+    @Test
+    void settingsViewModelsUseJavaFxPropertiesButNoNodesStagesOrToolkit() {
+        check(noClasses().that().resideInAPackage("dev.rebound.ui.settings.model..")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx.scene..", "javafx.stage..",
+                        "javafx.application..", "javafx.animation..")
+                .because("the settings window's validation, masking and saving are tested without a toolkit; its "
+                        + "nodes and stage belong to dev.rebound.ui.settings"));
+    }
+
+    @Test
+    void theSettingsWindowReachesProvidersAndPluginsOnlyThroughItsPorts() {
+        check(noClasses().that().resideInAPackage("dev.rebound.ui.settings..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.rebound.provider..", "dev.rebound.plugin..",
+                        "okhttp3..")
+                .because("Test connection and the plugin list go through ConnectionTester and PluginsPort, "
+                        + "implemented in dev.rebound.app, so the window stays testable without a network or a "
+                        + "plugin host"));
+    }
 }

@@ -1,0 +1,199 @@
+package dev.rebound.ui.settings;
+
+import dev.rebound.settings.ProviderApi;
+import dev.rebound.ui.settings.model.CredentialRow;
+import dev.rebound.ui.settings.model.ProviderRow;
+import dev.rebound.ui.settings.model.ProvidersTabModel;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.PasswordField;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+
+/**
+ * The Providers and credentials tab: the providers on the left and the selected one's form on the right (key, api,
+ * base URL, models, Test connection); below, the credentials with their keys masked and a form to add one.
+ */
+final class ProvidersTab {
+    private static final int TEXT_COLUMNS = 14;
+    private static final int URL_COLUMNS = 28;
+    private final ProvidersTabModel model;
+    private final Subscriptions subs;
+    private final StackPane formHolder = new StackPane();
+    private Subscriptions formSubs = new Subscriptions();
+
+    private ProvidersTab(ProvidersTabModel model, Subscriptions subs) {
+        this.model = model;
+        this.subs = subs;
+    }
+
+    static Node build(ProvidersTabModel model, Subscriptions subs) {
+        return new ProvidersTab(model, subs).build();
+    }
+
+    private Node build() {
+        ListView<ProviderRow> list = new ListView<>(model.providers());
+        list.setId("providers-list");
+        list.setPrefHeight(180);
+        list.setPrefWidth(180);
+        list.setCellFactory(v -> Forms.boundCell(row -> row.key().textProperty()));
+        Button add = new Button("Add _provider");
+        add.setId("provider-add");
+        add.setOnAction(e -> list.getSelectionModel().select(model.addProvider()));
+        Button remove = new Button("Remove provide_r");
+        remove.setId("provider-remove");
+        remove.disableProperty().bind(list.getSelectionModel().selectedItemProperty().isNull());
+        remove.setOnAction(e -> model.removeProvider(list.getSelectionModel().getSelectedItem()));
+        VBox left = new VBox(6, Forms.label("Configured provi_ders", list), list, new HBox(6, add, remove));
+        subs.listen(list.getSelectionModel().selectedItemProperty(), this::showForm);
+        subs.onRelease(() -> formSubs.release());
+        subs.bind(formHolder.disableProperty(), list.getSelectionModel().selectedItemProperty().isNull());
+        list.getSelectionModel().selectFirst();
+        showForm(list.getSelectionModel().getSelectedItem());
+
+        HBox top = new HBox(16, left, formHolder);
+        HBox.setHgrow(formHolder, Priority.ALWAYS);
+        VBox body = new VBox(Forms.section("Providers"), top, Forms.section("Credentials"), credentials());
+        body.getStyleClass().add("settings-tab-body");
+        ScrollPane scroll = new ScrollPane(body);
+        scroll.setFitToWidth(true);
+        return scroll;
+    }
+
+    private void showForm(ProviderRow row) {
+        formSubs.release();
+        formSubs = new Subscriptions();
+        if (row == null) {
+            formHolder.getChildren().setAll(new Label("Add a provider, or choose one on the left."));
+            return;
+        }
+        GridPane grid = Forms.grid();
+        int r = Forms.field(grid, 0, "_Key", row.key(), "provider-key", "first part of model names: key/model",
+                TEXT_COLUMNS, formSubs);
+        ComboBox<ProviderApi> api = new ComboBox<>();
+        api.setId("provider-api");
+        api.getItems().setAll(ProviderApi.values());
+        formSubs.bindBidirectional(api.valueProperty(), row.apiProperty());
+        grid.add(Forms.label("_API", api), 0, r);
+        grid.add(api, 1, r++);
+        r = Forms.field(grid, r, "Base _URL", row.baseUrl(), "provider-baseUrl", "like https://api.openai.com/v1",
+                URL_COLUMNS, formSubs);
+        r = Forms.field(grid, r, "_Models", row.models(), "provider-models", "model ids, comma-separated",
+                URL_COLUMNS, formSubs);
+        Button test = new Button("_Test connection");
+        test.setId("provider-test");
+        formSubs.bind(test.disableProperty(), row.testingProperty());
+        test.setOnAction(e -> model.testConnection(row));
+        Label result = new Label();
+        result.setId("provider-test-result");
+        result.setWrapText(true);
+        formSubs.bind(result.textProperty(), row.testResultProperty());
+        formSubs.listen(row.testResultProperty(), text -> styleResult(result, text));
+        styleResult(result, row.testResultProperty().get());
+        grid.add(test, 1, r);
+        grid.add(result, 1, r + 1, 2, 1);
+        formHolder.getChildren().setAll(grid);
+    }
+
+    private static void styleResult(Label label, String text) {
+        label.getStyleClass().removeAll("test-ok", "test-failed");
+        if (text.startsWith("✔")) {
+            label.getStyleClass().add("test-ok");
+        } else if (text.startsWith("✖")) {
+            label.getStyleClass().add("test-failed");
+        }
+    }
+
+    private Node credentials() {
+        TableView<CredentialRow> table = new TableView<>(model.credentials());
+        table.setId("credentials-table");
+        table.setPrefHeight(170);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.setPlaceholder(new Label("No credentials yet: add a key below."));
+        table.getColumns().add(column("Provider", CredentialRow::provider));
+        table.getColumns().add(column("Label", CredentialRow::label));
+        table.getColumns().add(column("Key", r -> r.display() + (r.isNew() ? "  (new, saved on Save)" : "")));
+        Button remove = new Button("R_emove credential");
+        remove.setId("credential-remove");
+        remove.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
+        remove.setOnAction(e -> {
+            model.removeCredential(table.getSelectionModel().getSelectedItem());
+            table.refresh();
+        });
+
+        ComboBox<String> provider = new ComboBox<>();
+        provider.setId("credential-provider");
+        Runnable refreshProviders = () -> provider.getItems().setAll(model.providers().stream()
+                .map(p -> p.key().text().strip()).filter(k -> !k.isEmpty()).toList());
+        refreshProviders.run();
+        provider.setOnShowing(e -> refreshProviders.run());
+        subs.bindBidirectional(provider.valueProperty(), model.credentialProviderProperty());
+        TextField label = Forms.input(new TextField(), "credential-label", "label, like work",
+                model.credentialLabelProperty(), subs);
+        CheckBox fromEnv = new CheckBox("From an environment _variable");
+        fromEnv.setId("credential-from-env");
+        subs.bindBidirectional(fromEnv.selectedProperty(), model.credentialFromEnvProperty());
+        TextField key = Forms.input(new PasswordField(), "credential-key", "API key", model.credentialValueProperty(),
+                subs);
+        TextField variable = Forms.input(new TextField(), "credential-env", "variable, like OPENAI_API_KEY",
+                model.credentialValueProperty(), subs);
+        key.visibleProperty().bind(fromEnv.selectedProperty().not());
+        key.managedProperty().bind(key.visibleProperty());
+        variable.visibleProperty().bind(fromEnv.selectedProperty());
+        variable.managedProperty().bind(variable.visibleProperty());
+        Button addCredential = new Button("Add ke_y");
+        addCredential.setId("credential-add");
+        addCredential.setOnAction(e -> model.addCredential());
+        Forms.enterFires(label, addCredential);
+        Forms.enterFires(key, addCredential);
+        Forms.enterFires(variable, addCredential);
+        Label error = new Label();
+        error.setId("credential-error");
+        error.setWrapText(true);
+        error.getStyleClass().add("field-error");
+        subs.bind(error.textProperty(), model.credentialErrorProperty());
+
+        HBox form = new HBox(6, provider, label, key, variable, fromEnv, addCredential);
+        form.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        HBox.setHgrow(key, Priority.ALWAYS);
+        HBox.setHgrow(variable, Priority.ALWAYS);
+        Label note = new Label("Keys are saved to credentials.json (readable by you only), never to settings.json, "
+                + "and shown with at most their last 4 characters.");
+        note.setWrapText(true);
+        note.getStyleClass().add("field-hint");
+        return new VBox(6, note, table, remove, form, error);
+    }
+
+    private static TableColumn<CredentialRow, String> column(String title,
+                                                            java.util.function.Function<CredentialRow, String> value) {
+        TableColumn<CredentialRow, String> column = new TableColumn<>(title);
+        column.setCellValueFactory(c -> new ReadOnlyStringWrapper(value.apply(c.getValue())));
+        column.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item);
+                getStyleClass().remove("credential-removed");
+                CredentialRow row = empty || getTableRow() == null ? null : getTableRow().getItem();
+                if (row != null && row.removedProperty().get()) {
+                    getStyleClass().add("credential-removed");
+                }
+            }
+        });
+        column.setSortable(false);
+        return column;
+    }
+}

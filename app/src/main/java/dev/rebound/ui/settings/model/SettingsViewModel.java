@@ -1,0 +1,208 @@
+package dev.rebound.ui.settings.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rebound.api.ModelRef;
+import dev.rebound.settings.JsonMergePatch;
+import dev.rebound.settings.Settings;
+import dev.rebound.settings.SettingsProblem;
+import dev.rebound.settings.SettingsUpdate;
+import dev.rebound.settings.SettingsValidator;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.stream.Collectors;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The settings window's state: a view-model per tab, validated as typed by running the real
+ * {@link SettingsValidator} over the settings with the edit applied, each reason shown at the field of its key path.
+ * Save is possible only while nothing is invalid; it runs off the FX thread through
+ * {@link dev.rebound.settings.SettingsStore#update} (the same path as RPC {@code set_settings}, so running sessions use
+ * the new settings at their next decision), then writes credentials and plugin switches. A failed save keeps every
+ * edit and says why. Cancel is the window dropping this view-model. Confined to the FX thread.
+ */
+public final class SettingsViewModel {
+    private static final Logger LOG = LoggerFactory.getLogger(SettingsViewModel.class);
+
+    /** Where the window is. */
+    public enum State { EDITING, SAVING, SAVED }
+
+    private final SettingsServices services;
+    private final Executor fx;
+    private final Executor background;
+    private final ObjectNode base;
+    private final RetryTabModel retry;
+    private final ChainsTabModel chains;
+    private final ProvidersTabModel providers;
+    private final PluginsTabModel plugins;
+    private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.EDITING);
+    private final ReadOnlyBooleanWrapper valid = new ReadOnlyBooleanWrapper(this, "valid", true);
+    private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper(this, "canSave", true);
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private boolean ready;
+
+    /**
+     * @param fx how work reaches the FX thread
+     * @param background where files are written
+     */
+    public SettingsViewModel(SettingsServices services, Executor fx, Executor background) {
+        this.services = Objects.requireNonNull(services, "services");
+        this.fx = fx;
+        this.background = background;
+        Settings now = services.settings().current();
+        this.base = services.settings().effectiveJson();
+        this.retry = new RetryTabModel(now.retry());
+        this.chains = new ChainsTabModel(now.retry().fallbackChains(), this::revalidate);
+        this.providers = new ProvidersTabModel(now.providers(), base.path("providers"), services.credentials(),
+                services.tester(), fx, background, this::revalidate);
+        this.plugins = new PluginsTabModel(services.plugins().plugins());
+        retry.fields().forEach(f -> f.textProperty().addListener((o, a, b) -> revalidate()));
+        retry.enabledProperty().addListener((o, a, b) -> revalidate());
+        retry.modelFallbackProperty().addListener((o, a, b) -> revalidate());
+        retry.revertPolicyProperty().addListener((o, a, b) -> revalidate());
+        ready = true;
+        revalidate();
+    }
+
+    public RetryTabModel retry() {
+        return retry;
+    }
+
+    public ChainsTabModel chains() {
+        return chains;
+    }
+
+    public ProvidersTabModel providers() {
+        return providers;
+    }
+
+    public PluginsTabModel plugins() {
+        return plugins;
+    }
+
+    public ReadOnlyObjectProperty<State> stateProperty() {
+        return state.getReadOnlyProperty();
+    }
+
+    /** Whether every field is acceptable. */
+    public ReadOnlyBooleanProperty validProperty() {
+        return valid.getReadOnlyProperty();
+    }
+
+    /** Whether Save may be pressed: everything valid and no save running. */
+    public ReadOnlyBooleanProperty canSaveProperty() {
+        return canSave.getReadOnlyProperty();
+    }
+
+    /** What the window says under the tabs: problems that belong to no field, or why a save failed. */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    /** The merge patch of settings.json the edits make; empty when they change nothing there. */
+    public ObjectNode patch() {
+        ObjectNode patch = JsonNodeFactory.instance.objectNode();
+        ObjectNode retryPatch = JsonNodeFactory.instance.objectNode();
+        retry.patchInto(retryPatch);
+        chains.patchInto(retryPatch);
+        if (!retryPatch.isEmpty()) {
+            patch.set("retry", retryPatch);
+        }
+        providers.patchInto(patch);
+        return patch;
+    }
+
+    private void revalidate() {
+        if (!ready) {
+            return;
+        }
+        JsonNode candidate = JsonMergePatch.apply(base, patch());
+        SettingsValidator.Result result = SettingsValidator.validate(candidate);
+        Problems problems = new Problems(result.problems());
+        retry.show(problems);
+        providers.show(problems);
+        chains.show(problems, result.settings().allModels().stream().map(ModelRef::selector).toList());
+        boolean ok = retry.valid() && providers.valid() && !result.hasErrors();
+        valid.set(ok);
+        if (state.get() != State.SAVING) {
+            List<SettingsProblem> elsewhere = result.errors().stream()
+                    .filter(p -> !p.keyPath().startsWith("retry.") && !p.keyPath().startsWith("providers"))
+                    .toList();
+            message.set(elsewhere.isEmpty() ? "" : "settings.json has problems this window does not edit; fix "
+                    + "them in the file first: " + describe(elsewhere));
+        }
+        canSave.set(ok && state.get() != State.SAVING);
+    }
+
+    /** Saves the edits off the FX thread; {@link #stateProperty()} becomes SAVED, or EDITING with a message. */
+    public void save() {
+        if (!canSave.get()) {
+            return;
+        }
+        ObjectNode patch = patch();
+        boolean credentialsChanged = providers.credentialsChanged();
+        boolean pluginsChanged = plugins.changed();
+        state.set(State.SAVING);
+        canSave.set(false);
+        message.set("Saving…");
+        background.execute(() -> {
+            String failure = write(patch, credentialsChanged, pluginsChanged);
+            fx.execute(() -> finish(failure));
+        });
+    }
+
+    /** Writes everything; returns why it failed, for a person, or null. */
+    private String write(ObjectNode patch, boolean credentialsChanged, boolean pluginsChanged) {
+        if (!patch.isEmpty()) {
+            SettingsUpdate update = services.settings().update(patch);
+            if (update instanceof SettingsUpdate.Rejected rejected) {
+                return "Settings were not saved: " + describe(rejected.reasons()) + ". Your edits are still here; "
+                        + "fix the problem (free disk space, a file another program holds) and Save again.";
+            }
+        }
+        if (credentialsChanged) {
+            try {
+                providers.saveCredentials(services.credentials());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Saving credentials failed", e);
+                return "Credentials could not be saved to " + services.credentials().file() + " ("
+                        + e.getClass().getSimpleName() + ": " + services.credentials().file().getFileName()
+                        + " could not be written). Other settings were saved; your credential edits are still here.";
+            }
+        }
+        if (pluginsChanged) {
+            try {
+                plugins.save(services.plugins());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Saving plugin switches failed", e);
+                return "Plugin changes could not be saved: " + e.getMessage() + ". Your edits are still here.";
+            }
+        }
+        return null;
+    }
+
+    private void finish(String failure) {
+        if (failure == null) {
+            message.set("Saved. Running chats use the new settings from their next request.");
+            state.set(State.SAVED);
+            return;
+        }
+        state.set(State.EDITING);
+        message.set(failure);
+        canSave.set(valid.get());
+    }
+
+    private static String describe(List<SettingsProblem> problems) {
+        return problems.stream().map(SettingsProblem::describe).collect(Collectors.joining("; "));
+    }
+}

@@ -1,0 +1,344 @@
+package dev.rebound.ui.settings.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rebound.auth.CredentialStore;
+import dev.rebound.settings.ConfigDirectory;
+import dev.rebound.settings.SettingsStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The settings window's view-models on real settings and credentials files, without a toolkit: validation as typed
+ * with the validator's reasons, masking, chain editing, saving, failing to save, and cancelling.
+ */
+class SettingsViewModelTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SETTINGS = """
+            { "model": "local/a",
+              "providers": { "local": { "api": "openai-completions", "baseUrl": "http://127.0.0.1:9/v1",
+                                        "models": [ { "id": "a", "contextWindow": 8000 }, { "id": "b" } ] } },
+              "retry": { "baseDelayMs": 20, "fallbackChains": { "title": ["local/b", "gone/model"] } },
+              "unknownKey": "kept" }
+            """;
+
+    @TempDir
+    Path dir;
+    private SettingsStore store;
+    private CredentialStore credentials;
+    private final Queue<Runnable> background = new ArrayDeque<>();
+    private final List<String[]> switched = new ArrayList<>();
+    private List<PluginsPort.PluginRow> pluginRows = List.of();
+    private ConnectionTester tester = (p, api, url, key) -> new ConnectionTester.Result(true, "fine");
+
+    @BeforeEach
+    void files() throws IOException {
+        Files.writeString(dir.resolve("settings.json"), SETTINGS);
+        store = SettingsStore.open(ConfigDirectory.at(dir), Clock.systemUTC());
+        credentials = CredentialStore.open(ConfigDirectory.at(dir), Map.of(), Clock.systemUTC());
+    }
+
+    private SettingsViewModel open() {
+        PluginsPort plugins = new PluginsPort() {
+            @Override
+            public List<PluginRow> plugins() {
+                return pluginRows;
+            }
+
+            @Override
+            public void setEnabled(String id, boolean enabled) {
+                switched.add(new String[] {id, Boolean.toString(enabled)});
+            }
+        };
+        return new SettingsViewModel(new SettingsServices(store, credentials, (p, a, u, k) -> tester.test(p, a, u, k),
+                plugins, dir.resolve("plugins")), Runnable::run, background::add);
+    }
+
+    private void runBackground() {
+        while (!background.isEmpty()) {
+            background.poll().run();
+        }
+    }
+
+    private JsonNode savedSettings() throws IOException {
+        return JSON.readTree(dir.resolve("settings.json").toFile());
+    }
+
+    @Test
+    void aNegativeMaxRetriesShowsTheValidatorsReasonAndDisablesSaveUntilFixed() {
+        SettingsViewModel model = open();
+        assertThat(model.canSaveProperty().get()).isTrue();
+
+        model.retry().maxRetries().textProperty().set("-1");
+
+        assertThat(model.retry().maxRetries().errorProperty().get()).isEqualTo("must be ≥ 0");
+        assertThat(model.canSaveProperty().get()).isFalse();
+        model.retry().maxRetries().textProperty().set("3");
+        assertThat(model.retry().maxRetries().errorProperty().get()).isEmpty();
+        assertThat(model.canSaveProperty().get()).isTrue();
+    }
+
+    @Test
+    void textThatIsNoWholeNumberOrEmptyIsRefusedAtItsField() {
+        SettingsViewModel model = open();
+
+        model.retry().baseDelayMs().textProperty().set("1.5s");
+        assertThat(model.retry().baseDelayMs().errorProperty().get()).isEqualTo("must be a whole number");
+        model.retry().maxDelayMs().textProperty().set("");
+        assertThat(model.retry().maxDelayMs().errorProperty().get()).isEqualTo("enter a whole number");
+        assertThat(model.canSaveProperty().get()).isFalse();
+    }
+
+    @Test
+    void saveWritesOnlyWhatChangedAppliesItToTheStoreAndKeepsUnknownKeys() throws IOException {
+        SettingsViewModel model = open();
+        model.retry().maxRetries().textProperty().set("3");
+        model.retry().maxDelayMs().textProperty().set("0");
+
+        model.save();
+        assertThat(model.stateProperty().get()).isEqualTo(SettingsViewModel.State.SAVING);
+        assertThat(model.canSaveProperty().get()).isFalse();
+        runBackground();
+
+        assertThat(model.stateProperty().get()).isEqualTo(SettingsViewModel.State.SAVED);
+        assertThat(store.current().retry().maxRetries()).isEqualTo(3);
+        assertThat(store.current().retry().maxDelayMs()).isZero();
+        JsonNode saved = savedSettings();
+        assertThat(saved.path("retry").path("maxRetries").asInt()).isEqualTo(3);
+        assertThat(saved.path("retry").has("maxElapsedMs")).isFalse();
+        assertThat(saved.path("unknownKey").asText()).isEqualTo("kept");
+        assertThat(saved.path("providers").path("local").path("models").get(0).path("contextWindow").asInt())
+                .isEqualTo(8000);
+    }
+
+    @Test
+    void cancellingLeavesTheFilesAndTheNextWindowAsTheyWere() throws IOException {
+        SettingsViewModel model = open();
+        model.retry().maxRetries().textProperty().set("7");
+        model.chains().newKeyProperty().set("default");
+        model.chains().addChain();
+
+        SettingsViewModel reopened = open();
+
+        assertThat(Files.readString(dir.resolve("settings.json"))).isEqualTo(SETTINGS);
+        assertThat(reopened.retry().maxRetries().text()).isEqualTo("10");
+        assertThat(reopened.chains().chains()).extracting(ChainRow::key).containsExactly("title");
+    }
+
+    @Test
+    void aChainIsAddedFilledReorderedAndSavedInItsNewOrder() throws IOException {
+        SettingsViewModel model = open();
+        ChainsTabModel chains = model.chains();
+        chains.newKeyProperty().set("default");
+        ChainRow row = chains.addChain();
+        chains.addModel(row, "local/a");
+        chains.addModel(row, "local/b");
+        chains.addModel(row, "local/b");
+
+        assertThat(chains.moveDown(row, 0)).isEqualTo(1);
+        assertThat(row.models()).containsExactly("local/b", "local/a");
+        assertThat(chains.moveUp(row, 0)).isZero();
+        model.save();
+        runBackground();
+
+        assertThat(store.current().retry().fallbackChains())
+                .containsEntry("default", List.of("local/b", "local/a"))
+                .containsEntry("title", List.of("local/b", "gone/model"));
+        assertThat(savedSettings().path("retry").path("fallbackChains").path("default").toString())
+                .isEqualTo("[\"local/b\",\"local/a\"]");
+    }
+
+    @Test
+    void unknownModelsInAChainAreFlaggedButDoNotBlockSave() {
+        SettingsViewModel model = open();
+        ChainRow title = model.chains().chains().getFirst();
+
+        assertThat(model.chains().isConfigured("local/b")).isTrue();
+        assertThat(model.chains().isConfigured("gone/model")).isFalse();
+        assertThat(title.problemProperty().get()).contains("'gone/model' names provider 'gone'");
+        assertThat(model.canSaveProperty().get()).isTrue();
+    }
+
+    @Test
+    void aRemovedChainIsDeletedFromTheFileAndABadOrDuplicateKeyIsRefused() throws IOException {
+        SettingsViewModel model = open();
+        model.chains().newKeyProperty().set("title");
+        assertThat(model.chains().addChain()).isNull();
+        assertThat(model.chains().newKeyErrorProperty().get()).contains("already a chain");
+        model.chains().newKeyProperty().set("local/");
+        assertThat(model.chains().addChain()).isNull();
+        assertThat(model.chains().newKeyErrorProperty().get()).contains("is not a role");
+
+        model.chains().removeChain(model.chains().chains().getFirst());
+        model.save();
+        runBackground();
+
+        assertThat(savedSettings().path("retry").path("fallbackChains").has("title")).isFalse();
+    }
+
+    @Test
+    void aProviderWithABadBaseUrlShowsTheReasonAtThatField() {
+        SettingsViewModel model = open();
+        ProviderRow added = model.providers().addProvider();
+        assertThat(added.key().errorProperty().get()).isEqualTo("enter a key, like openai");
+
+        added.key().textProperty().set("ollama");
+        added.baseUrl().textProperty().set("localhost:11434");
+
+        assertThat(added.key().errorProperty().get()).isEmpty();
+        assertThat(added.baseUrl().errorProperty().get()).contains("must be an absolute http(s) URL");
+        assertThat(model.canSaveProperty().get()).isFalse();
+        added.baseUrl().textProperty().set("http://127.0.0.1:11434/v1");
+        added.models().textProperty().set("llama3.2, qwen3");
+        assertThat(model.canSaveProperty().get()).isTrue();
+        assertThat(model.chains().configuredModels()).contains("ollama/llama3.2", "ollama/qwen3");
+    }
+
+    @Test
+    void renamingAProviderReplacesItAndItsModelsInTheFile() throws IOException {
+        SettingsViewModel model = open();
+        ProviderRow local = model.providers().providers().getFirst();
+        local.key().textProperty().set("lab");
+        local.models().textProperty().set("a");
+
+        model.save();
+        runBackground();
+
+        JsonNode providers = savedSettings().path("providers");
+        assertThat(providers.has("local")).isFalse();
+        assertThat(providers.path("lab").path("models").toString()).isEqualTo("[{\"id\":\"a\",\"contextWindow\":8000}]");
+    }
+
+    @Test
+    void aNewKeyIsShownWithItsLastFourCharactersAtMostAndSavedOnlyToCredentialsJson() throws IOException {
+        SettingsViewModel model = open();
+        ProvidersTabModel providers = model.providers();
+        providers.credentialProviderProperty().set("local");
+        providers.credentialLabelProperty().set("work");
+        providers.credentialValueProperty().set("sk-live-0123456789abcd");
+
+        assertThat(providers.addCredential()).isTrue();
+        CredentialRow row = providers.credentials().getLast();
+        assertThat(row.display()).isEqualTo("••••abcd");
+        assertThat(providers.credentialValueProperty().get()).isEmpty();
+        model.save();
+        runBackground();
+
+        assertThat(Files.readString(dir.resolve("credentials.json"))).contains("sk-live-0123456789abcd");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("credentials.json"))))
+                .isEqualTo("rw-------");
+        assertThat(Files.readString(dir.resolve("settings.json"))).doesNotContain("sk-live");
+        assertThat(credentials.forProvider("local")).extracting(c -> c.label()).containsExactly("work");
+        assertThat(open().providers().credentials().getFirst().display()).isEqualTo("••••abcd");
+    }
+
+    @Test
+    void aShortKeyShowsNoCharacterAndKeyMistakesAreExplained() {
+        assertThat(KeyMask.mask("abc123")).isEqualTo("••••");
+        SettingsViewModel model = open();
+        ProvidersTabModel providers = model.providers();
+        providers.credentialProviderProperty().set("local");
+        providers.credentialLabelProperty().set("env");
+        providers.credentialFromEnvProperty().set(true);
+        providers.credentialValueProperty().set("sk-pasted-key");
+
+        assertThat(providers.addCredential()).isFalse();
+        assertThat(providers.credentialErrorProperty().get()).contains("name of an environment variable");
+        providers.credentialValueProperty().set("LOCAL_KEY");
+        assertThat(providers.addCredential()).isTrue();
+        assertThat(providers.credentials().getLast().display()).isEqualTo("from $LOCAL_KEY");
+        providers.credentialLabelProperty().set("env");
+        providers.credentialValueProperty().set("OTHER");
+        assertThat(providers.addCredential()).isFalse();
+        assertThat(providers.credentialErrorProperty().get()).contains("already has a key labelled 'env'");
+    }
+
+    @Test
+    void aRemovedCredentialLeavesCredentialsJsonOnSave() throws IOException {
+        credentials.put("local", "old", new dev.rebound.auth.ApiKeySource.Environment("OLD_KEY"));
+        SettingsViewModel model = open();
+        CredentialRow old = model.providers().credentials().getFirst();
+        assertThat(old.display()).isEqualTo("(environment variable not set)");
+
+        model.providers().removeCredential(old);
+        assertThat(old.removedProperty().get()).isTrue();
+        model.save();
+        runBackground();
+
+        assertThat(credentials.labels("local")).isEmpty();
+    }
+
+    @Test
+    void aSaveThatCannotWriteTheFileKeepsEveryEditAndSaysWhy() throws IOException {
+        SettingsViewModel model = open();
+        model.retry().maxRetries().textProperty().set("4");
+        Path file = dir.resolve("settings.json");
+        Files.delete(file);
+        Files.createDirectories(file.resolve("in-the-way"));
+
+        model.save();
+        runBackground();
+
+        assertThat(model.stateProperty().get()).isEqualTo(SettingsViewModel.State.EDITING);
+        assertThat(model.messageProperty().get()).startsWith("Settings were not saved: could not save")
+                .contains("Your edits are still here");
+        assertThat(model.retry().maxRetries().text()).isEqualTo("4");
+        assertThat(model.canSaveProperty().get()).isTrue();
+        assertThat(store.current().retry().maxRetries()).isEqualTo(10);
+    }
+
+    @Test
+    void testConnectionRunsInTheBackgroundWithTheTypedKeyAndShowsTheOutcome() {
+        List<String> asked = new ArrayList<>();
+        tester = (provider, api, url, key) -> {
+            asked.add(provider + " " + api + " " + url + " " + key);
+            return new ConnectionTester.Result(false, "refused");
+        };
+        SettingsViewModel model = open();
+        ProvidersTabModel providers = model.providers();
+        providers.credentialProviderProperty().set("local");
+        providers.credentialLabelProperty().set("new");
+        providers.credentialValueProperty().set("sk-typed-key-9999");
+        providers.addCredential();
+        ProviderRow local = providers.providers().getFirst();
+
+        providers.testConnection(local);
+        assertThat(local.testingProperty().get()).isTrue();
+        assertThat(local.testResultProperty().get()).isEqualTo("Testing…");
+        assertThat(asked).isEmpty();
+        runBackground();
+
+        assertThat(asked).containsExactly("local openai-completions http://127.0.0.1:9/v1 sk-typed-key-9999");
+        assertThat(local.testingProperty().get()).isFalse();
+        assertThat(local.testResultProperty().get()).isEqualTo("✖ refused");
+    }
+
+    @Test
+    void switchingAPluginSaysItAppliesOnNextStartAndIsSavedThroughThePort() {
+        pluginRows = List.of(new PluginsPort.PluginRow("audit", "1.0", "STARTED", "", 12, 0, true));
+        SettingsViewModel model = open();
+        PluginRowModel audit = model.plugins().plugins().getFirst();
+        assertThat(audit.noteBinding().get()).isEmpty();
+
+        audit.enabledProperty().set(false);
+        assertThat(audit.noteBinding().get()).isEqualTo("will be disabled; applies on next start");
+        model.save();
+        runBackground();
+
+        assertThat(switched).hasSize(1);
+        assertThat(switched.getFirst()).containsExactly("audit", "false");
+    }
+}
