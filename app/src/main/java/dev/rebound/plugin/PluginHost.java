@@ -136,7 +136,7 @@ public final class PluginHost implements AutoCloseable {
             for (Entry entry : inOrder) {
                 PluginEventDispatcher.PluginStatus status = entry.state() == null ? live.get(entry.id()) : null;
                 reports.add(status == null ? entry.report() : new PluginReport(entry.id(), entry.version(),
-                        PluginReport.State.valueOf(status.state().name()), status.failure(), status.delivered(),
+                        reportState(status.state()), status.failure(), status.delivered(),
                         status.dropped(), status.failures(), entry.archive().toString()));
             }
         }
@@ -361,6 +361,16 @@ public final class PluginHost implements AutoCloseable {
             host.add(new Entry(entry.id(), entry.version(), PluginReport.State.FAILED, reason, entry.archive()),
                     "Plugin " + entry.id() + " " + entry.version() + " was not started: " + reason + ".");
         }
+    }
+
+    /** The report state of a plugin being delivered to; spelled out so that renaming either enum cannot break it. */
+    static PluginReport.State reportState(PluginEventDispatcher.State state) {
+        return switch (state) {
+            case ACTIVE -> PluginReport.State.ACTIVE;
+            case DISABLED -> PluginReport.State.DISABLED;
+            case FAILED -> PluginReport.State.FAILED;
+            case STUCK -> PluginReport.State.STUCK;
+        };
     }
 
     private static boolean isArchive(Path file) {
