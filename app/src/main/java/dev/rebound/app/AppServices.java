@@ -156,7 +156,7 @@ final class AppServices implements AutoCloseable {
         }
         plugins = PluginHost.start(new PluginHost.Options(roots, dir::pluginDataDir,
                 dir.root().resolve("plugin-cache"), AppVersion.current(), settings.effectiveJson(),
-                Duration.ofSeconds(5), Duration.ofSeconds(2)), this::tellAboutPlugin);
+                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(2)), this::tellAboutPlugin);
     }
 
     /** Every plugin found and its state (RPC {@code get_plugins}); empty with --no-plugins. */
