@@ -525,7 +525,7 @@ public final class PluginHost implements AutoCloseable {
         private PluginContext context(String id) throws IOException {
             Path data = options.dataDirectories().apply(id);
             Files.createDirectories(data);
-            return new HostPluginContext(id, data, SettingsView.withoutSecrets(options.settings()),
+            return new HostPluginContext(id, data, SettingsView.withoutSecrets(options.settings(), id),
                     SettingsView.pluginSection(options.settings(), id), options.appVersion());
         }
 
