@@ -26,6 +26,11 @@ import org.pf4j.ExtensionPoint;
  *       after its last event, when the app shuts down or the plugin is stopped.</li>
  *   <li><b>May be dropped.</b> Each plugin has a bounded queue; when it overflows the oldest events are dropped and
  *       counted, so a listener must tolerate gaps.</li>
+ *   <li><b>New event types will come.</b> {@link SessionEvent} is sealed, so a {@code switch} over it may be written
+ *       without a {@code default} branch and the compiler calls it exhaustive; but when a later app adds an event
+ *       type, that switch throws {@link MatchException} for it at run time, on every such event, and the plugin is
+ *       soon disabled. Override the {@code on…} methods, or give every {@code switch} over an event a
+ *       {@code default ->} branch.</li>
  * </ul>
  */
 public interface SessionEventListener extends ExtensionPoint {
