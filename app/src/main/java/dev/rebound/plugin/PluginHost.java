@@ -94,6 +94,8 @@ public final class PluginHost implements AutoCloseable {
     private final List<String> problems = new ArrayList<>();
     /** The plugins started in time, in start order; read and written by the loading thread, then by close(). */
     private final List<PluginWrapper> started = new ArrayList<>();
+    /** Each loaded plugin's class loader and its id. */
+    private final Map<ClassLoader, String> classLoaders = new ConcurrentHashMap<>();
     /** Plugins whose start() returned after the host gave up on them, by id. */
     private final Map<String, Plugin> lateStarts = new ConcurrentHashMap<>();
     /** This process's folder for unpacked zips, or null when it could not be made. */
@@ -151,6 +153,11 @@ public final class PluginHost implements AutoCloseable {
         if (dispatcher != null) {
             dispatcher.publish(event);
         }
+    }
+
+    /** The id of the loaded plugin whose class loader this is, if any (for attributing log lines). */
+    public Optional<String> pluginOf(ClassLoader loader) {
+        return loader == null ? Optional.empty() : Optional.ofNullable(classLoaders.get(loader));
     }
 
     /** Every plugin archive found and what became of it, in the order they were found. */
@@ -389,6 +396,7 @@ public final class PluginHost implements AutoCloseable {
                 return;
             }
             loaded.put(id, new Entry(id, version, null, null, archive));
+            host.classLoaders.put(((TimeLimit.Outcome.Done<PluginWrapper>) load).value().getPluginClassLoader(), id);
         }
 
         /** A plugin whose loading finished after the host gave up on it is taken out of the manager again. */
