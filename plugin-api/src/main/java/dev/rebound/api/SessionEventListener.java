@@ -17,7 +17,10 @@ import org.pf4j.ExtensionPoint;
  *   <li><b>Fast.</b> Each call must return quickly; do slow work (disk, network) elsewhere or batch it. A slow
  *       listener delays only itself.</li>
  *   <li><b>Must not throw.</b> A throw (including a {@link LinkageError}) is caught, logged with the plugin id and
- *       counted; after repeated consecutive failures the plugin is disabled and the user is told.</li>
+ *       counted; after repeated failures (many in a row, or a high share of its recent events) the plugin is
+ *       disabled and the user is told.</li>
+ *   <li><b>Interrupts.</b> Restoring the interrupt flag ({@code Thread.currentThread().interrupt()}) is fine: the
+ *       host clears it after each call, and only shutdown ends delivery.</li>
  *   <li><b>Not re-entrant.</b> A listener must not call back into the session (send, cancel, switch model...).</li>
  *   <li><b>Construction.</b> The host creates each listener once per app run. A listener class with a public
  *       constructor taking a {@link PluginContext} gets its plugin's context there; otherwise its no-argument
