@@ -313,8 +313,17 @@ public final class PluginHost implements AutoCloseable {
             return budget.charge(archive, () -> limit.run(what, within, call, late));
         }
 
-        /** A call on the manager from a step's thread, waiting no longer than the step may take. */
-        private <T> T managed(Path archive, Supplier<T> call) {
+        /**
+         * A call on the manager, waiting for it no longer than the plugin's next step may take. The wait is read
+         * here, on the loading thread: the budget is the loading thread's alone.
+         */
+        private <T> Callable<T> managed(Path archive, Supplier<T> call) {
+            Duration wait = budget.remaining(archive);
+            return () -> host.manager.locked(wait, call);
+        }
+
+        /** {@link #managed} called at once, on the loading thread. */
+        private <T> T managedNow(Path archive, Supplier<T> call) {
             return host.manager.locked(budget.remaining(archive), call);
         }
 
@@ -357,7 +366,7 @@ public final class PluginHost implements AutoCloseable {
             }
             Path source = loadable;
             TimeLimit.Outcome<PluginDescriptor> read = step(archive, "reading the descriptor",
-                    () -> managed(archive, () -> host.manager.describe(source)), ignored -> { });
+                    managed(archive, () -> host.manager.describe(source)), ignored -> { });
             if (read instanceof TimeLimit.Outcome.Failed<PluginDescriptor> failed) {
                 invalid(archive, "no readable plugin descriptor: " + failed.reason() + ". A plugin is a jar with "
                         + "Plugin-Id and Plugin-Version in its MANIFEST, or a zip with plugin.properties",
@@ -389,7 +398,7 @@ public final class PluginHost implements AutoCloseable {
                 return;
             }
             TimeLimit.Outcome<PluginWrapper> load = step(archive, "loading",
-                    () -> managed(archive, () -> host.manager.load(source)), this::unloadLate);
+                    managed(archive, () -> host.manager.load(source)), this::unloadLate);
             if (load instanceof TimeLimit.Outcome.Failed<PluginWrapper> failed) {
                 fail(new Entry(id, version, null, null, archive), "it could not be loaded: " + failed.reason(),
                         failed.cause());
@@ -432,8 +441,17 @@ public final class PluginHost implements AutoCloseable {
         private void startAndRegister(Entry entry) {
             String id = entry.id();
             Path archive = entry.archive();
-            PluginWrapper wrapper = host.manager.getPlugin(id);
-            if (wrapper == null || !host.manager.getResolvedPlugins().contains(wrapper)) {
+            PluginWrapper wrapper;
+            try {
+                wrapper = managedNow(archive, () -> {
+                    PluginWrapper found = host.manager.getPlugin(id);
+                    return found != null && host.manager.getResolvedPlugins().contains(found) ? found : null;
+                });
+            } catch (RuntimeException e) {
+                fail(entry, "it could not be looked up: " + ContextExtensionFactory.describe(e), e);
+                return;
+            }
+            if (wrapper == null) {
                 fail(entry, "its Plugin-Dependencies could not be resolved (see the log)", null);
                 return;
             }
@@ -467,7 +485,7 @@ public final class PluginHost implements AutoCloseable {
                 return;
             }
             try {
-                managed(archive, () -> {
+                managedNow(archive, () -> {
                     host.manager.markStarted(wrapper);
                     return null;
                 });
@@ -476,10 +494,11 @@ public final class PluginHost implements AutoCloseable {
                 return;
             }
             host.started.add(wrapper);
+            Callable<List<ExtensionWrapper<SessionEventListener>>> extensions =
+                    managed(archive, () -> host.manager.listeners(id));
             TimeLimit.Outcome<List<SessionEventListener>> created = step(archive, "creating its listeners", () -> {
                 List<SessionEventListener> listeners = new ArrayList<>();
-                for (ExtensionWrapper<SessionEventListener> extension
-                        : managed(archive, () -> host.manager.listeners(id))) {
+                for (ExtensionWrapper<SessionEventListener> extension : extensions.call()) {
                     listeners.add(extension.getExtension());
                 }
                 return listeners;
@@ -506,7 +525,7 @@ public final class PluginHost implements AutoCloseable {
         /** Tells PF4J the plugin failed, so that its state agrees with the host's. */
         private void markFailed(Path archive, PluginWrapper wrapper, Throwable cause) {
             try {
-                managed(archive, () -> {
+                managedNow(archive, () -> {
                     wrapper.setPluginState(PluginState.FAILED);
                     wrapper.setFailedException(cause);
                     return null;
