@@ -158,9 +158,12 @@ final class AppServices implements AutoCloseable {
         if (extraDir != null) {
             roots.add(extraDir);
         }
-        plugins = PluginHost.start(new PluginHost.Options(roots, dir::pluginDataDir,
+        LoggingSetup.limitPluginLines();
+        PluginHost host = PluginHost.start(new PluginHost.Options(roots, dir::pluginDataDir,
                 dir.root().resolve("plugin-cache"), AppVersion.current(), settings.effectiveJson(),
-                Duration.ofSeconds(5), Duration.ofSeconds(2)), this::tellAboutPlugin);
+                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(2)), this::tellAboutPlugin);
+        LoggingSetup.identifyPlugins(host::pluginOf);
+        plugins = host;
     }
 
     /** Every plugin found and its state (RPC {@code get_plugins}); empty with --no-plugins. */

@@ -48,10 +48,12 @@ class ArchitectureTest {
     @Test
     void loggingGoesThroughSlf4jOnly() {
         check(noClasses().that().doNotHaveFullyQualifiedName("dev.rebound.app.LoggingSetup")
+                .and().haveNameNotMatching("dev\\.rebound\\.app\\.PluginLogLimiter(\\$.*)?")
                 .should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.logging..",
                         "org.apache.commons.logging..", "ch.qos.logback..")
                 .because("one logging facade keeps every message in the same redacted log file; only the "
-                        + "bootstrap configures the backend"));
+                        + "bootstrap configures the backend (and installs the per-plugin line limit, a Logback "
+                        + "turbo filter)"));
     }
 
     @Test
