@@ -3,6 +3,7 @@ package dev.rebound.ui;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.session.SessionFactory;
 import dev.rebound.settings.SettingsStore;
+import dev.rebound.ui.model.SimulatorPort;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -23,10 +24,11 @@ import java.util.concurrent.Executor;
  * @param resume a session file to open first ({@code --session}), or null for a new chat
  * @param startupNotices problems found while starting, as (level, message) pairs, shown in the first chat
  * @param settingsFile the settings file, named by the Settings menu until the settings window exists
+ * @param simulator the built-in simulator, scripted by the "Simulate failures" menu
  */
 public record DesktopContext(SessionFactory sessions, SessionCatalogue catalogue, SettingsStore settings,
                              Executor background, Clock clock, ZoneId zone, Path preferencesFile, Path resume,
-                             List<String[]> startupNotices, Path settingsFile) {
+                             List<String[]> startupNotices, Path settingsFile, SimulatorPort simulator) {
     public DesktopContext {
         startupNotices = List.copyOf(startupNotices);
     }
