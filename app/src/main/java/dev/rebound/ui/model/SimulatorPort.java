@@ -2,8 +2,8 @@ package dev.rebound.ui.model;
 
 /**
  * What the desktop may do to the built-in simulator: queue named failures for the next requests, clear them, count
- * them, and set the reply speed. The host implements it over its simulator; the UI never sees the simulator's wire-level
- * fault model. Calls are cheap (in memory) and thread-safe.
+ * them, and set the reply speed. The host implements it over its simulator; the UI never sees the simulator's
+ * wire-level fault model. Calls are cheap (in memory) and thread-safe.
  */
 public interface SimulatorPort {
 
