@@ -75,6 +75,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void theUiScriptsTheSimulatorOnlyThroughItsPort() {
+        check(noClasses().that().resideInAPackage("dev.rebound.ui..")
+                .should().dependOnClassesThat().resideInAPackage("dev.rebound.simulator..")
+                .because("the \"Simulate failures\" menu needs named failures, a count and a speed (ui.model."
+                        + "SimulatorPort, implemented in app); the simulator's wire-level fault model and its server "
+                        + "stay free to change without touching the desktop"));
+    }
+
+    @Test
     void viewModelsUseJavaFxPropertiesButNoNodesStagesOrToolkit() {
         check(noClasses().that().resideInAPackage("dev.rebound.ui.model..")
                 .should().dependOnClassesThat().resideInAnyPackage("javafx.scene..", "javafx.stage..",
