@@ -181,6 +181,18 @@ class SimulatorIT {
     }
 
     @Test
+    void aSettingsFileThatIsNotJsonFailsPrintModeWithItsErrorInsteadOfACannedReply() throws Exception {
+        Files.writeString(configDir.resolve("settings.json"), "{ \"providers\": ");
+
+        rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi");
+
+        assertThat(rebound.waitForExit(WAIT)).isNotZero();
+        assertThat(rebound.stdout()).isEmpty();
+        assertThat(rebound.stderr()).contains("rebound: error: ", "is not valid JSON at line 1")
+                .doesNotContain("No provider is configured", "built-in simulator");
+    }
+
+    @Test
     void aMalformedScenarioFileStopsTheStartWithTheReason() throws Exception {
         Path scenario = configDir.resolve("scenario.json");
         Files.writeString(scenario, "[ \"overload\", { \"fault\": \"delay\", \"ms\": \"soon\" } ]");
