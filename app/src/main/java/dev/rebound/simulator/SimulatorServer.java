@@ -9,10 +9,12 @@ import com.sun.net.httpserver.HttpServer;
 import dev.rebound.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -36,6 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class SimulatorServer implements AutoCloseable {
     /** The model the simulator lists. It answers under whatever model name a request asks for. */
     public static final String MODEL_ID = "rebound-simulator";
+    /** The fastest streaming rate: far above any real model, far below what would starve the pacer's arithmetic. */
+    public static final double MAX_TOKENS_PER_SECOND = 1_000_000;
     private static final Logger LOG = LoggerFactory.getLogger(SimulatorServer.class);
 
     private final HttpServer http;
@@ -139,10 +143,16 @@ public final class SimulatorServer implements AutoCloseable {
         LOG.info("Simulator on port {} stopped", port());
     }
 
-    static void checkRate(double rate) {
-        if (!(rate >= 0) || Double.isInfinite(rate)) {
-            throw new IllegalArgumentException("tokens per second must be 0 (as fast as possible) or more, not "
-                    + rate);
+    /**
+     * Checks a streaming rate.
+     *
+     * @throws IllegalArgumentException unless it is from 0 to {@value #MAX_TOKENS_PER_SECOND}, with the reason
+     */
+    public static void checkRate(double rate) {
+        if (!(rate >= 0 && rate <= MAX_TOKENS_PER_SECOND)) {
+            throw new IllegalArgumentException("tokens per second must be from 0 (as fast as possible) to "
+                    + String.format(Locale.ROOT, "%,.0f", MAX_TOKENS_PER_SECOND) + ", not "
+                    + (Double.isFinite(rate) ? BigDecimal.valueOf(rate).toPlainString() : String.valueOf(rate)));
         }
     }
 
