@@ -74,8 +74,9 @@ public sealed interface Fault {
     }
 
     /**
-     * The reply streams {@code afterChars} characters of text, then nothing more is sent while the connection stays
-     * open (until the client gives up or the simulator stops).
+     * The reply streams {@code afterChars} characters of text, then not a byte more is sent (no keep-alive comment
+     * either, so a client's idle timeout sees the stall) while the connection stays open: until the client closes it,
+     * the simulator stops, or 10 minutes pass, when the simulator closes it.
      */
     record Stall(int afterChars) implements Fault {
     }
@@ -92,7 +93,10 @@ public sealed interface Fault {
     record Unauthorized() implements Fault {
     }
 
-    /** Waits {@code ms} milliseconds before sending the response headers, then answers normally. */
+    /**
+     * Waits {@code ms} milliseconds before sending the response headers, then answers normally. When the client closes
+     * the connection (or the simulator stops) first, the wait ends and nothing is sent.
+     */
     record Delay(long ms) implements Fault {
     }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,14 +44,14 @@ public final class SimulatorServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SimulatorServer.class);
 
     private final HttpServer http;
+    private final ClientConnections connections;
     private final ExecutorService executor;
     private final FaultScript faults;
     private final FaultResponses responses;
     private final CompletionResponder responder;
-    private final Ticker ticker;
     private final ObjectMapper mapper = Json.newMapper();
     private final AtomicLong requests = new AtomicLong();
-    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicInteger active = new AtomicInteger();
     private volatile double tokensPerSecond;
 
     /**
@@ -72,15 +73,15 @@ public final class SimulatorServer implements AutoCloseable {
         }
     }
 
-    private SimulatorServer(HttpServer http, ExecutorService executor, FaultScript faults, Config config, Clock clock,
-                            Ticker ticker) {
+    private SimulatorServer(HttpServer http, ClientConnections connections, ExecutorService executor,
+                            FaultScript faults, Config config, Clock clock, Ticker ticker) {
         this.http = http;
+        this.connections = connections;
         this.executor = executor;
         this.faults = faults;
         this.responses = new FaultResponses(mapper, clock);
         this.responder = new CompletionResponder(mapper, new ReplyComposer(config.seed()), new StreamPacer(ticker),
-                clock, stopped);
-        this.ticker = ticker;
+                clock);
         this.tokensPerSecond = config.tokensPerSecond();
     }
 
@@ -93,16 +94,23 @@ public final class SimulatorServer implements AutoCloseable {
      * Starts a server.
      *
      * @param clock stamps completions and usage-limit reset times
-     * @param ticker paces streams and delays
+     * @param ticker paces streams
      * @throws IOException when the port cannot be bound (in use, not allowed)
      */
     public static SimulatorServer start(Config config, FaultScript faults, Clock clock, Ticker ticker)
             throws IOException {
-        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), config.port()), 0);
+        Objects.requireNonNull(faults, "faults");
         ExecutorService executor = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("rebound-simulator-", 0).factory());
-        SimulatorServer server = new SimulatorServer(http, executor, Objects.requireNonNull(faults, "faults"), config,
-                clock, ticker);
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        ClientConnections connections;
+        try {
+            connections = ClientConnections.open(config.port(), http.getAddress(), executor);
+        } catch (IOException e) {
+            executor.shutdownNow();
+            throw e;
+        }
+        SimulatorServer server = new SimulatorServer(http, connections, executor, faults, config, clock, ticker);
         http.createContext("/", server::handle);
         http.setExecutor(executor);
         http.start();
@@ -115,8 +123,14 @@ public final class SimulatorServer implements AutoCloseable {
         return "http://127.0.0.1:" + port() + "/v1";
     }
 
+    /** The port it listens on, on 127.0.0.1. */
     public int port() {
-        return http.getAddress().getPort();
+        return connections.port();
+    }
+
+    /** How many requests it is answering now (streaming, stalled, delayed). */
+    public int activeRequests() {
+        return active.get();
     }
 
     /** The script the requests consume. */
@@ -124,6 +138,7 @@ public final class SimulatorServer implements AutoCloseable {
         return faults;
     }
 
+    /** The streaming rate of the replies that start from now on. */
     public double tokensPerSecond() {
         return tokensPerSecond;
     }
@@ -137,7 +152,7 @@ public final class SimulatorServer implements AutoCloseable {
     /** Stops at once: stalled and delayed requests are released and their connections closed. */
     @Override
     public void close() {
-        stopped.countDown();
+        connections.close();
         http.stop(0);
         executor.shutdownNow();
         LOG.info("Simulator on port {} stopped", port());
@@ -157,6 +172,7 @@ public final class SimulatorServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) {
+        active.incrementAndGet();
         try {
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
@@ -176,6 +192,7 @@ public final class SimulatorServer implements AutoCloseable {
             LOG.warn("Simulator: request failed", e);
         } finally {
             exchange.close();
+            active.decrementAndGet();
         }
     }
 
@@ -209,8 +226,10 @@ public final class SimulatorServer implements AutoCloseable {
         if (fault instanceof Fault.ResetBeforeHeaders) {
             return;
         }
-        if (fault instanceof Fault.Delay delay) {
-            ticker.sleepNanos(TimeUnit.MILLISECONDS.toNanos(delay.ms()));
+        CountDownLatch clientGone = connections.gone(exchange.getRemoteAddress());
+        if (fault instanceof Fault.Delay delay && clientGone.await(delay.ms(), TimeUnit.MILLISECONDS)) {
+            LOG.debug("Simulator: request {} ends its delay, the client left", number);
+            return;
         }
         var error = responses.of(fault, model, key, requestId);
         if (error.isPresent()) {
@@ -218,7 +237,7 @@ public final class SimulatorServer implements AutoCloseable {
             return;
         }
         CompletionRequest request = new CompletionRequest(body, model, requestId, number);
-        responder.respond(exchange, request, fault, tokensPerSecond);
+        responder.respond(exchange, request, fault, tokensPerSecond, clientGone);
     }
 
     private static void sendJson(HttpExchange exchange, int status, Map<String, String> headers, String json)
