@@ -35,6 +35,7 @@ import dev.rebound.history.SessionLoader;
 import dev.rebound.plugin.PluginHost;
 import dev.rebound.plugin.PluginReport;
 import dev.rebound.settings.ConfigDirectory;
+import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.Settings;
 import dev.rebound.settings.SettingsProblem;
 import dev.rebound.settings.SettingsStore;
@@ -147,6 +148,15 @@ final class AppServices implements AutoCloseable {
     /** The built-in simulator (its fault script, its rate). */
     BuiltInSimulator simulator() {
         return simulator;
+    }
+
+    /**
+     * Whether a provider in effect sends its calls to the built-in simulator (the built-in provider, or one with
+     * {@code api: simulator} and no {@code baseUrl}), so that a scenario queued on it can run.
+     */
+    boolean usesBuiltInSimulator() {
+        return settings.current().providers().values().stream()
+                .anyMatch(p -> p.api() == ProviderApi.SIMULATOR && (p.baseUrl() == null || p.baseUrl().isBlank()));
     }
 
     /** Makes new sessions start on this model instead of the settings' default. */

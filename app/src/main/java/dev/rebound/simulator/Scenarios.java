@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.json.Json;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -62,13 +64,22 @@ public final class Scenarios {
     private Scenarios() {
     }
 
-    /** Reads a scenario file. */
+    /**
+     * Reads a scenario file.
+     *
+     * @throws ScenarioException when it is missing, unreadable or not JSON (a one-line message without the path,
+     *     which the caller names once), or is not a valid scenario (every problem, with where it is)
+     */
     public static List<FaultStep> read(Path file) throws ScenarioException {
         String text;
         try {
             text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw ScenarioException.ofFile("no such file");
+        } catch (AccessDeniedException e) {
+            throw ScenarioException.ofFile("permission denied");
         } catch (IOException e) {
-            throw new ScenarioException(List.of(file + ": cannot be read (" + e.getMessage() + ")"));
+            throw ScenarioException.ofFile("cannot be read (" + e.getClass().getSimpleName() + ")");
         }
         JsonNode root;
         try {
@@ -76,10 +87,16 @@ public final class Scenarios {
         } catch (JacksonException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            throw new ScenarioException(List.of(file + ": not valid JSON" + where + " (" + e.getOriginalMessage()
-                    + ")"));
+            throw ScenarioException.ofFile("not valid JSON" + where + ": " + parserReason(e));
         }
         return parse(root);
+    }
+
+    /** Jackson's reason on one line, without its excerpt of the source. */
+    private static String parserReason(JacksonException e) {
+        String reason = e.getOriginalMessage().lines().findFirst().orElse("").strip();
+        int excerpt = reason.indexOf(" (start marker at [Source");
+        return excerpt < 0 ? reason : reason.substring(0, excerpt);
     }
 
     /**

@@ -204,6 +204,34 @@ class SimulatorIT {
     }
 
     @Test
+    void aScenarioWhenNoProviderUsesTheSimulatorIsAUsageErrorSayingWhy() throws Exception {
+        Files.writeString(configDir.resolve("settings.json"), "{ \"providers\": { \"openai\": { \"api\": "
+                + "\"openai-completions\", \"baseUrl\": \"http://127.0.0.1:9/v1\", \"models\": [ { \"id\": "
+                + "\"gpt-4.1-mini\" } ] } } }");
+        Path scenario = configDir.resolve("scenario.json");
+        Files.writeString(scenario, "[ \"overload\" ]");
+
+        rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi", "--scenario", scenario.toString());
+
+        assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
+        assertThat(rebound.stdout()).isEmpty();
+        assertThat(rebound.stderr()).contains("rebound: --scenario " + scenario + ": no provider of this session "
+                + "uses the built-in simulator (settings.json configures [openai]), so the scenario would never run.");
+    }
+
+    @Test
+    void aMissingScenarioFileSaysNoSuchFileAndNamesThePathOnce() throws Exception {
+        Path scenario = configDir.resolve("nope.json");
+
+        rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi", "--scenario", scenario.toString());
+
+        assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
+        String stderr = rebound.stderr();
+        assertThat(stderr).contains("rebound: --scenario " + scenario + ": no such file\n");
+        assertThat(stderr.split(java.util.regex.Pattern.quote(scenario.toString()), -1)).hasSize(2);
+    }
+
+    @Test
     void aMalformedSimulateCommandIsRefusedWholeWithItsReason() throws Exception {
         startRebound();
         rebound.send("{\"id\":\"bad\",\"type\":\"simulate\",\"steps\":[\"overload\",{\"fault\":\"stall\","
