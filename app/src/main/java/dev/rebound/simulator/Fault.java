@@ -13,6 +13,7 @@ public sealed interface Fault {
         return switch (this) {
             case Ok _ -> "ok";
             case Overload _ -> "overload";
+            case ServerError _ -> "server-error";
             case RateLimit _ -> "rate-limit";
             case UsageLimit _ -> "usage-limit";
             case InsufficientQuota _ -> "insufficient-quota";
@@ -32,6 +33,20 @@ public sealed interface Fault {
 
     /** HTTP 529 with Anthropic's {@code overloaded_error} body. */
     record Overload() implements Fault {
+    }
+
+    /**
+     * OpenAI's way of being overloaded: HTTP 503 ("The server is overloaded or not ready yet.") or 500 ("The server had
+     * an error while processing your request."), with a {@code server_error} body.
+     *
+     * @param status 500 or 503
+     */
+    record ServerError(int status) implements Fault {
+        public ServerError {
+            if (status != 500 && status != 503) {
+                throw new IllegalArgumentException("a server error is 500 or 503, not " + status);
+            }
+        }
     }
 
     /**

@@ -37,6 +37,7 @@ public final class Scenarios {
     private static final Map<String, List<String>> FAULT_FIELDS = Map.ofEntries(
             Map.entry("ok", List.of()),
             Map.entry("overload", List.of()),
+            Map.entry("server-error", List.of("status")),
             Map.entry("rate-limit", List.of("retryAfterSeconds", "retryAfterMs")),
             Map.entry("usage-limit", List.of("resetsInSeconds")),
             Map.entry("insufficient-quota", List.of()),
@@ -48,12 +49,13 @@ public final class Scenarios {
             Map.entry("unauthorized", List.of()),
             Map.entry("delay", List.of("ms")));
     /** Every fault name, in the order the documentation lists them (a "Simulate failures" menu can list these). */
-    public static final List<String> FAULT_NAMES = List.of("ok", "overload", "rate-limit", "usage-limit",
+    public static final List<String> FAULT_NAMES = List.of("ok", "overload", "server-error", "rate-limit", "usage-limit",
             "insufficient-quota", "reset-before-headers", "cut-after", "stall", "refusal", "context-overflow",
             "unauthorized", "delay");
 
     /** Defaults of the optional fields. */
     static final long DEFAULT_RETRY_AFTER_SECONDS = 1;
+    static final long DEFAULT_SERVER_ERROR_STATUS = 503;
     static final long DEFAULT_RESETS_IN_SECONDS = 300;
     static final int DEFAULT_CUT_AFTER_CHARS = 40;
     static final int DEFAULT_STALL_AFTER_CHARS = 40;
@@ -147,6 +149,7 @@ public final class Scenarios {
                 case Fault.RateLimit r -> node.put("retryAfterMs", r.retryAfterMs());
                 case Fault.UsageLimit u -> node.put("resetsInSeconds", u.resetsInSeconds());
                 case Fault.CutAfter c -> node.put("chars", c.chars());
+                case Fault.ServerError e -> node.put("status", e.status());
                 case Fault.Stall s -> node.put("afterChars", s.afterChars());
                 case Fault.Delay d -> node.put("ms", d.ms());
                 default -> { }
@@ -217,6 +220,7 @@ public final class Scenarios {
         private Fault fault(String name, JsonNode node) {
             return switch (name) {
                 case "overload" -> new Fault.Overload();
+                case "server-error" -> serverError(node);
                 case "rate-limit" -> rateLimit(node);
                 case "usage-limit" -> new Fault.UsageLimit(
                         number(node, "resetsInSeconds", 1, MAX_MS / 1000, DEFAULT_RESETS_IN_SECONDS));
@@ -232,6 +236,15 @@ public final class Scenarios {
                 case "delay" -> new Fault.Delay(number(node, "ms", 0, MAX_MS, DEFAULT_DELAY_MS));
                 default -> new Fault.Ok();
             };
+        }
+
+        private Fault serverError(JsonNode node) {
+            long status = number(node, "status", 500, 503, DEFAULT_SERVER_ERROR_STATUS);
+            if (status != 500 && status != 503) {
+                problems.add(path + ".status: must be 500 or 503 (got " + status + ")");
+                return new Fault.Ok();
+            }
+            return new Fault.ServerError((int) status);
         }
 
         private Fault rateLimit(JsonNode node) {

@@ -65,6 +65,7 @@ public final class SimulatorServer implements AutoCloseable {
         /** The built-in simulator's rate: about a fast hosted model. */
         public static final double DEFAULT_TOKENS_PER_SECOND = 120;
 
+        /** @throws IllegalArgumentException for a port outside 0-65535 or a rate {@link #checkRate} refuses */
         public Config {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0 (any free port) or 1-65535, not " + port);

@@ -78,6 +78,7 @@ class SimulatorIT {
         JsonNode end = ofType(frames, "message_end").getLast().path("message");
         assertThat(end.path("stopReason").asText()).isEqualTo("stop");
         assertThat(end.path("provider").asText()).isEqualTo("simulator");
+        assertThat(end.path("api").asText()).isEqualTo("simulator");
         assertThat(end.path("credential").asText()).isEqualTo("primary");
         String text = updates.stream().map(u -> u.path("delta").asText()).reduce("", String::concat);
         assertThat(text).startsWith("## ").contains("\n### 1. ");

@@ -123,6 +123,14 @@ class ScenariosTest {
     }
 
     @Test
+    void aServerErrorIs503Or500() throws Exception {
+        assertThat(parse("[ \"server-error\", { \"fault\": \"server-error\", \"status\": 500 } ]"))
+                .extracting(FaultStep::fault).containsExactly(new Fault.ServerError(503), new Fault.ServerError(500));
+        assertThatThrownBy(() -> parse("[ { \"fault\": \"server-error\", \"status\": 501 } ]"))
+                .hasMessageEndingWith("steps[0].status: must be 500 or 503 (got 501)");
+    }
+
+    @Test
     void theJsonFormReadsBackToTheSameSteps() throws Exception {
         List<FaultStep> steps = parse("""
                 [ { "fault": "rate-limit", "retryAfterMs": 250, "credential": "k" }, "refusal",
