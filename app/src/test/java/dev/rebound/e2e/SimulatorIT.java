@@ -292,7 +292,14 @@ class SimulatorIT {
         assertThat(response.path("success").asBoolean()).isFalse();
         assertThat(response.path("error").asText()).isEqualTo("The scenario was refused, nothing was queued: "
                 + "steps[1].after: not a field of 'stall'; its fields are [afterChars]");
-        assertThat(command("g", "{\"type\":\"get_simulation\"}").path("queued")).isEmpty();
+        rebound.send("{\"id\":\"fast\",\"type\":\"simulate\",\"tokensPerSecond\":1e22}");
+        JsonNode tooFast = rebound.until(f -> "fast".equals(f.path("id").asText()), WAIT);
+        assertThat(tooFast.path("success").asBoolean()).isFalse();
+        assertThat(tooFast.path("error").asText()).contains("tokens per second must be from 0 (as fast as possible) "
+                + "to 1,000,000, not 10000000000000000000000");
+        JsonNode state = command("g", "{\"type\":\"get_simulation\"}");
+        assertThat(state.path("queued")).isEmpty();
+        assertThat(state.path("tokensPerSecond").asDouble()).isEqualTo(120);
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
     }
