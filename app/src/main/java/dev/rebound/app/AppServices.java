@@ -35,11 +35,13 @@ import dev.rebound.history.SessionLoader;
 import dev.rebound.plugin.PluginHost;
 import dev.rebound.plugin.PluginReport;
 import dev.rebound.settings.ConfigDirectory;
+import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.Settings;
 import dev.rebound.settings.SettingsProblem;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.simulator.BuiltInSimulator;
 import dev.rebound.state.ExpiryStore;
+import dev.rebound.state.MemoryExpiries;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,8 +97,16 @@ final class AppServices implements AutoCloseable {
         ExpiryStore cooling = ExpiryStore.open(dir.stateDir().resolve("model-cooldowns.json"), clock);
         stateProblems.addAll(blocks.problems());
         stateProblems.addAll(cooling.problems());
-        this.credentialPool = new CredentialPool(credentials, blocks, BuiltInProvider.credentials());
-        this.cooldowns = new ModelCooldowns(cooling);
+        // The built-in provider's fake keys and model: in effect only while it is, blocked and cooled in memory only.
+        MemoryExpiries builtInBlocks = new MemoryExpiries(clock);
+        MemoryExpiries builtInCooling = new MemoryExpiries(clock);
+        simulator.onClear(builtInBlocks::clear);
+        simulator.onClear(builtInCooling::clear);
+        List<dev.rebound.auth.Credential> fakeKeys = BuiltInProvider.credentials();
+        this.credentialPool = new CredentialPool(credentials, blocks,
+                () -> settings.usesBuiltInProvider() ? fakeKeys : List.of(), builtInBlocks);
+        this.cooldowns = new ModelCooldowns(cooling, builtInCooling,
+                m -> settings.usesBuiltInProvider() && BuiltInSimulator.PROVIDER_KEY.equals(m.provider()));
         this.http = HttpClients.newSharedClient();
         this.watchdogScheduler = StreamWatchdog.newScheduler();
         ChatProvider openAi = new OpenAiCompletionsProvider(http, clock, new StreamWatchdog(watchdogScheduler));
@@ -138,6 +148,15 @@ final class AppServices implements AutoCloseable {
     /** The built-in simulator (its fault script, its rate). */
     BuiltInSimulator simulator() {
         return simulator;
+    }
+
+    /**
+     * Whether a provider in effect sends its calls to the built-in simulator (the built-in provider, or one with
+     * {@code api: simulator} and no {@code baseUrl}), so that a scenario queued on it can run.
+     */
+    boolean usesBuiltInSimulator() {
+        return settings.current().providers().values().stream()
+                .anyMatch(p -> p.api() == ProviderApi.SIMULATOR && (p.baseUrl() == null || p.baseUrl().isBlank()));
     }
 
     /** Makes new sessions start on this model instead of the settings' default. */

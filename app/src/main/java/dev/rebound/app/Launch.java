@@ -194,6 +194,13 @@ final class Launch {
     private AppServices start() throws StartupException {
         AppServices services = AppServices.start(configDir, System.getenv());
         if (scenario != null) {
+            if (!services.usesBuiltInSimulator()) {
+                services.close();
+                throw new StartupException("--scenario " + scenario + ": no provider of this session uses the "
+                        + "built-in simulator (settings.json configures " + services.settings().current().providers()
+                        .keySet().stream().sorted().toList() + "), so the scenario would never run. Drop --scenario, "
+                        + "or add a provider with \"api\": \"simulator\" and no baseUrl (docs/simulator.md).");
+            }
             try {
                 services.simulator().faults().append(Scenarios.read(scenario));
             } catch (ScenarioException e) {

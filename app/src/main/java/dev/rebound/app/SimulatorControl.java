@@ -32,7 +32,7 @@ final class SimulatorControl implements SimulatorPort {
 
     @Override
     public void clear() {
-        simulator.faults().clear();
+        simulator.clearSimulation();
     }
 
     @Override

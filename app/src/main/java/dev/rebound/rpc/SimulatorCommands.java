@@ -7,7 +7,9 @@ import dev.rebound.simulator.BuiltInSimulator;
 import dev.rebound.simulator.FaultStep;
 import dev.rebound.simulator.ScenarioException;
 import dev.rebound.simulator.Scenarios;
+import dev.rebound.simulator.SimulatorServer;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The RPC commands that script the built-in simulator: {@code simulate} queues fault steps (and may set the streaming
@@ -31,8 +33,12 @@ final class SimulatorCommands {
         if (replace != null && !replace.isBoolean()) {
             throw new IllegalArgumentException("\"replace\" must be true or false");
         }
-        if (rate != null && (!rate.isNumber() || rate.doubleValue() < 0)) {
-            throw new IllegalArgumentException("\"tokensPerSecond\" must be a number ≥ 0 (0 = as fast as possible)");
+        if (rate != null && !rate.isNumber()) {
+            throw new IllegalArgumentException("\"tokensPerSecond\" must be a number from 0 (as fast as possible) to "
+                    + String.format(Locale.ROOT, "%.0f", SimulatorServer.MAX_TOKENS_PER_SECOND));
+        }
+        if (rate != null) {
+            SimulatorServer.checkRate(rate.doubleValue());
         }
         if (stepsNode == null && rate == null) {
             throw new IllegalArgumentException("simulate needs \"steps\" (e.g. [{\"fault\":\"overload\",\"times\":3}])"
@@ -71,8 +77,9 @@ final class SimulatorCommands {
         return data;
     }
 
+    /** Empties the queue and lifts the blocks and cooldowns the script caused. */
     ObjectNode clear() {
-        simulator.faults().clear();
+        simulator.clearSimulation();
         return state();
     }
 }

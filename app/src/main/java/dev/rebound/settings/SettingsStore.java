@@ -75,13 +75,22 @@ public final class SettingsStore {
                 && state.settings().providers().get(builtIn.key()) == builtIn;
     }
 
-    /** The settings with the built-in provider added when they configure no provider. */
-    private Settings withBuiltIn(Settings settings) {
-        if (builtIn == null || !settings.providers().isEmpty()) {
+    /**
+     * The settings with the built-in provider added when the file is absent or is valid JSON with no {@code providers}
+     * (missing, null or {@code {}}). A file that could not be read, or whose providers were all invalid, gets no
+     * built-in provider: its problems must show, not be papered over with canned replies.
+     */
+    private Settings withBuiltIn(Settings settings, JsonNode fileDocument, boolean unreadable) {
+        if (builtIn == null || unreadable || !configuresNoProviders(fileDocument)) {
             return settings;
         }
         return new Settings(settings.model(), settings.modelRoles(), Map.of(builtIn.key(), builtIn), settings.retry(),
                 settings.timeouts());
+    }
+
+    private static boolean configuresNoProviders(JsonNode fileDocument) {
+        JsonNode providers = fileDocument.get("providers");
+        return providers == null || providers.isNull() || providers.isObject() && providers.isEmpty();
     }
 
     private void load() {
@@ -96,7 +105,7 @@ public final class SettingsStore {
         synchronized (lock) {
             document = loaded;
             fileUnreadable = unreadable;
-            state = new State(withBuiltIn(result.settings()), List.copyOf(problems));
+            state = new State(withBuiltIn(result.settings(), loaded, unreadable), List.copyOf(problems));
         }
     }
 
@@ -165,7 +174,7 @@ public final class SettingsStore {
             }
             document = (ObjectNode) patched;
             fileUnreadable = false;
-            Settings applied = withBuiltIn(result.settings());
+            Settings applied = withBuiltIn(result.settings(), patched, false);
             state = new State(applied, result.problems());
             notifyListeners(applied);
             return new SettingsUpdate.Applied(applied);

@@ -3,6 +3,7 @@ package dev.rebound.simulator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -29,6 +30,7 @@ public final class BuiltInSimulator implements AutoCloseable {
     }
 
     private final FaultScript faults = new FaultQueue();
+    private final List<Runnable> clearActions = new CopyOnWriteArrayList<>();
     private final long seed;
     private double tokensPerSecond = SimulatorServer.Config.DEFAULT_TOKENS_PER_SECOND;
     private SimulatorServer server;
@@ -69,11 +71,29 @@ public final class BuiltInSimulator implements AutoCloseable {
         return server.baseUrl();
     }
 
+    /**
+     * Runs {@code action} on every {@link #clearSimulation()}: how the app lifts what a script caused outside the
+     * simulator (the usage-limit blocks of the fake keys, the model's cooldown).
+     */
+    public void onClear(Runnable action) {
+        clearActions.add(action);
+    }
+
+    /**
+     * Empties the fault script and lifts what it caused: the actions registered with {@link #onClear} run, so the next
+     * request is answered at once (RPC {@code clear_simulation}, the desktop menu's "clear").
+     */
+    public void clearSimulation() {
+        faults.clear();
+        clearActions.forEach(Runnable::run);
+    }
+
     /** The base URL if the server runs, else null. */
     public synchronized String runningUrl() {
         return server == null ? null : server.baseUrl();
     }
 
+    /** The streaming rate of replies. */
     public synchronized double tokensPerSecond() {
         return tokensPerSecond;
     }
@@ -87,6 +107,7 @@ public final class BuiltInSimulator implements AutoCloseable {
         }
     }
 
+    /** Stops the server, if it runs, releasing every waiting request; {@link #baseUrl()} fails from now on. */
     @Override
     public synchronized void close() {
         closed = true;

@@ -24,34 +24,31 @@ final class CompletionResponder {
     private final ReplyComposer composer;
     private final StreamPacer pacer;
     private final Clock clock;
-    private final CountDownLatch stopped;
 
-    /**
-     * @param stopped released when the server stops; a stall waits on it
-     */
-    CompletionResponder(ObjectMapper mapper, ReplyComposer composer, StreamPacer pacer, Clock clock,
-                        CountDownLatch stopped) {
+    CompletionResponder(ObjectMapper mapper, ReplyComposer composer, StreamPacer pacer, Clock clock) {
         this.mapper = mapper;
         this.composer = composer;
         this.pacer = pacer;
         this.clock = clock;
-        this.stopped = stopped;
     }
 
-    /** Sends the response, blocking until it is sent (or the stall ends). */
-    void respond(HttpExchange exchange, CompletionRequest request, Fault fault, double tokensPerSecond)
-            throws IOException, InterruptedException {
+    /**
+     * Sends the response, blocking until it is sent (or the stall ends).
+     *
+     * @param clientGone released when the client closes the connection or the server stops; ends a stall
+     */
+    void respond(HttpExchange exchange, CompletionRequest request, Fault fault, double tokensPerSecond,
+                 CountDownLatch clientGone) throws IOException, InterruptedException {
         if (request.streamed()) {
-            stream(exchange, request, fault, tokensPerSecond);
+            stream(exchange, request, fault, tokensPerSecond, clientGone);
         } else {
-            whole(exchange, request, fault);
+            whole(exchange, request, fault, clientGone);
         }
     }
 
-    private void stream(HttpExchange exchange, CompletionRequest request, Fault fault, double rate)
-            throws IOException, InterruptedException {
-        CompletionChunks chunks = new CompletionChunks(mapper, "chatcmpl-sim-" + request.number(),
-                clock.instant().getEpochSecond(), request.model());
+    private void stream(HttpExchange exchange, CompletionRequest request, Fault fault, double rate,
+                        CountDownLatch clientGone) throws IOException, InterruptedException {
+        CompletionChunks chunks = chunks(request);
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
         exchange.getResponseHeaders().set("x-request-id", request.requestId());
@@ -70,7 +67,7 @@ final class CompletionResponder {
             case Fault.Stall stall -> {
                 pacer.send(Tokens.firstChars(tokens, stall.afterChars()), rate,
                         text -> event(out, chunks.content(text)));
-                stopped.await(STALL_LIMIT_MS, TimeUnit.MILLISECONDS);
+                clientGone.await(STALL_LIMIT_MS, TimeUnit.MILLISECONDS);
             }
             default -> {
                 pacer.send(tokens, rate, text -> event(out, chunks.content(text)));
@@ -89,9 +86,9 @@ final class CompletionResponder {
     }
 
     /** A request without {@code stream: true}: the whole completion as one JSON object. */
-    private void whole(HttpExchange exchange, CompletionRequest request, Fault fault) throws IOException, InterruptedException {
-        CompletionChunks chunks = new CompletionChunks(mapper, "chatcmpl-sim-" + request.number(),
-                clock.instant().getEpochSecond(), request.model());
+    private void whole(HttpExchange exchange, CompletionRequest request, Fault fault, CountDownLatch clientGone)
+            throws IOException, InterruptedException {
+        CompletionChunks chunks = chunks(request);
         List<String> tokens = composer.reply(request.prompt());
         String content = String.join("", tokens);
         String json = fault instanceof Fault.Refusal
@@ -107,11 +104,16 @@ final class CompletionResponder {
             case Fault.Stall stall -> {
                 out.write(bytes, 0, Math.min(bytes.length, stall.afterChars()));
                 out.flush();
-                stopped.await(STALL_LIMIT_MS, TimeUnit.MILLISECONDS);
+                clientGone.await(STALL_LIMIT_MS, TimeUnit.MILLISECONDS);
             }
             default -> out.write(bytes);
         }
         out.flush();
+    }
+
+    private CompletionChunks chunks(CompletionRequest request) {
+        return new CompletionChunks(mapper, "chatcmpl-sim-" + request.number(), clock.instant().getEpochSecond(),
+                request.model());
     }
 
     private static void event(OutputStream out, String data) throws IOException {

@@ -13,6 +13,7 @@ public sealed interface Fault {
         return switch (this) {
             case Ok _ -> "ok";
             case Overload _ -> "overload";
+            case ServerError _ -> "server-error";
             case RateLimit _ -> "rate-limit";
             case UsageLimit _ -> "usage-limit";
             case InsufficientQuota _ -> "insufficient-quota";
@@ -32,6 +33,20 @@ public sealed interface Fault {
 
     /** HTTP 529 with Anthropic's {@code overloaded_error} body. */
     record Overload() implements Fault {
+    }
+
+    /**
+     * OpenAI's way of being overloaded: HTTP 503 ("The server is overloaded or not ready yet.") or 500 ("The server had
+     * an error while processing your request."), with a {@code server_error} body.
+     *
+     * @param status 500 or 503
+     */
+    record ServerError(int status) implements Fault {
+        public ServerError {
+            if (status != 500 && status != 503) {
+                throw new IllegalArgumentException("a server error is 500 or 503, not " + status);
+            }
+        }
     }
 
     /**
@@ -74,8 +89,9 @@ public sealed interface Fault {
     }
 
     /**
-     * The reply streams {@code afterChars} characters of text, then nothing more is sent while the connection stays
-     * open (until the client gives up or the simulator stops).
+     * The reply streams {@code afterChars} characters of text, then not a byte more is sent (no keep-alive comment
+     * either, so a client's idle timeout sees the stall) while the connection stays open: until the client closes it,
+     * the simulator stops, or 10 minutes pass, when the simulator closes it.
      */
     record Stall(int afterChars) implements Fault {
     }
@@ -92,7 +108,10 @@ public sealed interface Fault {
     record Unauthorized() implements Fault {
     }
 
-    /** Waits {@code ms} milliseconds before sending the response headers, then answers normally. */
+    /**
+     * Waits {@code ms} milliseconds before sending the response headers, then answers normally. When the client closes
+     * the connection (or the simulator stops) first, the wait ends and nothing is sent.
+     */
     record Delay(long ms) implements Fault {
     }
 }

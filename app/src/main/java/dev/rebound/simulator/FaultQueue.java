@@ -4,12 +4,16 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
-/** The in-memory {@link FaultScript} of one simulator. */
+/**
+ * The in-memory {@link FaultScript} of one simulator: steps in order, each taken by the first request whose key it
+ * applies to. Thread-safe (every method holds the queue's lock).
+ */
 public final class FaultQueue implements FaultScript {
     private static final FaultStep OK = FaultStep.any(new Fault.Ok());
 
     private final List<FaultStep> steps = new ArrayList<>();
 
+    /** An empty queue: every request gets a normal reply until steps are added. */
     public FaultQueue() {
     }
 

@@ -12,6 +12,7 @@ import java.util.Optional;
  * classifier decides on them exactly as it would in production:
  * <ul>
  *   <li>overload: Anthropic's 529 {@code {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}};</li>
+ *   <li>server error: OpenAI's 503 "The server is overloaded or not ready yet." or 500 {@code server_error} body;</li>
  *   <li>rate limit: OpenAI's 429 {@code rate_limit_exceeded} body, with {@code retry-after} or {@code retry-after-ms}
  *       and the "Please try again in …" wording OpenAI uses;</li>
  *   <li>usage limit: the 429 {@code usage_limit_reached} body of ChatGPT-plan backends with {@code resets_at} and
@@ -38,6 +39,10 @@ final class FaultResponses {
     Optional<ErrorResponse> of(Fault fault, String model, String key, String requestId) {
         return switch (fault) {
             case Fault.Overload _ -> Optional.of(overload(requestId));
+            case Fault.ServerError e when e.status() == 503 -> Optional.of(openAi(503, Map.of(),
+                    "The server is overloaded or not ready yet.", "server_error", null, null));
+            case Fault.ServerError e -> Optional.of(openAi(e.status(), Map.of(), "The server had an error while "
+                    + "processing your request. Sorry about that!", "server_error", null, null));
             case Fault.RateLimit r -> Optional.of(rateLimit(r, model));
             case Fault.UsageLimit u -> Optional.of(usageLimit(u));
             case Fault.InsufficientQuota _ -> Optional.of(openAi(429, Map.of(), "You exceeded your current quota, "

@@ -10,16 +10,22 @@ import java.util.regex.Pattern;
  * Writes the simulator's replies: plausible Markdown (headings, lists, a table, a fenced code block) about resilient
  * networking, assembled from phrase banks. The same seed and prompt give the same reply, so a retried request gets the
  * answer the failed one would have given. Length: about {@value #SHORT_TOKENS} tokens; about {@value #LONG_TOKENS}
- * when the prompt contains "long"; exactly N tokens (at most {@value #MAX_TOKENS}) when it says "N tokens".
+ * when the prompt asks for "a long answer" (or reply, response); exactly N tokens (at most {@value #MAX_TOKENS}) when
+ * it asks to "answer in N tokens" (or reply, respond, write). A prompt that merely mentions "long" or "N tokens"
+ * ("how long…", "my 128000 tokens context") gets the default length.
  */
 public final class ReplyComposer {
     static final int SHORT_TOKENS = 220;
     static final int LONG_TOKENS = 2500;
     static final int MAX_TOKENS = 1_000_000;
 
-    private static final Pattern TOKEN_COUNT = Pattern.compile("\\b(\\d{1,7})\\s*tokens?\\b",
+    /** An explicit request for a length: "answer in 5000 tokens", "reply with exactly 80 tokens", "write 300 tokens". */
+    private static final Pattern TOKEN_COUNT = Pattern.compile(
+            "\\b(?:answer|reply|respond|write)\\s+(?:(?:in|with|using)\\s+)?(?:exactly\\s+|about\\s+)?(\\d{1,7})\\s*tokens?\\b",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern LONG = Pattern.compile("\\blong(?:er)?\\b", Pattern.CASE_INSENSITIVE);
+    /** An explicit request for a long reply: "a long answer", "longer reply", "long response". */
+    private static final Pattern LONG = Pattern.compile("\\blong(?:er)?\\s+(?:answer|reply|response)\\b",
+            Pattern.CASE_INSENSITIVE);
 
     private static final List<String> TOPICS = List.of("Retrying with exponential backoff", "Rotating API keys",
             "Falling back to another model", "Reading rate-limit headers", "Streaming replies over SSE",

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.json.Json;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -35,6 +37,7 @@ public final class Scenarios {
     private static final Map<String, List<String>> FAULT_FIELDS = Map.ofEntries(
             Map.entry("ok", List.of()),
             Map.entry("overload", List.of()),
+            Map.entry("server-error", List.of("status")),
             Map.entry("rate-limit", List.of("retryAfterSeconds", "retryAfterMs")),
             Map.entry("usage-limit", List.of("resetsInSeconds")),
             Map.entry("insufficient-quota", List.of()),
@@ -46,12 +49,13 @@ public final class Scenarios {
             Map.entry("unauthorized", List.of()),
             Map.entry("delay", List.of("ms")));
     /** Every fault name, in the order the documentation lists them (a "Simulate failures" menu can list these). */
-    public static final List<String> FAULT_NAMES = List.of("ok", "overload", "rate-limit", "usage-limit",
+    public static final List<String> FAULT_NAMES = List.of("ok", "overload", "server-error", "rate-limit", "usage-limit",
             "insufficient-quota", "reset-before-headers", "cut-after", "stall", "refusal", "context-overflow",
             "unauthorized", "delay");
 
     /** Defaults of the optional fields. */
     static final long DEFAULT_RETRY_AFTER_SECONDS = 1;
+    static final long DEFAULT_SERVER_ERROR_STATUS = 503;
     static final long DEFAULT_RESETS_IN_SECONDS = 300;
     static final int DEFAULT_CUT_AFTER_CHARS = 40;
     static final int DEFAULT_STALL_AFTER_CHARS = 40;
@@ -62,13 +66,22 @@ public final class Scenarios {
     private Scenarios() {
     }
 
-    /** Reads a scenario file. */
+    /**
+     * Reads a scenario file.
+     *
+     * @throws ScenarioException when it is missing, unreadable or not JSON (a one-line message without the path,
+     *     which the caller names once), or is not a valid scenario (every problem, with where it is)
+     */
     public static List<FaultStep> read(Path file) throws ScenarioException {
         String text;
         try {
             text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw ScenarioException.ofFile("no such file");
+        } catch (AccessDeniedException e) {
+            throw ScenarioException.ofFile("permission denied");
         } catch (IOException e) {
-            throw new ScenarioException(List.of(file + ": cannot be read (" + e.getMessage() + ")"));
+            throw ScenarioException.ofFile("cannot be read (" + e.getClass().getSimpleName() + ")");
         }
         JsonNode root;
         try {
@@ -76,10 +89,16 @@ public final class Scenarios {
         } catch (JacksonException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            throw new ScenarioException(List.of(file + ": not valid JSON" + where + " (" + e.getOriginalMessage()
-                    + ")"));
+            throw ScenarioException.ofFile("not valid JSON" + where + ": " + parserReason(e));
         }
         return parse(root);
+    }
+
+    /** Jackson's reason on one line, without its excerpt of the source. */
+    private static String parserReason(JacksonException e) {
+        String reason = e.getOriginalMessage().lines().findFirst().orElse("").strip();
+        int excerpt = reason.indexOf(" (start marker at [Source");
+        return excerpt < 0 ? reason : reason.substring(0, excerpt);
     }
 
     /**
@@ -130,6 +149,7 @@ public final class Scenarios {
                 case Fault.RateLimit r -> node.put("retryAfterMs", r.retryAfterMs());
                 case Fault.UsageLimit u -> node.put("resetsInSeconds", u.resetsInSeconds());
                 case Fault.CutAfter c -> node.put("chars", c.chars());
+                case Fault.ServerError e -> node.put("status", e.status());
                 case Fault.Stall s -> node.put("afterChars", s.afterChars());
                 case Fault.Delay d -> node.put("ms", d.ms());
                 default -> { }
@@ -200,6 +220,7 @@ public final class Scenarios {
         private Fault fault(String name, JsonNode node) {
             return switch (name) {
                 case "overload" -> new Fault.Overload();
+                case "server-error" -> serverError(node);
                 case "rate-limit" -> rateLimit(node);
                 case "usage-limit" -> new Fault.UsageLimit(
                         number(node, "resetsInSeconds", 1, MAX_MS / 1000, DEFAULT_RESETS_IN_SECONDS));
@@ -215,6 +236,15 @@ public final class Scenarios {
                 case "delay" -> new Fault.Delay(number(node, "ms", 0, MAX_MS, DEFAULT_DELAY_MS));
                 default -> new Fault.Ok();
             };
+        }
+
+        private Fault serverError(JsonNode node) {
+            long status = number(node, "status", 500, 503, DEFAULT_SERVER_ERROR_STATUS);
+            if (status != 500 && status != 503) {
+                problems.add(path + ".status: must be 500 or 503 (got " + status + ")");
+                return new Fault.Ok();
+            }
+            return new Fault.ServerError((int) status);
         }
 
         private Fault rateLimit(JsonNode node) {

@@ -9,16 +9,19 @@ import com.sun.net.httpserver.HttpServer;
 import dev.rebound.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,17 +39,19 @@ import org.slf4j.LoggerFactory;
 public final class SimulatorServer implements AutoCloseable {
     /** The model the simulator lists. It answers under whatever model name a request asks for. */
     public static final String MODEL_ID = "rebound-simulator";
+    /** The fastest streaming rate: far above any real model, far below what would starve the pacer's arithmetic. */
+    public static final double MAX_TOKENS_PER_SECOND = 1_000_000;
     private static final Logger LOG = LoggerFactory.getLogger(SimulatorServer.class);
 
     private final HttpServer http;
+    private final ClientConnections connections;
     private final ExecutorService executor;
     private final FaultScript faults;
     private final FaultResponses responses;
     private final CompletionResponder responder;
-    private final Ticker ticker;
     private final ObjectMapper mapper = Json.newMapper();
     private final AtomicLong requests = new AtomicLong();
-    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicInteger active = new AtomicInteger();
     private volatile double tokensPerSecond;
 
     /**
@@ -60,6 +65,7 @@ public final class SimulatorServer implements AutoCloseable {
         /** The built-in simulator's rate: about a fast hosted model. */
         public static final double DEFAULT_TOKENS_PER_SECOND = 120;
 
+        /** @throws IllegalArgumentException for a port outside 0-65535 or a rate {@link #checkRate} refuses */
         public Config {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0 (any free port) or 1-65535, not " + port);
@@ -68,15 +74,15 @@ public final class SimulatorServer implements AutoCloseable {
         }
     }
 
-    private SimulatorServer(HttpServer http, ExecutorService executor, FaultScript faults, Config config, Clock clock,
-                            Ticker ticker) {
+    private SimulatorServer(HttpServer http, ClientConnections connections, ExecutorService executor,
+                            FaultScript faults, Config config, Clock clock, Ticker ticker) {
         this.http = http;
+        this.connections = connections;
         this.executor = executor;
         this.faults = faults;
         this.responses = new FaultResponses(mapper, clock);
         this.responder = new CompletionResponder(mapper, new ReplyComposer(config.seed()), new StreamPacer(ticker),
-                clock, stopped);
-        this.ticker = ticker;
+                clock);
         this.tokensPerSecond = config.tokensPerSecond();
     }
 
@@ -89,16 +95,23 @@ public final class SimulatorServer implements AutoCloseable {
      * Starts a server.
      *
      * @param clock stamps completions and usage-limit reset times
-     * @param ticker paces streams and delays
+     * @param ticker paces streams
      * @throws IOException when the port cannot be bound (in use, not allowed)
      */
     public static SimulatorServer start(Config config, FaultScript faults, Clock clock, Ticker ticker)
             throws IOException {
-        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), config.port()), 0);
+        Objects.requireNonNull(faults, "faults");
         ExecutorService executor = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("rebound-simulator-", 0).factory());
-        SimulatorServer server = new SimulatorServer(http, executor, Objects.requireNonNull(faults, "faults"), config,
-                clock, ticker);
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        ClientConnections connections;
+        try {
+            connections = ClientConnections.open(config.port(), http.getAddress(), executor);
+        } catch (IOException e) {
+            executor.shutdownNow();
+            throw e;
+        }
+        SimulatorServer server = new SimulatorServer(http, connections, executor, faults, config, clock, ticker);
         http.createContext("/", server::handle);
         http.setExecutor(executor);
         http.start();
@@ -111,8 +124,14 @@ public final class SimulatorServer implements AutoCloseable {
         return "http://127.0.0.1:" + port() + "/v1";
     }
 
+    /** The port it listens on, on 127.0.0.1. */
     public int port() {
-        return http.getAddress().getPort();
+        return connections.port();
+    }
+
+    /** How many requests it is answering now (streaming, stalled, delayed). */
+    public int activeRequests() {
+        return active.get();
     }
 
     /** The script the requests consume. */
@@ -120,6 +139,7 @@ public final class SimulatorServer implements AutoCloseable {
         return faults;
     }
 
+    /** The streaming rate of the replies that start from now on. */
     public double tokensPerSecond() {
         return tokensPerSecond;
     }
@@ -133,20 +153,27 @@ public final class SimulatorServer implements AutoCloseable {
     /** Stops at once: stalled and delayed requests are released and their connections closed. */
     @Override
     public void close() {
-        stopped.countDown();
+        connections.close();
         http.stop(0);
         executor.shutdownNow();
         LOG.info("Simulator on port {} stopped", port());
     }
 
-    static void checkRate(double rate) {
-        if (!(rate >= 0) || Double.isInfinite(rate)) {
-            throw new IllegalArgumentException("tokens per second must be 0 (as fast as possible) or more, not "
-                    + rate);
+    /**
+     * Checks a streaming rate.
+     *
+     * @throws IllegalArgumentException unless it is from 0 to {@value #MAX_TOKENS_PER_SECOND}, with the reason
+     */
+    public static void checkRate(double rate) {
+        if (!(rate >= 0 && rate <= MAX_TOKENS_PER_SECOND)) {
+            throw new IllegalArgumentException("tokens per second must be from 0 (as fast as possible) to "
+                    + String.format(Locale.ROOT, "%,.0f", MAX_TOKENS_PER_SECOND) + ", not "
+                    + (Double.isFinite(rate) ? BigDecimal.valueOf(rate).toPlainString() : String.valueOf(rate)));
         }
     }
 
     private void handle(HttpExchange exchange) {
+        active.incrementAndGet();
         try {
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
@@ -166,6 +193,7 @@ public final class SimulatorServer implements AutoCloseable {
             LOG.warn("Simulator: request failed", e);
         } finally {
             exchange.close();
+            active.decrementAndGet();
         }
     }
 
@@ -199,8 +227,10 @@ public final class SimulatorServer implements AutoCloseable {
         if (fault instanceof Fault.ResetBeforeHeaders) {
             return;
         }
-        if (fault instanceof Fault.Delay delay) {
-            ticker.sleepNanos(TimeUnit.MILLISECONDS.toNanos(delay.ms()));
+        CountDownLatch clientGone = connections.gone(exchange.getRemoteAddress());
+        if (fault instanceof Fault.Delay delay && clientGone.await(delay.ms(), TimeUnit.MILLISECONDS)) {
+            LOG.debug("Simulator: request {} ends its delay, the client left", number);
+            return;
         }
         var error = responses.of(fault, model, key, requestId);
         if (error.isPresent()) {
@@ -208,7 +238,7 @@ public final class SimulatorServer implements AutoCloseable {
             return;
         }
         CompletionRequest request = new CompletionRequest(body, model, requestId, number);
-        responder.respond(exchange, request, fault, tokensPerSecond);
+        responder.respond(exchange, request, fault, tokensPerSecond, clientGone);
     }
 
     private static void sendJson(HttpExchange exchange, int status, Map<String, String> headers, String json)

@@ -47,7 +47,8 @@ final class StreamPacer {
         int sent = 0;
         while (sent < n) {
             long elapsed = ticker.nanoTime() - start;
-            int due = (int) Math.min(n, (long) (elapsed / nanosPerToken) + 1);
+            // In doubles, clamped before the cast: a huge rate must not overflow into a negative count.
+            int due = (int) Math.min(n, Math.floor(elapsed / nanosPerToken) + 1);
             if (due > sent) {
                 sink.send(join(tokens, sent, due));
                 sent = due;

@@ -84,7 +84,7 @@ import org.slf4j.LoggerFactory;
  * <p>A write that fails (disk full, a directory in the file's place) is logged and reported in {@link #problems()};
  * the change still holds in this store and is written with its next successful write.
  */
-public final class ExpiryStore {
+public final class ExpiryStore implements Expiries {
     /** The longest key or reason accepted, in characters. */
     public static final int MAX_TEXT_LENGTH = 200;
 
@@ -234,6 +234,7 @@ public final class ExpiryStore {
      * made under the file lock). A block or cooldown is never shortened by a later, shorter one; an end time in the
      * past changes nothing.
      */
+    @Override
     public void extend(String key, long untilEpochMs, String reason) {
         Entry entry = new Entry(key, untilEpochMs, reason);
         synchronized (lock) {
@@ -263,6 +264,7 @@ public final class ExpiryStore {
     }
 
     /** The entry of a key, if it has not expired. Rereads the file first if another store changed it. */
+    @Override
     public Optional<Entry> get(String key) {
         Objects.requireNonNull(key, "key");
         synchronized (lock) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.state.ExpiryStore;
+import dev.rebound.state.MemoryExpiries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,10 +24,17 @@ class CredentialPoolTest {
     @TempDir
     Path tmp;
 
+    private final MemoryExpiries builtInBlocks = new MemoryExpiries(CLOCK);
+
     private CredentialPool pool() {
+        return pool(BUILT_IN, builtInBlocks);
+    }
+
+    /** A pool as one process start makes it: the files under {@code tmp}, its own in-memory blocks. */
+    private CredentialPool pool(List<Credential> builtInInEffect, MemoryExpiries memory) {
         ConfigDirectory dir = ConfigDirectory.at(tmp);
         return new CredentialPool(CredentialStore.open(dir, Map.of(), CLOCK),
-                ExpiryStore.open(tmp.resolve("state/credential-blocks.json"), CLOCK), BUILT_IN);
+                ExpiryStore.open(tmp.resolve("state/credential-blocks.json"), CLOCK), () -> builtInInEffect, memory);
     }
 
     @Test
@@ -59,5 +67,36 @@ class CredentialPoolTest {
         assertThat(pool.allBlocked("simulator")).isFalse();
         pool.block("simulator", "secondary", CLOCK.millis() + 60_000, "usage_limit");
         assertThat(pool.allBlocked("simulator")).isTrue();
+    }
+
+    @Test
+    void blocksOfBuiltInCredentialsAreNeverWrittenSoTheNextStartIsNotBlocked() {
+        CredentialPool first = pool();
+        first.block("simulator", "primary", CLOCK.millis() + 300_000, "usage_limit");
+        first.block("openai", "work", CLOCK.millis() + 300_000, "usage_limit");
+
+        assertThat(first.blockedUntil("simulator", "primary")).hasValue(CLOCK.millis() + 300_000);
+        CredentialPool nextStart = pool(BUILT_IN, new MemoryExpiries(CLOCK));
+        assertThat(nextStart.isBlocked("simulator", "primary")).isFalse();
+        assertThat(nextStart.isBlocked("openai", "work")).isTrue();
+    }
+
+    @Test
+    void clearingTheInMemoryBlocksLiftsTheBlockOfABuiltInCredential() {
+        CredentialPool pool = pool();
+        pool.block("simulator", "primary", CLOCK.millis() + 300_000, "usage_limit");
+
+        builtInBlocks.clear();
+
+        assertThat(pool.isBlocked("simulator", "primary")).isFalse();
+    }
+
+    @Test
+    void aUserProviderCalledSimulatorGetsNoFakeKeysWhileTheBuiltInProviderIsNotInEffect() {
+        CredentialPool pool = pool(List.of(), builtInBlocks);
+
+        assertThat(pool.credentials("simulator")).isEmpty();
+        pool.block("simulator", "primary", CLOCK.millis() + 300_000, "usage_limit");
+        assertThat(builtInBlocks.get("simulator/primary")).isEmpty();
     }
 }

@@ -151,4 +151,25 @@ class SimulateCommandIT {
         assertThat(simulator.waitForExit(WAIT)).isEqualTo(2);
         assertThat(simulator.stderr()).contains("steps[0].chars: must be a whole number from 0 to 1000000 (got -1)");
     }
+
+    @Test
+    void aPortInUseStopsTheCommandWithTheReason() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            simulator = ReboundProcess.start(false, null, Map.of(), "simulate", "--port",
+                    String.valueOf(taken.getLocalPort()));
+
+            assertThat(simulator.waitForExit(WAIT)).isEqualTo(2);
+            assertThat(simulator.stderr()).contains("rebound simulate: cannot listen on 127.0.0.1:"
+                    + taken.getLocalPort(), "Choose another --port, or --port 0 for any free one.");
+        }
+    }
+
+    @Test
+    void aRateAboveTheCapIsAUsageErrorWithTheRange() throws Exception {
+        simulator = ReboundProcess.start(false, null, Map.of(), "simulate", "--tokens-per-second", "1e22");
+
+        assertThat(simulator.waitForExit(WAIT)).isEqualTo(2);
+        assertThat(simulator.stderr()).contains("rebound simulate: tokens per second must be from 0 (as fast as "
+                + "possible) to 1,000,000, not 10000000000000000000000");
+    }
 }

@@ -78,6 +78,7 @@ class SimulatorIT {
         JsonNode end = ofType(frames, "message_end").getLast().path("message");
         assertThat(end.path("stopReason").asText()).isEqualTo("stop");
         assertThat(end.path("provider").asText()).isEqualTo("simulator");
+        assertThat(end.path("api").asText()).isEqualTo("simulator");
         assertThat(end.path("credential").asText()).isEqualTo("primary");
         String text = updates.stream().map(u -> u.path("delta").asText()).reduce("", String::concat);
         assertThat(text).startsWith("## ").contains("\n### 1. ");
@@ -89,7 +90,6 @@ class SimulatorIT {
     @Test
     void aScriptedTripleOverloadProducesExactlyThePolicysRetryEvents() throws Exception {
         startRebound();
-        command("r", "{\"type\":\"set_settings\",\"patch\":{\"retry\":{\"baseDelayMs\":20}}}");
         JsonNode queued = command("s", "{\"type\":\"simulate\",\"tokensPerSecond\":0,"
                 + "\"steps\":[{\"fault\":\"overload\",\"times\":3}]}").path("queued");
         assertThat(queued).hasSize(3);
@@ -105,7 +105,7 @@ class SimulatorIT {
                 .containsExactly(true, true, true, false);
         List<JsonNode> starts = ofType(frames, "auto_retry_start");
         assertThat(starts).extracting(f -> f.path("attempt").asInt()).containsExactly(1, 2, 3);
-        long[][] delayBounds = {{15, 20}, {30, 40}, {60, 80}};
+        long[][] delayBounds = {{375, 500}, {750, 1000}, {1500, 2000}};
         for (int i = 0; i < 3; i++) {
             JsonNode start = starts.get(i);
             assertThat(start.path("delayMs").asLong()).isBetween(delayBounds[i][0], delayBounds[i][1]);
@@ -122,7 +122,7 @@ class SimulatorIT {
         assertThat(record.path("attempts").get(0).path("httpStatus").asInt()).isEqualTo(529);
         assertThat(ofType(frames, "message_end").getLast().path("message").path("stopReason").asText())
                 .isEqualTo("stop");
-        assertThat(Files.readString(configDir.resolve("settings.json"))).doesNotContain("simulator");
+        assertThat(configDir.resolve("settings.json")).doesNotExist();
     }
 
     @Test
@@ -181,6 +181,18 @@ class SimulatorIT {
     }
 
     @Test
+    void aSettingsFileThatIsNotJsonFailsPrintModeWithItsErrorInsteadOfACannedReply() throws Exception {
+        Files.writeString(configDir.resolve("settings.json"), "{ \"providers\": ");
+
+        rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi");
+
+        assertThat(rebound.waitForExit(WAIT)).isNotZero();
+        assertThat(rebound.stdout()).isEmpty();
+        assertThat(rebound.stderr()).contains("rebound: error: ", "is not valid JSON at line 1")
+                .doesNotContain("No provider is configured", "built-in simulator");
+    }
+
+    @Test
     void aMalformedScenarioFileStopsTheStartWithTheReason() throws Exception {
         Path scenario = configDir.resolve("scenario.json");
         Files.writeString(scenario, "[ \"overload\", { \"fault\": \"delay\", \"ms\": \"soon\" } ]");
@@ -189,6 +201,85 @@ class SimulatorIT {
 
         assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
         assertThat(rebound.stderr()).contains("--scenario " + scenario, "steps[1].ms: must be a whole number");
+    }
+
+    @Test
+    void aScenarioWhenNoProviderUsesTheSimulatorIsAUsageErrorSayingWhy() throws Exception {
+        Files.writeString(configDir.resolve("settings.json"), "{ \"providers\": { \"openai\": { \"api\": "
+                + "\"openai-completions\", \"baseUrl\": \"http://127.0.0.1:9/v1\", \"models\": [ { \"id\": "
+                + "\"gpt-4.1-mini\" } ] } } }");
+        Path scenario = configDir.resolve("scenario.json");
+        Files.writeString(scenario, "[ \"overload\" ]");
+
+        rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi", "--scenario", scenario.toString());
+
+        assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
+        assertThat(rebound.stdout()).isEmpty();
+        assertThat(rebound.stderr()).contains("rebound: --scenario " + scenario + ": no provider of this session "
+                + "uses the built-in simulator (settings.json configures [openai]), so the scenario would never run.");
+    }
+
+    @Test
+    void aMissingScenarioFileSaysNoSuchFileAndNamesThePathOnce() throws Exception {
+        Path scenario = configDir.resolve("nope.json");
+
+        rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi", "--scenario", scenario.toString());
+
+        assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
+        String stderr = rebound.stderr();
+        assertThat(stderr).contains("rebound: --scenario " + scenario + ": no such file\n");
+        assertThat(stderr.split(java.util.regex.Pattern.quote(scenario.toString()), -1)).hasSize(2);
+    }
+
+    @Test
+    void withARealProviderConfiguredTheSimulatorNeverOpensAPort() throws Exception {
+        Files.writeString(configDir.resolve("settings.json"), "{ \"retry\": { \"maxRetries\": 0 }, \"providers\": { "
+                + "\"openai\": { \"api\": \"openai-completions\", \"baseUrl\": \"http://127.0.0.1:9/v1\", "
+                + "\"models\": [ { \"id\": \"gpt-4.1-mini\" } ] } } }");
+        startRebound();
+        rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
+        rebound.until(f -> type(f).equals("agent_end"), WAIT);
+
+        JsonNode state = command("g", "{\"type\":\"get_simulation\"}");
+
+        assertThat(state.path("baseUrl").isNull()).as(state.toString()).isTrue();
+        assertThat(command("m", "{\"type\":\"get_available_models\"}").path("models").toString())
+                .doesNotContain("simulator");
+    }
+
+    @Test
+    void clearSimulationLiftsTheBlocksOfTheFakeKeysAndNoStateFileIsWritten() throws Exception {
+        startRebound();
+        command("s", "{\"type\":\"simulate\",\"tokensPerSecond\":0,\"steps\":[{\"fault\":\"usage-limit\","
+                + "\"credential\":\"sim-key-primary\",\"resetsInSeconds\":300}]}");
+        rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
+        rebound.until(f -> type(f).equals("agent_end") && !f.path("willRetry").asBoolean(), WAIT);
+
+        command("c", "{\"type\":\"clear_simulation\"}");
+        command("n", "{\"type\":\"new_session\"}");
+        List<JsonNode> frames = promptAndFinish("hi again");
+
+        assertThat(ofType(frames, "message_end").getLast().path("message").path("credential").asText())
+                .isEqualTo("primary");
+        assertThat(configDir.resolve("state").resolve("credential-blocks.json")).doesNotExist();
+    }
+
+    @Test
+    void aUsageLimitOnBothFakeKeysDoesNotMakeTheNextRunWait() throws Exception {
+        startRebound();
+        command("s", "{\"type\":\"simulate\",\"tokensPerSecond\":0,\"steps\":[{\"fault\":\"usage-limit\","
+                + "\"resetsInSeconds\":300,\"times\":2}]}");
+        rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
+        rebound.until(f -> type(f).equals("auto_retry_start") && f.path("delayMs").asLong() > 60_000, WAIT);
+        rebound.close();
+
+        startRebound();
+        command("s", "{\"type\":\"simulate\",\"tokensPerSecond\":0}");
+        List<JsonNode> frames = promptAndFinish("hi");
+
+        assertThat(ofType(frames, "auto_retry_start")).isEmpty();
+        assertThat(ofType(frames, "message_end").getLast().path("message").path("stopReason").asText())
+                .isEqualTo("stop");
     }
 
     @Test
@@ -201,7 +292,14 @@ class SimulatorIT {
         assertThat(response.path("success").asBoolean()).isFalse();
         assertThat(response.path("error").asText()).isEqualTo("The scenario was refused, nothing was queued: "
                 + "steps[1].after: not a field of 'stall'; its fields are [afterChars]");
-        assertThat(command("g", "{\"type\":\"get_simulation\"}").path("queued")).isEmpty();
+        rebound.send("{\"id\":\"fast\",\"type\":\"simulate\",\"tokensPerSecond\":1e22}");
+        JsonNode tooFast = rebound.until(f -> "fast".equals(f.path("id").asText()), WAIT);
+        assertThat(tooFast.path("success").asBoolean()).isFalse();
+        assertThat(tooFast.path("error").asText()).contains("tokens per second must be from 0 (as fast as possible) "
+                + "to 1,000,000, not 10000000000000000000000");
+        JsonNode state = command("g", "{\"type\":\"get_simulation\"}");
+        assertThat(state.path("queued")).isEmpty();
+        assertThat(state.path("tokensPerSecond").asDouble()).isEqualTo(120);
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
     }

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SettingsStoreTest {
     private static final ObjectMapper MAPPER = Json.newMapper();
+    private static final ProviderConfig BUILT_IN = new ProviderConfig("simulator", ProviderApi.SIMULATOR, null,
+            List.of(new ModelConfig("rebound-simulator", 128_000, "Rebound Simulator (offline)")));
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-01T10:15:00Z"), ZoneOffset.UTC);
     private static final String OPENAI = """
             "providers": { "openai": { "api": "openai-completions", "baseUrl": "https://api.openai.com/v1",
@@ -418,10 +420,8 @@ class SettingsStoreTest {
 
     @Test
     void aBuiltInProviderIsInEffectOnlyWhileTheFileConfiguresNoneAndIsNeverWritten() throws Exception {
-        ProviderConfig builtIn = new ProviderConfig("simulator", ProviderApi.SIMULATOR, null,
-                List.of(new ModelConfig("rebound-simulator", 128_000, "Rebound Simulator (offline)")));
         write("{ \"retry\": { \"maxRetries\": 2 } }");
-        SettingsStore store = SettingsStore.open(dir, CLOCK, builtIn);
+        SettingsStore store = SettingsStore.open(dir, CLOCK, BUILT_IN);
 
         assertThat(store.current().providers()).containsOnlyKeys("simulator");
         assertThat(store.current().allModels()).extracting(ModelRef::selector)
@@ -437,5 +437,29 @@ class SettingsStoreTest {
         assertThat(store.current().providers()).containsOnlyKeys("openai");
         assertThat(store.usesBuiltInProvider()).isFalse();
         assertThat(onDisk().path("providers").has("simulator")).isFalse();
+    }
+
+    @Test
+    void aBrokenFileOrAnInvalidProviderGetsNoBuiltInProviderSoItsErrorsShow() throws Exception {
+        write("{ \"providers\": ");
+        SettingsStore notJson = SettingsStore.open(dir, CLOCK, BUILT_IN);
+        assertThat(notJson.current().providers()).isEmpty();
+        assertThat(notJson.usesBuiltInProvider()).isFalse();
+        assertThat(notJson.problems()).singleElement().satisfies(p -> assertThat(p.describe())
+                .contains("is not valid JSON"));
+
+        write("{ \"providers\": { \"openai\": { \"api\": \"openai-completions\", \"baseUrl\": \"not a url\", "
+                + "\"models\": [ { \"id\": \"gpt-4o\" } ] } } }");
+        SettingsStore badProvider = SettingsStore.open(dir, CLOCK, BUILT_IN);
+        assertThat(badProvider.current().providers()).isEmpty();
+        assertThat(badProvider.usesBuiltInProvider()).isFalse();
+        assertThat(badProvider.problems()).anySatisfy(p -> assertThat(p.describe()).contains("baseUrl"));
+
+        for (String noProviders : List.of("", "{}", "{ \"providers\": {} }", "{ \"providers\": null }")) {
+            write(noProviders);
+            assertThat(SettingsStore.open(dir, CLOCK, BUILT_IN).usesBuiltInProvider()).as(noProviders).isTrue();
+        }
+        Files.delete(file);
+        assertThat(SettingsStore.open(dir, CLOCK, BUILT_IN).usesBuiltInProvider()).isTrue();
     }
 }

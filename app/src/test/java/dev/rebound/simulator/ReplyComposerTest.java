@@ -38,6 +38,16 @@ class ReplyComposerTest {
     }
 
     @Test
+    void onlyAnExplicitRequestChangesTheLength() {
+        assertThat(ReplyComposer.targetTokens("How long should a client back off?")).isEqualTo(ReplyComposer.SHORT_TOKENS);
+        assertThat(ReplyComposer.targetTokens("My model has a 128000 tokens context; what now?"))
+                .isEqualTo(ReplyComposer.SHORT_TOKENS);
+        assertThat(ReplyComposer.targetTokens("Reply with exactly 80 tokens")).isEqualTo(80);
+        assertThat(ReplyComposer.targetTokens("write 300 tokens about backoff")).isEqualTo(300);
+        assertThat(ReplyComposer.targetTokens("A longer response, please")).isEqualTo(ReplyComposer.LONG_TOKENS);
+    }
+
+    @Test
     void tokensJoinBackToTheTextAndSplitLongWords() {
         List<String> tokens = Tokens.split("Retrying  exponentially\nis fine");
 

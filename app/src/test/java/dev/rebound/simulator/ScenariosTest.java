@@ -103,7 +103,31 @@ class ScenariosTest {
         Path file = dir.resolve("scenario.json");
         Files.writeString(file, "{ \"steps\": [\n  \"overload\",, ] }");
 
-        assertThatThrownBy(() -> Scenarios.read(file)).hasMessageContaining("not valid JSON at line 2, column");
+        assertThatThrownBy(() -> Scenarios.read(file)).hasMessage("not valid JSON at line 2, column 14: Unexpected "
+                + "character (',' (code 44)): expected a valid value (JSON String, Number, Array, Object or token "
+                + "'null', 'true' or 'false')");
+    }
+
+    @Test
+    void anUnfinishedFileIsOneLineWithoutJacksonsExcerptOfTheSource(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("scenario.json");
+        Files.writeString(file, "{ \"steps\": [\n  \"overload\"\n");
+
+        assertThatThrownBy(() -> Scenarios.read(file)).hasMessageStartingWith("not valid JSON at line 3, column 1: ")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n", "Source", file.toString()));
+    }
+
+    @Test
+    void aMissingFileSaysNoSuchFileWithoutRepeatingThePath(@TempDir Path dir) {
+        assertThatThrownBy(() -> Scenarios.read(dir.resolve("nope.json"))).hasMessage("no such file");
+    }
+
+    @Test
+    void aServerErrorIs503Or500() throws Exception {
+        assertThat(parse("[ \"server-error\", { \"fault\": \"server-error\", \"status\": 500 } ]"))
+                .extracting(FaultStep::fault).containsExactly(new Fault.ServerError(503), new Fault.ServerError(500));
+        assertThatThrownBy(() -> parse("[ { \"fault\": \"server-error\", \"status\": 501 } ]"))
+                .hasMessageEndingWith("steps[0].status: must be 500 or 503 (got 501)");
     }
 
     @Test

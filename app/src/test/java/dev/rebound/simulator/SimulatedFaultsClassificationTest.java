@@ -81,6 +81,10 @@ class SimulatedFaultsClassificationTest {
     static Stream<Arguments> retryableFaults() {
         return Stream.of(
                 Arguments.of(new Fault.Overload(), ErrorKind.TRANSIENT, null, "529 Overloaded: Overloaded"),
+                Arguments.of(new Fault.ServerError(503), ErrorKind.TRANSIENT, null,
+                        "503 Service Unavailable: The server is overloaded or not ready yet."),
+                Arguments.of(new Fault.ServerError(500), ErrorKind.TRANSIENT, null,
+                        "500 Internal Server Error: The server had an error"),
                 Arguments.of(new Fault.RateLimit(3L, null), ErrorKind.RATE_LIMIT, null, "429 Too Many Requests"),
                 Arguments.of(new Fault.UsageLimit(90), ErrorKind.USAGE_LIMIT, UsageLimitReason.UNKNOWN,
                         "The usage limit has been reached"),
@@ -153,6 +157,7 @@ class SimulatedFaultsClassificationTest {
         AssistantMessage delayed = call(new Fault.Delay(50), KEY);
 
         assertThat(ok.stopReason()).isEqualTo(StopReason.STOP);
+        assertThat(ok.api()).isEqualTo("simulator");
         assertThat(ok.text()).startsWith("## ");
         assertThat(ok.usage().outputTokens()).isEqualTo(ReplyComposer.SHORT_TOKENS);
         assertThat(delayed.stopReason()).isEqualTo(StopReason.STOP);

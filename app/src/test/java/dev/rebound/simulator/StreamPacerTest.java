@@ -1,7 +1,10 @@
 package dev.rebound.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -82,5 +85,25 @@ class StreamPacerTest {
 
         assertThat(ticker.sleeps).isZero();
         assertThat(chunks).extracting(c -> c.text().length()).containsExactly(32, 32, 32, 4);
+    }
+
+    @Test
+    void aRateTooHighForLongArithmeticStillSendsEveryTokenAndEnds() {
+        FakeTicker ticker = new FakeTicker();
+
+        List<Chunk> chunks = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> run(ticker, 1_000, 1e22, 0));
+
+        assertThat(chunks.stream().mapToInt(c -> c.text().length()).sum()).isEqualTo(1_000);
+    }
+
+    @Test
+    void aRateAboveAMillionTokensPerSecondIsRefusedWithTheRange() {
+        SimulatorServer.checkRate(SimulatorServer.MAX_TOKENS_PER_SECOND);
+
+        assertThatThrownBy(() -> SimulatorServer.checkRate(1e22)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tokens per second must be from 0 (as fast as possible) to 1,000,000, not "
+                        + "10000000000000000000000");
+        assertThatThrownBy(() -> new SimulatorServer.Config(0, Double.NaN, 1))
+                .hasMessageEndingWith("not NaN");
     }
 }

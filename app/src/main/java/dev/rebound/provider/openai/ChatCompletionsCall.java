@@ -123,7 +123,8 @@ final class ChatCompletionsCall {
     }
 
     private static String misconfiguration(ProviderConfig provider, HttpUrl url) {
-        if (provider.api() != null && provider.api() != ProviderApi.OPENAI_COMPLETIONS) {
+        if (provider.api() != null && provider.api() != ProviderApi.OPENAI_COMPLETIONS
+                && provider.api() != ProviderApi.SIMULATOR) {
             return "Provider '" + provider.key() + "' uses api '" + provider.api() + "', not "
                     + OpenAiCompletionsProvider.API;
         }

@@ -84,7 +84,9 @@ public final class OpenAiCompletionsProvider implements ChatProvider {
 
     @Override
     public AssistantMessage stream(ProviderRequest request, StreamListener listener, CallControl control) {
-        ReplyBuilder reply = new ReplyBuilder(request, API, listener);
+        // The simulator speaks this wire format; its replies are still recorded as the simulator's.
+        String api = request.provider().api() == ProviderApi.SIMULATOR ? ProviderApi.SIMULATOR.toString() : API;
+        ReplyBuilder reply = new ReplyBuilder(request, api, listener);
         AssistantMessage result;
         try {
             result = new ChatCompletionsCall(client, clock, watchdog, mapper, errorBodies, request, reply, control).run();

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The provider of {@code api: simulator}. The simulator speaks Chat Completions over real HTTP, so this sends the call
  * through {@link OpenAiCompletionsProvider} unchanged — OkHttp, the stream parser, the watchdog and the error mapping
- * all run as they do against a real provider. The call goes to the provider's {@code baseUrl} when it has one (a
- * standalone {@code rebound simulate}), else to the built-in simulator, which {@code builtInBaseUrl} starts on first
- * use.
+ * all run as they do against a real provider, and the reply is recorded with {@code api: simulator}. The call goes to
+ * the provider's {@code baseUrl} when it has one (a standalone {@code rebound simulate}), else to the built-in
+ * simulator, which {@code builtInBaseUrl} starts on first use.
  */
 public final class SimulatorApiProvider implements ChatProvider {
     private static final Logger LOG = LoggerFactory.getLogger(SimulatorApiProvider.class);
@@ -56,9 +56,8 @@ public final class SimulatorApiProvider implements ChatProvider {
                         ProviderFailure.of(FailureKind.CONFIGURATION), clock.millis());
             }
         }
-        ProviderConfig asCompletions = new ProviderConfig(config.key(), ProviderApi.OPENAI_COMPLETIONS, baseUrl,
-                config.models());
-        ProviderRequest routed = new ProviderRequest(request.messageId(), asCompletions, request.model(),
+        ProviderConfig withBaseUrl = new ProviderConfig(config.key(), config.api(), baseUrl, config.models());
+        ProviderRequest routed = new ProviderRequest(request.messageId(), withBaseUrl, request.model(),
                 request.context(), request.credential(), request.timeouts());
         return completions.stream(routed, listener, control);
     }
