@@ -25,7 +25,7 @@ import org.testfx.api.FxToolkit;
 /**
  * Opens a realistic 10,000-message chat ({@link BenchSessionWriter}) in the real window, as {@code --session} does,
  * and measures the time until its last row is painted and the used heap after GC with it open, against the same
- * window with a new, empty chat. A harness, not a test: run on demand (docs/benchmarks.md, "Desktop"). Figures go to
+ * window with a new, empty chat; a class histogram of each says what the difference is made of. A harness, not a test: run on demand (docs/benchmarks.md, "Desktop"). Figures go to
  * stderr and {@code app/target/benchmarks/desktop-session-heap.txt}.
  */
 class DesktopSessionHeapBenchmark {
@@ -49,12 +49,13 @@ class DesktopSessionHeapBenchmark {
                     FxBench.platform(), counts.messages, counts.entries, Files.size(file) / 1048576.0));
             Stage empty = open(harness.context(null));
             long baseline = HeapMeter.usedAfterGc();
+            String baselineHistogram = HeapMeter.histogram(10);
             onFx(() -> {
                 empty.hide();
                 return null;
             });
-            report.add(String.format(Locale.ROOT, "window with a new chat: used heap after GC %.1f MiB",
-                    baseline / 1048576.0));
+            report.add(String.format(Locale.ROOT, "window with a new chat: used heap after GC %.1f MiB; live objects "
+                    + "(class histogram, top 8):%n%s", baseline / 1048576.0, baselineHistogram));
             for (int i = 0; i < OPENS; i++) {
                 long start = System.nanoTime();
                 Stage stage = open(harness.context(file));
@@ -65,6 +66,10 @@ class DesktopSessionHeapBenchmark {
                                 + "after GC %.1f MiB = %.1f MiB more than with a new chat (%.2f x the file size)",
                         i + 1, rows, nanos / 1e6, heap / 1048576.0, (heap - baseline) / 1048576.0,
                         (double) (heap - baseline) / Files.size(file)));
+                if (i == OPENS - 1) {
+                    report.add("live objects with the chat open (class histogram, top 15):\n"
+                            + HeapMeter.histogram(17));
+                }
                 onFx(() -> {
                     stage.hide();
                     return null;

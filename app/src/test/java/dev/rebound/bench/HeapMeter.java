@@ -2,10 +2,23 @@ package dev.rebound.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.util.stream.Collectors;
+import javax.management.ObjectName;
 
-/** The used heap after full collections, for the benchmarks that compare heap with and without something held. */
+/** The used heap after full collections and what it holds, for the benchmarks that compare heaps. */
 final class HeapMeter {
     private HeapMeter() {
+    }
+
+    /**
+     * The first {@code lines} lines of the class histogram of live objects, as {@code jcmd GC.class_histogram} prints
+     * it (two header lines, then the classes by bytes).
+     */
+    static String histogram(int lines) throws Exception {
+        String all = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+                new Object[] {null}, new String[] {String[].class.getName()});
+        return all.lines().limit(lines).collect(Collectors.joining("\n"));
     }
 
     /** The least used heap after each of five full GCs, so garbage made meanwhile by other threads counts less. */
