@@ -84,7 +84,7 @@ class DesktopSessionHeapBenchmark {
         Stage stage = FxToolkit.setupFixture(() -> {
             Stage s = new Stage();
             DesktopApp.show(s, context, UiPreferences.load(configDir.resolve("state/desktop.json")),
-                    Platform::runLater, new FxTicker(), url -> { }, owner -> { });
+                    Platform::runLater, new FxTicker(), url -> { }, (owner, tab) -> { });
             return s;
         });
         boolean resumed = context.resume() != null;

@@ -63,7 +63,7 @@ class DesktopStreamingBenchmark {
             Stage stage = FxToolkit.setupFixture(() -> {
                 Stage s = new Stage();
                 DesktopApp.show(s, context, UiPreferences.load(configDir.resolve("state/desktop.json")),
-                        Platform::runLater, new FxTicker(), url -> { }, owner -> { });
+                        Platform::runLater, new FxTicker(), url -> { }, (owner, tab) -> { });
                 return s;
             });
             PulseRecorder pulses = onFx(() -> {
