@@ -28,12 +28,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The chat window: the sidebar, the configured models and the open chats. Chats stay open (and keep streaming) while
- * another one is shown; all are closed with the window. Opening, creating, renaming and deleting touch the disk, so
+ * another one is shown; beyond the {@value #KEEP_OPEN} most recently shown, a chat that is idle (no turn running, no
+ * retry waiting) and not shown is closed, and reopened from its file when it is selected again. All are closed with
+ * the window. Opening, creating, renaming and deleting touch the disk, so
  * they run on the background executor and land on the FX thread. Confined to the FX thread.
  */
 public final class ChatWindowViewModel implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ChatWindowViewModel.class);
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    /** How many chats stay open at least (the most recently shown), so going back to one is instant. */
+    static final int KEEP_OPEN = 5;
 
     /** Whether a chat is shown. */
     public enum State {
@@ -52,6 +56,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
 
     private final Dependencies deps;
     private final SidebarViewModel sidebar;
+    /** The open chats, least recently shown first. */
     private final Map<String, ChatViewModel> open = new LinkedHashMap<>();
     /** Files being reopened, so a second click does not open the same file twice. */
     private final java.util.Set<Path> opening = new java.util.HashSet<>();
@@ -125,7 +130,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
     public void open(SessionSummary summary) {
         ChatViewModel already = open.get(summary.id());
         if (already != null) {
-            current.set(already);
+            show(already);
             return;
         }
         openFile(summary.file());
@@ -145,7 +150,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
                     // The open session owns the file's writer, so its own history records the new title.
                     chat.session().setTitle(clean);
                 } else {
-                    deps.catalogue().rename(summary.id(), title);
+                    deps.catalogue().rename(summary.id(), clean);
                 }
             } catch (IOException | IllegalArgumentException e) {
                 LOG.warn("Renaming session {} failed", summary.id(), e);
@@ -163,7 +168,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
         }
         boolean wasShown = chat != null && chat == current.get();
         if (wasShown) {
-            current.set(open.isEmpty() ? null : open.values().iterator().next());
+            current.set(open.isEmpty() ? null : open.values().stream().reduce((a, b) -> b).orElseThrow());
         }
         deps.background().execute(() -> {
             if (chat != null) {
@@ -240,13 +245,44 @@ public final class ChatWindowViewModel implements AutoCloseable {
         startupNotices = List.of();
         ChatViewModel chat = new ChatViewModel(session, notices, deps.fx(), deps.background(), deps.clock(),
                 deps.zone(), deps.ticker());
-        chat.setOnTurnEnded(sidebar::refresh);
+        chat.setOnTurnEnded(() -> {
+            sidebar.refresh();
+            closeIdle();
+        });
         open.put(session.id(), chat);
-        current.set(chat);
+        show(chat);
         LOG.info("Chat {} shown ({})", session.id(), session.sessionFile());
         state.set(State.READY);
         problem.set("");
         sidebar.refresh();
+    }
+
+    private void show(ChatViewModel chat) {
+        open.remove(chat.sessionId());
+        open.put(chat.sessionId(), chat);
+        current.set(chat);
+        closeIdle();
+    }
+
+    /** Closes the least recently shown chats beyond {@link #KEEP_OPEN} that are idle and not shown. */
+    private void closeIdle() {
+        int surplus = open.size() - KEEP_OPEN;
+        List<ChatViewModel> oldestFirst = List.copyOf(open.values());
+        for (int i = 0; i < oldestFirst.size() && surplus > 0; i++) {
+            ChatViewModel chat = oldestFirst.get(i);
+            if (chat != current.get() && chat.state() == ChatViewModel.State.IDLE) {
+                open.remove(chat.sessionId());
+                chat.close();
+                deps.background().execute(chat.session()::close);
+                surplus--;
+                LOG.debug("Idle chat {} closed; it reopens from its file when selected", chat.sessionId());
+            }
+        }
+    }
+
+    /** Whether a chat is open now (its session and view-model alive). */
+    boolean isOpen(String sessionId) {
+        return open.containsKey(sessionId);
     }
 
     private void tell(String message) {
