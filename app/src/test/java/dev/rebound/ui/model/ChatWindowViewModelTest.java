@@ -143,4 +143,23 @@ class ChatWindowViewModelTest {
         assertThat(window.isOpen(ids.get(3))).as("the least recently shown idle chat makes room").isFalse();
         assertThat(waiting.state()).isEqualTo(ChatViewModel.State.RETRY_WAITING);
     }
+
+    @Test
+    void aSidebarListingThatFinishesAfterANewerOneIsDropped() throws Exception {
+        java.util.Deque<Runnable> background = new java.util.ArrayDeque<>();
+        DesktopContext context = harness.context(null);
+        SidebarViewModel sidebar = new SidebarViewModel(context.catalogue(), fx, background::add);
+        sidebar.refresh();
+        sidebar.refresh();
+
+        background.removeLast().run();
+        fx.drain();
+        assertThat(sidebar.sessions()).isEmpty();
+        context.sessions().create().session().close();
+        background.removeLast().run();
+        fx.drain();
+
+        assertThat(sidebar.sessions()).as("the older listing came last and is dropped").isEmpty();
+        assertThat(sidebar.stateProperty().get()).isEqualTo(SidebarViewModel.State.READY);
+    }
 }
