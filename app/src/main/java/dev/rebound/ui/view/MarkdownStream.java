@@ -74,9 +74,14 @@ final class MarkdownStream {
         return new Update(List.of(), blocks);
     }
 
-    /** Every top-level block of a complete text. */
+    /**
+     * Every top-level block of a complete text. They count as settled: a later {@link #advance} (say, a final flush
+     * when the reply's status changes) parses only what was appended since, so nothing is rendered twice.
+     */
     List<Node> all(CharSequence source) {
         parsedChars += source.length();
+        settled = source.length();
+        parsedUpTo = source.length();
         return topLevelBlocks(parser.parse(source.toString()));
     }
 

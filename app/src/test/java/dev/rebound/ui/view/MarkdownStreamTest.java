@@ -113,4 +113,17 @@ class MarkdownStreamTest {
         source.append("er");
         assertThat(stream.due(source)).isTrue();
     }
+
+    @Test
+    void aTextShownWholeIsNotRenderedAgainByALaterAdvance() {
+        MarkdownStream stream = new MarkdownStream();
+        String text = "Partial **reply** before the connection dropped";
+        assertThat(stream.all(text)).hasSize(1);
+
+        assertThat(stream.upToDate(text)).isTrue();
+        MarkdownStream.Update update = stream.advance(text);
+
+        assertThat(update.settledBlocks()).isEmpty();
+        assertThat(update.tail()).isEmpty();
+    }
 }
