@@ -14,6 +14,7 @@ import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -60,6 +61,8 @@ public final class ChatWindowViewModel implements AutoCloseable {
     private final Map<String, ChatViewModel> open = new LinkedHashMap<>();
     /** Files being reopened, so a second click does not open the same file twice. */
     private final java.util.Set<Path> opening = new java.util.HashSet<>();
+    /** Sessions of idle chats being closed, by file: reopening one waits until its file lock is released. */
+    private final Map<Path, CompletableFuture<Void>> closing = new java.util.HashMap<>();
     private final ObservableList<ModelRef> models = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<ChatViewModel> current = new ReadOnlyObjectWrapper<>(this, "current");
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.STARTING);
@@ -207,12 +210,21 @@ public final class ChatWindowViewModel implements AutoCloseable {
         }
     }
 
+    private static Path key(Path file) {
+        return file.toAbsolutePath().normalize();
+    }
+
     private void openFile(Path file) {
         if (!opening.add(file)) {
             return;
         }
+        CompletableFuture<Void> stillClosing = closing.get(key(file));
         deps.background().execute(() -> {
             try {
+                if (stillClosing != null) {
+                    // Closed a moment ago as idle: its session must release the file before it is opened again.
+                    stillClosing.exceptionally(e -> null).join();
+                }
                 SessionFactory.Opened opened = deps.sessions().resume(file);
                 deps.fx().execute(() -> {
                     opening.remove(file);
@@ -273,7 +285,10 @@ public final class ChatWindowViewModel implements AutoCloseable {
             if (chat != current.get() && chat.state() == ChatViewModel.State.IDLE) {
                 open.remove(chat.sessionId());
                 chat.close();
-                deps.background().execute(chat.session()::close);
+                Path file = key(chat.session().sessionFile());
+                CompletableFuture<Void> closed = CompletableFuture.runAsync(chat.session()::close, deps.background());
+                closing.put(file, closed);
+                closed.whenComplete((done, failure) -> deps.fx().execute(() -> closing.remove(file, closed)));
                 surplus--;
                 LOG.debug("Idle chat {} closed; it reopens from its file when selected", chat.sessionId());
             }
