@@ -236,6 +236,22 @@ public final class CredentialStore {
         return state.labels().getOrDefault(provider, List.of());
     }
 
+    /** The environment variable a credential's key is read from ({@code apiKeyEnv}), when its entry names one. */
+    public java.util.Optional<String> variableOf(String provider, String label) {
+        synchronized (lock) {
+            JsonNode entries = fileUnreadable || document == null ? null : document.get(provider);
+            if (entries != null && entries.isArray()) {
+                for (JsonNode entry : entries) {
+                    if (entry.isObject() && Objects.equals(label, entry.path("label").textValue())
+                            && entry.path("apiKeyEnv").isTextual()) {
+                        return java.util.Optional.of(entry.get("apiKeyEnv").textValue());
+                    }
+                }
+            }
+            return java.util.Optional.empty();
+        }
+    }
+
     /** What was wrong with the file at load, or after the last save. */
     public List<SettingsProblem> problems() {
         return state.problems();

@@ -168,9 +168,9 @@ public final class SettingsStore {
             try {
                 save((ObjectNode) patched);
             } catch (IOException e) {
-                LOG.warn("could not save {}: {}", file, e.toString());
+                LOG.warn("could not save {}", file, e);
                 return new SettingsUpdate.Rejected(List.of(SettingsProblem.error("",
-                        "could not save " + file + ": " + e)));
+                        WriteFailures.explain(file, e))));
             }
             document = (ObjectNode) patched;
             fileUnreadable = false;

@@ -4,15 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.app.DesktopHarness;
 import dev.rebound.e2e.Sse;
+import dev.rebound.ui.view.FxTicker;
+import dev.rebound.history.SessionSummary;
+import java.lang.ref.WeakReference;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
 import javafx.scene.input.KeyCode;
 import javafx.scene.text.Text;
+import javafx.stage.Stage;
+import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.AfterEach;
@@ -28,6 +36,10 @@ import org.testfx.api.FxToolkit;
  * configuration), so it needs no display.
  */
 class ChatWindowTest {
+    private static final long WAIT_SECONDS = 15;
+    /** The wait of a retry the tests cancel: short, so they can wait past it to check nothing more is sent. */
+    private static final String RETRY_AFTER = "3";
+
     @TempDir
     Path configDir;
     private final MockWebServer server = new MockWebServer();
@@ -131,10 +143,18 @@ class ChatWindowTest {
         assertThat(server.getRequestCount()).isEqualTo(3);
     }
 
+    /**
+     * Waits past the time the cancelled retry was scheduled for (it was scheduled before the cancel, {@code
+     * RETRY_AFTER} seconds ahead), so a retry that still ran would have reached the server.
+     */
+    private static void waitPastTheScheduledRetry() throws InterruptedException {
+        Thread.sleep(Duration.ofSeconds(Long.parseLong(RETRY_AFTER)).plusMillis(500));
+    }
+
     @Test
     void cancelRetryEndsTheChainAndNoFurtherRequestIsSent() throws Exception {
         openWindow("{}");
-        server.enqueue(Overloaded.response("retry-after", "30"));
+        server.enqueue(Overloaded.response("retry-after", RETRY_AFTER));
         server.enqueue(Sse.reply("must not be asked for"));
 
         sendPrompt("Hi");
@@ -143,15 +163,15 @@ class ChatWindowTest {
         robot.clickOn("#cancel-retry");
 
         waitFor(() -> !bannerShown() && shows("Retry cancelled") && idle());
-        assertThat(server.takeRequest(1, TimeUnit.SECONDS)).isNotNull();
-        assertThat(server.takeRequest(300, TimeUnit.MILLISECONDS)).isNull();
+        waitPastTheScheduledRetry();
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
 
     @Test
     void escWithTheFocusInTheComposerCancelsTheRetry() throws Exception {
         openWindow("{}");
-        server.enqueue(Overloaded.response("retry-after", "30"));
+        server.enqueue(Overloaded.response("retry-after", RETRY_AFTER));
+        server.enqueue(Sse.reply("must not be asked for"));
 
         sendPrompt("Hi");
         waitFor(this::bannerShown);
@@ -160,6 +180,7 @@ class ChatWindowTest {
 
         waitFor(() -> !bannerShown() && shows("Retry cancelled") && idle());
         assertThat(robot.lookup("#composer").queryTextInputControl().getText()).isEqualTo("a draft");
+        waitPastTheScheduledRetry();
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
 
@@ -168,7 +189,7 @@ class ChatWindowTest {
         openWindow("{\"baseDelayMs\": 10}");
         server.enqueue(Overloaded.response());
         server.enqueue(Overloaded.response());
-        server.enqueue(Overloaded.response("retry-after", "30"));
+        server.enqueue(Overloaded.response("retry-after", RETRY_AFTER));
         server.enqueue(Sse.reply("must not be asked for"));
 
         sendPrompt("Hi");
@@ -176,6 +197,7 @@ class ChatWindowTest {
         robot.type(KeyCode.ESCAPE);
 
         waitFor(() -> !bannerShown() && shows("Retry cancelled") && idle());
+        waitPastTheScheduledRetry();
         assertThat(server.getRequestCount()).isEqualTo(3);
     }
 
@@ -187,11 +209,130 @@ class ChatWindowTest {
 
         sendPrompt("Hi");
         waitFor(this::bannerShown);
+        assertThat(server.takeRequest(1, TimeUnit.SECONDS)).isNotNull();
         long clicked = System.nanoTime();
         robot.clickOn("#retry-now");
 
+        assertThat(server.takeRequest(2, TimeUnit.SECONDS)).as("the retry, well before its 30 s").isNotNull();
+        assertThat(Duration.ofNanos(System.nanoTime() - clicked)).isLessThan(Duration.ofSeconds(2));
         waitFor(() -> robot.lookup(".md-strong").tryQuery().isPresent() && !bannerShown() && idle());
-        assertThat(Duration.ofNanos(System.nanoTime() - clicked)).isLessThan(Duration.ofSeconds(10));
         assertThat(server.getRequestCount()).isEqualTo(2);
+    }
+
+    @Test
+    void theWaitingLineGoesWithTheFirstTextWhileTheReplyStillStreams() throws Exception {
+        openWindow("{}");
+        String first = Sse.chunk("First words");
+        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+                .body(first + Sse.chunk(" and the rest") + Sse.finish())
+                .throttleBody(first.length(), 3, TimeUnit.SECONDS).build());
+
+        sendPrompt("Hi");
+
+        waitFor(() -> robot.lookup((Node n) -> n instanceof Text t && t.getText().contains("First words"))
+                .tryQuery().isPresent());
+        assertThat(idle()).as("the reply is still streaming").isFalse();
+        assertThat(shows("Waiting for the reply…")).isFalse();
+    }
+
+    @Test
+    void ctrlNStartsANewEmptyChat() throws Exception {
+        openWindow("{}");
+        server.enqueue(Sse.reply("One"));
+        sendPrompt("First chat");
+        waitFor(() -> idle() && sessions().getItems().size() == 1 && shows("First chat"));
+
+        robot.press(KeyCode.CONTROL).type(KeyCode.N).release(KeyCode.CONTROL);
+
+        waitFor(() -> sessions().getItems().size() == 2 && chatRows().isEmpty());
+    }
+
+    /** The rows of the chat shown. */
+    private List<?> chatRows() {
+        return robot.lookup(".chat-list").queryAs(ListView.class).getItems();
+    }
+
+    @SuppressWarnings("unchecked")
+    private ListView<SessionSummary> sessions() {
+        return robot.lookup("#sessions").queryAs(ListView.class);
+    }
+
+    /** Selects a chat in the sidebar and lays the window out, as the next pulse would (its rows bind then). */
+    private WeakReference<Node> show(int index) {
+        sessions().getSelectionModel().select(index);
+        window.stage().getScene().getRoot().applyCss();
+        window.stage().getScene().getRoot().layout();
+        Node pane = robot.lookup(".chat-pane").query();
+        assertThat(pane.lookup(".md-strong")).as("the reply's row is made").isNotNull();
+        return new WeakReference<>(pane);
+    }
+
+    @Test
+    void switchingChatsLetsTheOldChatPanesBeCollected() throws Exception {
+        openWindow("{}");
+        server.enqueue(Sse.reply("Reply **one**"));
+        server.enqueue(Sse.reply("Reply **two**"));
+        sendPrompt("One");
+        waitFor(() -> idle() && robot.lookup(".md-strong").tryQuery().isPresent());
+        robot.press(KeyCode.CONTROL).type(KeyCode.N).release(KeyCode.CONTROL);
+        waitFor(() -> sessions().getItems().size() == 2 && chatRows().isEmpty());
+        sendPrompt("Two");
+        waitFor(() -> idle() && chatRows().size() == 2 && robot.lookup(".md-strong").tryQuery().isPresent());
+
+        List<WeakReference<Node>> panes = new ArrayList<>();
+        FxToolkit.setupFixture(() -> {
+            for (int i = 0; i < 50; i++) {
+                panes.add(show((i + 1) % 2));
+            }
+        });
+        List<WeakReference<Node>> old = panes.subList(0, panes.size() - 1);
+
+        for (int i = 0; i < 50 && old.stream().anyMatch(ref -> ref.get() != null); i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(old.stream().filter(ref -> ref.get() != null).count()).as("old chat panes still reachable")
+                .isZero();
+    }
+
+    @Test
+    void aCredentialSwitchIsToldInTheChat() throws Exception {
+        Files.writeString(configDir.resolve("credentials.json"), """
+                { "local": [ { "label": "a", "apiKey": "sk-a-0000" }, { "label": "b", "apiKey": "sk-b-1111" } ] }
+                """);
+        openWindow("{}");
+        server.enqueue(new MockResponse.Builder().code(429).addHeader("Content-Type", "application/json")
+                .addHeader("retry-after", "1800").body("{\"type\":\"error\",\"error\":{\"type\":"
+                        + "\"usage_limit_error\",\"message\":\"You've hit your usage limit for this plan.\"}}").build());
+        server.enqueue(Sse.reply("From key **b**"));
+
+        sendPrompt("Hi");
+
+        waitFor(() -> idle() && robot.lookup(".md-strong").tryQuery().isPresent());
+        assertThat(showsNotice("Switched local from key \"a\" to \"b\" after a usage limit.")).isTrue();
+    }
+
+    @Test
+    void theFallbackAndItsRevertAreToldInTheChat() throws Exception {
+        openWindow("{\"fallbackChains\": {\"default\": [\"local/other-model\"]}}");
+        server.enqueue(Overloaded.response("retry-after", "1"));
+        server.enqueue(Sse.reply("From the **fallback**"));
+        server.enqueue(Sse.reply("Back on **mine**"));
+
+        sendPrompt("Hi");
+        waitFor(() -> idle() && robot.lookup(".md-strong").tryQuery().isPresent());
+        assertThat(showsNotice("Switched to local/other-model: " + DesktopHarness.MODEL + " was unavailable."))
+                .isTrue();
+        // The primary's cooldown (its retry-after) ends; the next turn goes back to it.
+        Thread.sleep(1200);
+        sendPrompt("Later");
+
+        waitFor(() -> showsNotice("Back on " + DesktopHarness.MODEL + " (your model); local/other-model was a "
+                + "temporary fallback.") && idle());
+    }
+
+    private boolean showsNotice(String text) {
+        return robot.lookup((Node n) -> n instanceof Label l && l.getStyleClass().contains("notice")
+                && l.getText().endsWith(text)).tryQuery().isPresent();
     }
 }

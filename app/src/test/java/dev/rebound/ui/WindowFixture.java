@@ -28,6 +28,11 @@ final class WindowFixture implements AutoCloseable {
     private final Stage stage;
     private final List<String> headlines = new CopyOnWriteArrayList<>();
 
+    /** The window's stage. */
+    Stage stage() {
+        return stage;
+    }
+
     private WindowFixture(DesktopHarness harness, DesktopContext context, Stage stage) {
         this.harness = harness;
         this.context = context;

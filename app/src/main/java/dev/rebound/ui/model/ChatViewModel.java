@@ -22,6 +22,7 @@ import dev.rebound.session.ChatSession;
 import dev.rebound.session.FallbackStatus;
 import dev.rebound.session.HistoryEntry;
 import dev.rebound.session.PromptResult;
+import dev.rebound.session.RetryStatus;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -177,15 +178,22 @@ public final class ChatViewModel implements AutoCloseable {
     }
 
     /**
-     * Cancel Retry (button or Esc), decided on the session's live state, not on what the banner shows.
+     * Cancel Retry (button or Esc), decided on the session's live state, not on what the banner shows. While the wait
+     * runs it ends the chain at once. When the wait has just ended and the retried request is in flight, the cancel
+     * still goes to the session: that request is not thrown away (a reply being read stays), but if it fails the
+     * chain ends as cancelled and no further retry starts.
      *
-     * @return true when a pending retry was there to cancel
+     * @return true when a retry chain was there to cancel
      */
     public boolean cancelRetry() {
-        if (!session.retryStatus().waiting()) {
+        RetryStatus status = session.retryStatus();
+        if (!status.retrying()) {
             return false;
         }
         background.execute(session::abortRetry);
+        if (!status.waiting()) {
+            banner.cancelRequested();
+        }
         return true;
     }
 
@@ -286,13 +294,11 @@ public final class ChatViewModel implements AutoCloseable {
             case AutoRetryEnd end -> chainEnded(end);
             case Notice notice -> items.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
             case RetryFallbackApplied applied -> {
-                items.add(new NoticeItem(NoticeItem.Level.WARNING, "Switched to " + names.of(applied.to()) + ": "
-                        + names.of(applied.from()) + " is unavailable (fallback chain \"" + applied.role() + "\")."));
+                items.add(new NoticeItem(NoticeItem.Level.WARNING, fallbackNotice(names.of(applied.from()), names.of(applied.to()))));
                 refreshFallbackChip();
             }
             case RetryFallbackReverted reverted -> {
-                items.add(new NoticeItem(NoticeItem.Level.INFO, "Back on " + names.of(reverted.to()) + " (your model); "
-                        + names.of(reverted.from()) + " was a temporary fallback."));
+                items.add(new NoticeItem(NoticeItem.Level.INFO, revertNotice(names.of(reverted.from()), names.of(reverted.to()))));
                 refreshFallbackChip();
             }
             case CredentialSwitched switched -> items.add(new NoticeItem(NoticeItem.Level.WARNING,
@@ -355,6 +361,19 @@ public final class ChatViewModel implements AutoCloseable {
         }
     }
 
+    /**
+     * The same words live and in a reopened chat ({@code Switched to B: A was unavailable.}); the chain's name is not
+     * in the saved history, so it is not in the live notice either (the fallback chip names both models).
+     */
+    static String fallbackNotice(String from, String to) {
+        return "Switched to " + to + ": " + (from == null ? "the model" : from) + " was unavailable.";
+    }
+
+    /** The same words live and in a reopened chat: {@code Back on A (your model); B was a temporary fallback.} */
+    static String revertNotice(String from, String to) {
+        return "Back on " + to + " (your model); " + from + " was a temporary fallback.";
+    }
+
     static String failedAfter(int attempts, String finalError) {
         return "Retry failed after " + attempts + (attempts == 1 ? " attempt: " : " attempts: ") + finalError;
     }
@@ -383,8 +402,11 @@ public final class ChatViewModel implements AutoCloseable {
                 case HistoryEntry.Notice n -> restored.add(new NoticeItem(NoticeItem.Level.of(n.level()),
                         n.message()));
                 case HistoryEntry.ModelChange c when "fallback".equals(c.reason()) ->
-                        restored.add(new NoticeItem(NoticeItem.Level.WARNING, "Switched to " + names.of(c.to())
-                                + ": " + (c.from() == null ? "the model" : names.of(c.from())) + " was unavailable."));
+                        restored.add(new NoticeItem(NoticeItem.Level.WARNING, fallbackNotice(
+                                c.from() == null ? null : names.of(c.from()), names.of(c.to()))));
+                case HistoryEntry.ModelChange c when ModelChanged.REVERT.equals(c.reason()) && c.from() != null ->
+                        restored.add(new NoticeItem(NoticeItem.Level.INFO, revertNotice(names.of(c.from()),
+                                names.of(c.to()))));
                 default -> {
                     // Retried attempts, titles, user model choices and chain records are not rows of the chat.
                 }

@@ -14,6 +14,7 @@ import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -31,12 +32,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The chat window: the sidebar, the configured models and the open chats. Chats stay open (and keep streaming) while
- * another one is shown; all are closed with the window. Opening, creating, renaming and deleting touch the disk, so
+ * another one is shown; beyond the {@value #KEEP_OPEN} most recently shown, a chat that is idle (no turn running, no
+ * retry waiting) and not shown is closed, and reopened from its file when it is selected again. All are closed with
+ * the window. Opening, creating, renaming and deleting touch the disk, so
  * they run on the background executor and land on the FX thread. Confined to the FX thread.
  */
 public final class ChatWindowViewModel implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ChatWindowViewModel.class);
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    /** How many chats stay open at least (the most recently shown), so going back to one is instant. */
+    static final int KEEP_OPEN = 5;
 
     /** Whether a chat is shown. */
     public enum State {
@@ -56,9 +61,12 @@ public final class ChatWindowViewModel implements AutoCloseable {
 
     private final Dependencies deps;
     private final SidebarViewModel sidebar;
+    /** The open chats, least recently shown first. */
     private final Map<String, ChatViewModel> open = new LinkedHashMap<>();
     /** Files being reopened, so a second click does not open the same file twice. */
     private final java.util.Set<Path> opening = new java.util.HashSet<>();
+    /** Sessions of idle chats being closed, by file: reopening one waits until its file lock is released. */
+    private final Map<Path, CompletableFuture<Void>> closing = new java.util.HashMap<>();
     private final ObservableList<ModelRef> models = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<ChatViewModel> current = new ReadOnlyObjectWrapper<>(this, "current");
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.STARTING);
@@ -167,7 +175,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
     public void open(SessionSummary summary) {
         ChatViewModel already = open.get(summary.id());
         if (already != null) {
-            current.set(already);
+            show(already);
             return;
         }
         openFile(summary.file());
@@ -187,7 +195,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
                     // The open session owns the file's writer, so its own history records the new title.
                     chat.session().setTitle(clean);
                 } else {
-                    deps.catalogue().rename(summary.id(), title);
+                    deps.catalogue().rename(summary.id(), clean);
                 }
             } catch (IOException | IllegalArgumentException e) {
                 LOG.warn("Renaming session {} failed", summary.id(), e);
@@ -205,7 +213,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
         }
         boolean wasShown = chat != null && chat == current.get();
         if (wasShown) {
-            current.set(open.isEmpty() ? null : open.values().iterator().next());
+            current.set(open.isEmpty() ? null : open.values().stream().reduce((a, b) -> b).orElseThrow());
         }
         deps.background().execute(() -> {
             if (chat != null) {
@@ -245,12 +253,21 @@ public final class ChatWindowViewModel implements AutoCloseable {
         }
     }
 
+    private static Path key(Path file) {
+        return file.toAbsolutePath().normalize();
+    }
+
     private void openFile(Path file) {
         if (!opening.add(file)) {
             return;
         }
+        CompletableFuture<Void> stillClosing = closing.get(key(file));
         deps.background().execute(() -> {
             try {
+                if (stillClosing != null) {
+                    // Closed a moment ago as idle: its session must release the file before it is opened again.
+                    stillClosing.exceptionally(e -> null).join();
+                }
                 SessionFactory.Opened opened = deps.sessions().resume(file);
                 deps.fx().execute(() -> {
                     opening.remove(file);
@@ -283,9 +300,12 @@ public final class ChatWindowViewModel implements AutoCloseable {
         startupNotices = List.of();
         ChatViewModel chat = new ChatViewModel(session, notices, deps.fx(), deps.background(), deps.clock(),
                 deps.zone(), deps.ticker(), names);
-        chat.setOnTurnEnded(sidebar::refresh);
+        chat.setOnTurnEnded(() -> {
+            sidebar.refresh();
+            closeIdle();
+        });
         open.put(session.id(), chat);
-        current.set(chat);
+        show(chat);
         LOG.info("Chat {} shown ({})", session.id(), session.sessionFile());
         state.set(State.READY);
         problem.set("");
@@ -295,6 +315,37 @@ public final class ChatWindowViewModel implements AutoCloseable {
     private void modelShown() {
         ChatViewModel chat = current.get();
         simulatorMenu.modelShown(deps.settings().current(), chat == null ? null : chat.modelProperty().get());
+    }
+
+    private void show(ChatViewModel chat) {
+        open.remove(chat.sessionId());
+        open.put(chat.sessionId(), chat);
+        current.set(chat);
+        closeIdle();
+    }
+
+    /** Closes the least recently shown chats beyond {@link #KEEP_OPEN} that are idle and not shown. */
+    private void closeIdle() {
+        int surplus = open.size() - KEEP_OPEN;
+        List<ChatViewModel> oldestFirst = List.copyOf(open.values());
+        for (int i = 0; i < oldestFirst.size() && surplus > 0; i++) {
+            ChatViewModel chat = oldestFirst.get(i);
+            if (chat != current.get() && chat.state() == ChatViewModel.State.IDLE) {
+                open.remove(chat.sessionId());
+                chat.close();
+                Path file = key(chat.session().sessionFile());
+                CompletableFuture<Void> closed = CompletableFuture.runAsync(chat.session()::close, deps.background());
+                closing.put(file, closed);
+                closed.whenComplete((done, failure) -> deps.fx().execute(() -> closing.remove(file, closed)));
+                surplus--;
+                LOG.debug("Idle chat {} closed; it reopens from its file when selected", chat.sessionId());
+            }
+        }
+    }
+
+    /** Whether a chat is open now (its session and view-model alive). */
+    boolean isOpen(String sessionId) {
+        return open.containsKey(sessionId);
     }
 
     private void tell(String message) {

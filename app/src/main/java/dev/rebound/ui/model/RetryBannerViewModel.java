@@ -5,10 +5,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The retry banner over the composer: shown from {@code auto_retry_start} until {@code auto_retry_end}, with a live
@@ -16,6 +20,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
  * view-model. Confined to the FX thread.
  */
 public final class RetryBannerViewModel {
+    private static final Logger LOG = LoggerFactory.getLogger(RetryBannerViewModel.class);
 
     /** What the banner shows. */
     public enum State {
@@ -36,8 +41,10 @@ public final class RetryBannerViewModel {
     private final ReadOnlyStringWrapper headline = new ReadOnlyStringWrapper(this, "headline", "");
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
+    private final ReadOnlyBooleanWrapper cancellable = new ReadOnlyBooleanWrapper(this, "cancellable");
     private AutoRetryStart current;
     private AutoCloseable ticking;
+    private boolean cancelAsked;
 
     /** @param names what models are called in the summary */
     public RetryBannerViewModel(Clock clock, Ticker ticker, ModelNames names) {
@@ -57,6 +64,14 @@ public final class RetryBannerViewModel {
     /** {@code Retrying (2/10) in 4s… (Esc to cancel)}, counting down. */
     public ReadOnlyStringProperty headlineProperty() {
         return headline.getReadOnlyProperty();
+    }
+
+    /**
+     * Whether Cancel Retry does something: while the wait runs, and while the retried call runs until a cancel was
+     * asked for (the call then finishes, but no further retry starts).
+     */
+    public ReadOnlyBooleanProperty cancellableProperty() {
+        return cancellable.getReadOnlyProperty();
     }
 
     /** The error summary: kind, HTTP status, model and credential label. */
@@ -84,6 +99,8 @@ public final class RetryBannerViewModel {
         summary.set(summaryOf(start, httpStatus, names));
         error.set(start.errorMessage() == null ? "" : start.errorMessage());
         state.set(State.WAITING);
+        cancelAsked = false;
+        cancellable.set(true);
         tick();
         if (ticking == null) {
             ticking = ticker.every(TICK, this::tick);
@@ -97,13 +114,32 @@ public final class RetryBannerViewModel {
         }
         stopTicking();
         state.set(State.RETRYING);
-        headline.set("Retrying (" + current.attempt() + "/" + current.maxAttempts() + ")…");
+        showRetrying();
+    }
+
+    /** Cancel Retry was pressed while the retried call runs: that call may still answer, nothing is retried after it. */
+    void cancelRequested() {
+        if (current == null) {
+            return;
+        }
+        cancelAsked = true;
+        cancellable.set(false);
+        if (state.get() == State.RETRYING) {
+            showRetrying();
+        }
+    }
+
+    private void showRetrying() {
+        String counter = "Retrying (" + current.attempt() + "/" + current.maxAttempts() + ")…";
+        headline.set(cancelAsked ? counter + " Cancelled: if this attempt fails too, no further retry is made."
+                : counter);
     }
 
     /** The chain ended. */
     void hide() {
         stopTicking();
         current = null;
+        cancellable.set(false);
         state.set(State.HIDDEN);
         headline.set("");
         summary.set("");
@@ -127,12 +163,14 @@ public final class RetryBannerViewModel {
 
     private void stopTicking() {
         if (ticking != null) {
-            try {
-                ticking.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("the countdown ticker failed to stop", e);
-            }
+            AutoCloseable stopping = ticking;
             ticking = null;
+            try {
+                stopping.close();
+            } catch (Exception e) {
+                // Called from event handlers on the FX thread: a ticker that cannot stop must not break the chat.
+                LOG.warn("The retry countdown did not stop", e);
+            }
         }
     }
 

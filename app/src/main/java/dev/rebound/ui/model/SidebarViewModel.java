@@ -30,6 +30,8 @@ public final class SidebarViewModel {
     private final ObservableList<SessionSummary> sessions = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.LOADING);
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper(this, "problem", "");
+    /** Counts {@link #refresh()} calls, so a listing that finishes after a newer one is dropped. */
+    private long generation;
 
     public SidebarViewModel(SessionCatalogue catalogue, Executor fx, Executor background) {
         this.catalogue = catalogue;
@@ -50,12 +52,16 @@ public final class SidebarViewModel {
         return problem.getReadOnlyProperty();
     }
 
-    /** Reads the catalogue again. */
+    /** Reads the catalogue again; only the newest listing is shown, whatever order the readings finish in. */
     public void refresh() {
+        long asked = ++generation;
         background.execute(() -> {
             try {
                 List<SessionSummary> listed = catalogue.list();
                 fx.execute(() -> {
+                    if (asked != generation) {
+                        return;
+                    }
                     sessions.setAll(listed);
                     problem.set("");
                     state.set(State.READY);
@@ -63,6 +69,9 @@ public final class SidebarViewModel {
             } catch (IOException e) {
                 LOG.warn("Listing {} failed", catalogue.sessionsDir(), e);
                 fx.execute(() -> {
+                    if (asked != generation) {
+                        return;
+                    }
                     problem.set("Saved chats could not be listed (" + e.getMessage() + "). Check that "
                             + catalogue.sessionsDir() + " is readable.");
                     state.set(State.FAILED);

@@ -174,7 +174,8 @@ final class ProvidersTab {
                 + "and shown with at most their last 4 characters.");
         note.setWrapText(true);
         note.getStyleClass().add("field-hint");
-        return new VBox(6, note, table, remove, form, error);
+        // The hint sits right under the Key field it explains.
+        return new VBox(6, table, remove, form, note, error);
     }
 
     private static TableColumn<CredentialRow, String> column(String title,

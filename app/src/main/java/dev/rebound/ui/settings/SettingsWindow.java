@@ -50,6 +50,9 @@ public final class SettingsWindow {
         cancel.setId("settings-cancel");
         cancel.setCancelButton(true);
         cancel.setOnAction(e -> stage.hide());
+        // While a save runs nothing may change or be discarded: what is written is what the window shows.
+        subs.bind(tabs.disableProperty(), model.editableProperty().not());
+        subs.bind(cancel.disableProperty(), model.editableProperty().not());
         HBox footer = new HBox(message, save, cancel);
         footer.getStyleClass().add("settings-footer");
         HBox.setHgrow(message, Priority.ALWAYS);
@@ -74,6 +77,11 @@ public final class SettingsWindow {
         stage.setTitle("Rebound settings");
         stage.initOwner(owner);
         stage.setOnHidden(e -> subs.release());
+        stage.setOnCloseRequest(e -> {
+            if (!model.editableProperty().get()) {
+                e.consume();
+            }
+        });
     }
 
     private static Tab tab(String title, String id, javafx.scene.Node content) {

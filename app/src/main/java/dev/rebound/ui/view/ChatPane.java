@@ -41,6 +41,8 @@ final class ChatPane extends BorderPane {
     private final List<Runnable> disposers = new ArrayList<>();
     private final ListView<ChatItem> list = new ListView<>();
     private final TextArea composer = new TextArea();
+    /** Every row cell made, so {@link #dispose()} can take their listeners off the chat's rows. */
+    private final List<MessageCell> cells = new ArrayList<>();
 
     /**
      * @param window the window's models, model names and whether the built-in simulator is the provider
@@ -52,7 +54,11 @@ final class ChatPane extends BorderPane {
         setTop(header(window.models(), window.modelNames()));
         list.getStyleClass().addAll("chat-list", Styles.DENSE);
         list.setItems(chat.items());
-        list.setCellFactory(v -> new MessageCell(chat, renderer, this::followEnd));
+        list.setCellFactory(v -> {
+            MessageCell cell = new MessageCell(chat, renderer, this::followEnd);
+            cells.add(cell);
+            return cell;
+        });
         list.setPlaceholder(new Label("Ask anything. Enter sends, Shift+Enter starts a new line."));
         ListChangeListener<ChatItem> added = change -> {
             while (change.next()) {
@@ -81,6 +87,9 @@ final class ChatPane extends BorderPane {
     void dispose() {
         disposers.forEach(Runnable::run);
         disposers.clear();
+        // The pane leaves the scene before the next layout, so the list would never tell its cells to let go.
+        cells.forEach(MessageCell::release);
+        cells.clear();
         list.setItems(null);
     }
 
@@ -176,7 +185,7 @@ final class ChatPane extends BorderPane {
         cancel.setMnemonicParsing(true);
         cancel.getStyleClass().add(Styles.DANGER);
         cancel.setTooltip(new Tooltip("Give up on this reply (Esc)"));
-        cancel.disableProperty().bind(waiting.not());
+        cancel.disableProperty().bind(banner.cancellableProperty().not());
         cancel.setOnAction(e -> chat.cancelRetry());
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);

@@ -1,17 +1,28 @@
 package dev.rebound.ui.view;
 
 import java.util.List;
+import javafx.animation.Animation;
+import javafx.animation.PauseTransition;
 import javafx.scene.Node;
 import javafx.scene.layout.VBox;
+import javafx.util.Duration;
 
 /**
  * A reply rendered as Markdown. While it streams, settled blocks are rendered once and kept; only the blocks after the
- * last settled one are parsed and rendered again as text arrives ({@link MarkdownStream}).
+ * last settled one are parsed and rendered again as text arrives ({@link MarkdownStream}). A long open block is
+ * parsed and rendered again only once it grew by an eighth ({@link MarkdownStream#due}), and otherwise a short while
+ * after the last update ({@link #CATCH_UP}), so it keeps up with a stream without costing work quadratic in its length;
+ * {@link #flush} renders the end exactly.
  */
 final class MarkdownView extends VBox {
+    /** How long a deferred update of a long open block may wait for the next one. */
+    static final Duration CATCH_UP = Duration.millis(250);
+
     private final MarkdownRenderer renderer;
     private final MarkdownStream stream = new MarkdownStream();
     private List<Node> tail = List.of();
+    private PauseTransition catchUp;
+    private CharSequence deferred;
 
     MarkdownView(MarkdownRenderer renderer) {
         this.renderer = renderer;
@@ -20,6 +31,7 @@ final class MarkdownView extends VBox {
 
     /** Renders a complete text from scratch. */
     void showAll(CharSequence source) {
+        cancelCatchUp();
         stream.reset();
         tail = List.of();
         getChildren().setAll(stream.all(source).stream().map(renderer::block).toList());
@@ -27,13 +39,50 @@ final class MarkdownView extends VBox {
 
     /** Starts a streaming text from its beginning. */
     void restart() {
+        cancelCatchUp();
         stream.reset();
         tail = List.of();
         getChildren().clear();
     }
 
-    /** Catches up with a streaming text that grew since the last call. */
+    /** Catches up with a streaming text that grew since the last call (a long open block perhaps a little later). */
     void advance(CharSequence source) {
+        if (stream.upToDate(source)) {
+            return;
+        }
+        if (!stream.due(source)) {
+            deferred = source;
+            if (catchUp == null) {
+                catchUp = new PauseTransition(CATCH_UP);
+                catchUp.setOnFinished(e -> {
+                    if (deferred != null) {
+                        render(deferred);
+                    }
+                });
+            }
+            if (catchUp.getStatus() != Animation.Status.RUNNING) {
+                catchUp.playFromStart();
+            }
+            return;
+        }
+        render(source);
+    }
+
+    /** Renders everything received so far now (the stream ended or paused). */
+    void flush(CharSequence source) {
+        render(source);
+    }
+
+    /** Stops a pending deferred update (the view is being let go). */
+    void cancelCatchUp() {
+        deferred = null;
+        if (catchUp != null) {
+            catchUp.stop();
+        }
+    }
+
+    private void render(CharSequence source) {
+        deferred = null;
         MarkdownStream.Update update = stream.advance(source);
         getChildren().remove(getChildren().size() - tail.size(), getChildren().size());
         for (org.commonmark.node.Node block : update.settledBlocks()) {

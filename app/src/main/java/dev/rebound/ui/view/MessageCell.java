@@ -6,6 +6,7 @@ import dev.rebound.ui.model.ChatItem;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.NoticeItem;
 import dev.rebound.ui.model.UserItem;
+import java.util.List;
 import javafx.application.Platform;
 import javafx.beans.value.ChangeListener;
 import javafx.scene.Node;
@@ -61,6 +62,14 @@ final class MessageCell extends ListCell<ChatItem> {
         setContextMenu(copyMenu(item));
     }
 
+    /** Lets go of the row shown: its listeners on the view-model go, so the cell (and its list) can be collected. */
+    void release() {
+        unbind.run();
+        unbind = () -> { };
+        setGraphic(null);
+        setContextMenu(null);
+    }
+
     /** Copy for the text of a row (a reply as its Markdown source). */
     private static ContextMenu copyMenu(ChatItem item) {
         MenuItem copy = new MenuItem("_Copy text");
@@ -109,6 +118,10 @@ final class MessageCell extends ListCell<ChatItem> {
             if (now.intValue() < old.intValue()) {
                 markdown.restart();
             }
+            if ((old.intValue() == 0) != (now.intValue() == 0)) {
+                // "Waiting for the reply…" goes with the first character (and comes back when a retry restarts).
+                showStatus(item, status);
+            }
             if (!pending[0]) {
                 pending[0] = true;
                 Platform.runLater(() -> {
@@ -119,7 +132,13 @@ final class MessageCell extends ListCell<ChatItem> {
                 });
             }
         };
-        ChangeListener<Object> statusListener = (obs, old, now) -> showStatus(item, status);
+        ChangeListener<Object> statusListener = (obs, old, now) -> {
+            if (item.status() != AssistantItem.Status.STREAMING) {
+                // The stream ended (or paused for a retry): render its end exactly, without waiting for a catch-up.
+                markdown.flush(item.text());
+            }
+            showStatus(item, status);
+        };
         if (item.status() == AssistantItem.Status.STREAMING) {
             markdown.advance(item.text());
         } else {
@@ -135,6 +154,7 @@ final class MessageCell extends ListCell<ChatItem> {
         unbind = () -> {
             box.heightProperty().removeListener(heightListener);
             bound[0] = false;
+            markdown.cancelCatchUp();
             model.textProperty().unbind();
             item.lengthProperty().removeListener(lengthListener);
             item.statusProperty().removeListener(statusListener);
@@ -156,7 +176,9 @@ final class MessageCell extends ListCell<ChatItem> {
             case STOPPED -> status.getChildren().add(muted(error == null ? "Stopped." : "Stopped: " + error));
             case FAILED, CANCELLED -> {
                 Label message = wrapping(error == null ? "The reply failed." : error);
-                message.getStyleClass().addAll("reply-error", Styles.DANGER);
+                // A cancel is the user's own choice, not an error: it is shown in the neutral style.
+                message.getStyleClass().addAll(item.status() == AssistantItem.Status.CANCELLED
+                        ? List.of("reply-cancelled", Styles.TEXT_MUTED) : List.of("reply-error", Styles.DANGER));
                 Button retry = new Button("Retry");
                 retry.getStyleClass().add(Styles.SMALL);
                 retry.setTooltip(new Tooltip("Send the same prompt again"));

@@ -152,21 +152,80 @@ class ChatViewModelTest {
         assertThat(server.takeRequest(1, TimeUnit.SECONDS).getBody().utf8()).contains("Try me");
     }
 
-    @Test
-    void anOverloadedModelFallsBackWithANoticeAndTheChipNamesBothModels() throws Exception {
+    /** A turn whose model is overloaded and whose fallback answers. */
+    private void fallBack() throws Exception {
         open("{\"fallbackChains\": {\"default\": [\"local/other-model\"]}}");
         server.enqueue(Overloaded.response());
         server.enqueue(Sse.reply("From the fallback"));
         chat.send("Hi");
-
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+    }
+
+    @Test
+    void anOverloadedModelFallsBackWithANoticeAndTheChipNamesBothModels() throws Exception {
+        fallBack();
+
         assertThat(reply().text().toString()).isEqualTo("From the fallback");
         assertThat(reply().modelProperty().get()).isEqualTo("local/other-model");
         assertThat(chat.items()).contains(new NoticeItem(NoticeItem.Level.WARNING, "Switched to local/other-model: "
-                + DesktopHarness.MODEL + " is unavailable (fallback chain \"default\")."));
+                + DesktopHarness.MODEL + " was unavailable."));
         assertThat(chat.fallbackChipProperty().get())
                 .matches("Fallback: local/test-model → local/other-model · primary back at \\d\\d:\\d\\d");
         assertThat(chat.modelProperty().get().selector()).isEqualTo("local/other-model");
+    }
+
+    @Test
+    void aReopenedChatWordsTheFallbackNoticeAsTheLiveOneDid() throws Exception {
+        fallBack();
+        List<ChatItem> live = chat.items().stream().filter(NoticeItem.class::isInstance).toList();
+
+        try (ChatViewModel reopened = new ChatViewModel(opened.session(), List.of(), fx, Runnable::run,
+                Clock.systemUTC(), ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current))) {
+            assertThat(live).hasSize(1);
+            assertThat(reopened.items().stream().filter(NoticeItem.class::isInstance).toList()).isEqualTo(live);
+        }
+    }
+
+    /** Sends, and returns once the wait ended and the retry's request reached the server (its answer is delayed). */
+    private void sendUntilTheRetriedRequestIsInFlight() throws Exception {
+        chat.send("Hi");
+        fx.runUntil(() -> chat.banner().state() == RetryBannerViewModel.State.RETRYING, WAIT);
+        assertThat(server.takeRequest(10, TimeUnit.SECONDS)).isNotNull();
+        assertThat(server.takeRequest(10, TimeUnit.SECONDS)).isNotNull();
+    }
+
+    @Test
+    void cancelWhileTheRetriedRequestRunsEndsTheChainWhenThatRequestFailsToo() throws Exception {
+        open("{}");
+        server.enqueue(Overloaded.response("retry-after", "1"));
+        server.enqueue(Overloaded.response().newBuilder().headersDelay(1500, TimeUnit.MILLISECONDS).build());
+        server.enqueue(Sse.reply("must not be asked for"));
+        sendUntilTheRetriedRequestIsInFlight();
+
+        assertThat(chat.cancelRetry()).isTrue();
+        assertThat(chat.banner().cancellableProperty().get()).isFalse();
+        assertThat(chat.banner().headlineProperty().get()).startsWith("Retrying (1/10)… Cancelled");
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.CANCELLED);
+        assertThat(reply().errorProperty().get()).isEqualTo("Retry cancelled");
+        assertThat(server.takeRequest(500, TimeUnit.MILLISECONDS)).isNull();
+        assertThat(server.getRequestCount()).isEqualTo(2);
+    }
+
+    @Test
+    void cancelWhileTheRetriedRequestRunsKeepsTheReplyThatRequestBrings() throws Exception {
+        open("{}");
+        server.enqueue(Overloaded.response("retry-after", "1"));
+        server.enqueue(Sse.reply("Kept **as** read").newBuilder().headersDelay(1500, TimeUnit.MILLISECONDS).build());
+        sendUntilTheRetriedRequestIsInFlight();
+
+        assertThat(chat.cancelRetry()).isTrue();
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.DONE);
+        assertThat(reply().text().toString()).isEqualTo("Kept **as** read");
+        assertThat(chat.items()).filteredOn(AssistantItem.class::isInstance).hasSize(1);
     }
 
     @Test

@@ -10,6 +10,8 @@ import dev.rebound.ui.DesktopContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.rebound.ui.Overloaded;
+import java.util.ArrayList;
 import java.util.List;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
@@ -111,5 +113,54 @@ class ChatWindowViewModelTest {
         AssistantItem reply = (AssistantItem) window.current().items().get(1);
         assertThat(reply.text().toString()).isEqualTo("Saved **answer**");
         assertThat(reply.status()).isEqualTo(AssistantItem.Status.DONE);
+    }
+
+    @Test
+    void idleChatsBeyondTheFiveMostRecentAreClosedAndReopenWhenSelected() throws Exception {
+        server.enqueue(Overloaded.response("retry-after", "30"));
+        window.start(null, List.of());
+        fx.runUntil(() -> window.current() != null, WAIT);
+        ChatViewModel waiting = window.current();
+        waiting.send("Hi");
+        fx.runUntil(() -> waiting.state() == ChatViewModel.State.RETRY_WAITING, WAIT);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            ChatViewModel before = window.current();
+            window.newChat();
+            fx.runUntil(() -> window.current() != before, WAIT);
+            ids.add(window.current().sessionId());
+        }
+
+        assertThat(window.isOpen(waiting.sessionId())).as("a chat whose retry waits stays open").isTrue();
+        assertThat(ids.subList(0, 3)).noneMatch(window::isOpen);
+        assertThat(ids.subList(3, 7)).allMatch(window::isOpen);
+
+        fx.runUntil(() -> window.sidebar().sessions().size() == 8, WAIT);
+        SessionSummary closed = window.sidebar().sessions().stream().filter(s -> s.id().equals(ids.getFirst()))
+                .findFirst().orElseThrow();
+        window.open(closed);
+        fx.runUntil(() -> window.current().sessionId().equals(ids.getFirst()), WAIT);
+        assertThat(window.isOpen(ids.getFirst())).isTrue();
+        assertThat(window.isOpen(ids.get(3))).as("the least recently shown idle chat makes room").isFalse();
+        assertThat(waiting.state()).isEqualTo(ChatViewModel.State.RETRY_WAITING);
+    }
+
+    @Test
+    void aSidebarListingThatFinishesAfterANewerOneIsDropped() throws Exception {
+        java.util.Deque<Runnable> background = new java.util.ArrayDeque<>();
+        DesktopContext context = harness.context(null);
+        SidebarViewModel sidebar = new SidebarViewModel(context.catalogue(), fx, background::add);
+        sidebar.refresh();
+        sidebar.refresh();
+
+        background.removeLast().run();
+        fx.drain();
+        assertThat(sidebar.sessions()).isEmpty();
+        context.sessions().create().session().close();
+        background.removeLast().run();
+        fx.drain();
+
+        assertThat(sidebar.sessions()).as("the older listing came last and is dropped").isEmpty();
+        assertThat(sidebar.stateProperty().get()).isEqualTo(SidebarViewModel.State.READY);
     }
 }

@@ -84,4 +84,17 @@ class RetryBannerViewModelTest {
         assertThat(banner.state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
         assertThat(banner.attempt()).isZero();
     }
+
+    @Test
+    void aTickerThatFailsToStopDoesNotBreakHidingTheBanner() {
+        RetryBannerViewModel failing = new RetryBannerViewModel(clock, (period, action) -> () -> {
+            throw new IllegalStateException("timeline gone");
+        }, new ModelNames(() -> Settings.DEFAULTS));
+        failing.show(retry(1, 2000), null);
+
+        failing.hide();
+
+        assertThat(failing.state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
+        assertThat(failing.cancellableProperty().get()).isFalse();
+    }
 }

@@ -25,14 +25,24 @@ class MarkdownStreamTest {
 
     /** Streams {@code text} in pieces of {@code step} characters; returns the settled blocks then the tail, as HTML. */
     private static String streamed(MarkdownStream stream, String text, int step) {
+        return streamed(stream, text, step, false);
+    }
+
+    /**
+     * Streams {@code text} in pieces of {@code step} characters, parsing every piece, or (as the view does) only when
+     * {@link MarkdownStream#due} and once more at the end; returns the settled blocks then the tail, as HTML.
+     */
+    private static String streamed(MarkdownStream stream, String text, int step, boolean whenDue) {
         List<Node> settled = new ArrayList<>();
         List<Node> tail = List.of();
         StringBuilder source = new StringBuilder();
         for (int i = 0; i < text.length(); i += step) {
             source.append(text, i, Math.min(text.length(), i + step));
-            MarkdownStream.Update update = stream.advance(source);
-            settled.addAll(update.settledBlocks());
-            tail = update.tail();
+            if (!whenDue || stream.due(source) || source.length() == text.length()) {
+                MarkdownStream.Update update = stream.advance(source);
+                settled.addAll(update.settledBlocks());
+                tail = update.tail();
+            }
         }
         StringBuilder html = new StringBuilder();
         settled.forEach(n -> html.append(HTML.render(n)));
@@ -63,5 +73,57 @@ class MarkdownStreamTest {
         double perCharLong = (double) longReply.parsedChars() / longText.length();
         assertThat(perCharLong).isLessThan(perCharShort * 1.2);
         assertThat(perCharShort).isLessThan(30);
+    }
+
+    private static String codeBlock(int chars) {
+        StringBuilder sb = new StringBuilder("Here it is:\n\n```java\n");
+        for (int line = 0; sb.length() < chars; line++) {
+            sb.append("int value").append(line).append(" = ").append(line).append(" * 31; // <b>&amp;</b>\n");
+        }
+        return sb.append("```\n\nDone.").toString();
+    }
+
+    @Test
+    void aLongCodeBlockCostsBoundedWorkPerCharacterAndEndsExact() {
+        String shortText = codeBlock(100_000);
+        String longText = codeBlock(200_000);
+        MarkdownStream shortReply = new MarkdownStream();
+        MarkdownStream longReply = new MarkdownStream();
+
+        String shortHtml = streamed(shortReply, shortText, 3, true);
+        String longHtml = streamed(longReply, longText, 3, true);
+
+        double perCharShort = (double) shortReply.parsedChars() / shortText.length();
+        double perCharLong = (double) longReply.parsedChars() / longText.length();
+        assertThat(perCharLong).isLessThan(perCharShort * 1.2);
+        assertThat(perCharShort).isLessThan(30);
+        StringBuilder expected = new StringBuilder();
+        new MarkdownStream().all(longText).forEach(n -> expected.append(HTML.render(n)));
+        assertThat(longHtml).isEqualTo(expected.toString());
+        assertThat(shortHtml).contains("int value0 = 0 * 31;").endsWith("<p>Done.</p>\n");
+    }
+
+    @Test
+    void aShortOpenBlockIsParsedOnEveryDelta() {
+        MarkdownStream stream = new MarkdownStream();
+        StringBuilder source = new StringBuilder("```\nshort");
+
+        assertThat(stream.due(source)).isTrue();
+        stream.advance(source);
+        source.append("er");
+        assertThat(stream.due(source)).isTrue();
+    }
+
+    @Test
+    void aTextShownWholeIsNotRenderedAgainByALaterAdvance() {
+        MarkdownStream stream = new MarkdownStream();
+        String text = "Partial **reply** before the connection dropped";
+        assertThat(stream.all(text)).hasSize(1);
+
+        assertThat(stream.upToDate(text)).isTrue();
+        MarkdownStream.Update update = stream.advance(text);
+
+        assertThat(update.settledBlocks()).isEmpty();
+        assertThat(update.tail()).isEmpty();
     }
 }

@@ -1,7 +1,9 @@
 package dev.rebound.ui.settings.model;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -17,15 +19,18 @@ public final class PluginsTabModel {
         return FXCollections.unmodifiableObservableList(plugins);
     }
 
-    boolean changed() {
-        return plugins.stream().anyMatch(PluginRowModel::changed);
+    /** The plugin switches changed now, by plugin id; call on the FX thread. */
+    Map<String, Boolean> switches() {
+        Map<String, Boolean> switched = new LinkedHashMap<>();
+        plugins.stream().filter(PluginRowModel::changed)
+                .forEach(p -> switched.put(p.row().id(), p.enabledProperty().get()));
+        return switched;
     }
 
-    void save(PluginsPort port) throws IOException {
-        for (PluginRowModel plugin : plugins) {
-            if (plugin.changed()) {
-                port.setEnabled(plugin.row().id(), plugin.enabledProperty().get());
-            }
+    /** Saves switches taken with {@link #switches()}; runs off the FX thread. */
+    static void save(PluginsPort port, Map<String, Boolean> switches) throws IOException {
+        for (Map.Entry<String, Boolean> entry : switches.entrySet()) {
+            port.setEnabled(entry.getKey(), entry.getValue());
         }
     }
 }

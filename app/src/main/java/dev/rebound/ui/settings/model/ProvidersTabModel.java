@@ -64,7 +64,9 @@ public final class ProvidersTabModel {
             List<Credential> usable = store.forProvider(provider);
             for (String label : store.labels(provider)) {
                 String display = usable.stream().filter(c -> c.label().equals(label)).findFirst()
-                        .map(c -> c.secret().masked()).orElse("(environment variable not set)");
+                        .map(c -> c.secret().masked()).orElseGet(() -> store.variableOf(provider, label)
+                                .map(v -> "(environment variable " + v + " is not set)")
+                                .orElse("(key not available)"));
                 credentials.add(new CredentialRow(provider, label, display, null));
             }
         }
@@ -194,8 +196,8 @@ public final class ProvidersTabModel {
                 result = tester.test(provider, api, baseUrl, typedKey);
             } catch (RuntimeException e) {
                 LOG.warn("Test connection of {} failed", provider, e);
-                result = new ConnectionTester.Result(false, "The test could not run (" + e.getClass().getSimpleName()
-                        + "); see the log for details.");
+                result = new ConnectionTester.Result(false, "The test could not run because of an unexpected "
+                        + "problem. Check the provider's settings and try again; the log has the details.");
             }
             ConnectionTester.Result outcome = result;
             fx.execute(() -> row.testFinished(outcome));
@@ -272,21 +274,12 @@ public final class ProvidersTabModel {
                 && r.baseUrl().errorProperty().get().isEmpty() && r.models().errorProperty().get().isEmpty());
     }
 
-    /** Writes the credential edits to credentials.json: removals first, then additions. */
-    void saveCredentials(CredentialStore store) throws java.io.IOException {
-        for (CredentialRow row : List.copyOf(credentials)) {
-            if (!row.isNew() && row.removedProperty().get()) {
-                store.remove(row.provider(), row.label());
-            }
-        }
-        for (CredentialRow row : List.copyOf(credentials)) {
-            if (row.isNew()) {
-                store.put(row.provider(), row.label(), row.pending());
-            }
-        }
-    }
-
-    boolean credentialsChanged() {
-        return credentials.stream().anyMatch(c -> c.isNew() || c.removedProperty().get());
+    /** The credential edits as they are now; call on the FX thread. */
+    CredentialEdits credentialEdits() {
+        return new CredentialEdits(
+                credentials.stream().filter(row -> !row.isNew() && row.removedProperty().get())
+                        .map(row -> new CredentialEdits.Removal(row.provider(), row.label())).toList(),
+                credentials.stream().filter(CredentialRow::isNew)
+                        .map(row -> new CredentialEdits.Addition(row.provider(), row.label(), row.pending())).toList());
     }
 }

@@ -9,8 +9,11 @@ import dev.rebound.settings.Settings;
 import dev.rebound.settings.SettingsProblem;
 import dev.rebound.settings.SettingsUpdate;
 import dev.rebound.settings.SettingsValidator;
+import dev.rebound.settings.WriteFailures;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
@@ -49,6 +52,7 @@ public final class SettingsViewModel {
     private final ReadOnlyBooleanWrapper valid = new ReadOnlyBooleanWrapper(this, "valid", true);
     private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper(this, "canSave", true);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private final ReadOnlyBooleanWrapper editable = new ReadOnlyBooleanWrapper(this, "editable", true);
     private boolean ready;
 
     /**
@@ -104,6 +108,11 @@ public final class SettingsViewModel {
         return canSave.getReadOnlyProperty();
     }
 
+    /** Whether the fields and Cancel may be used: not while a save runs. */
+    public ReadOnlyBooleanProperty editableProperty() {
+        return editable.getReadOnlyProperty();
+    }
+
     /** What the window says under the tabs: problems that belong to no field, or why a save failed. */
     public ReadOnlyStringProperty messageProperty() {
         return message.getReadOnlyProperty();
@@ -144,48 +153,54 @@ public final class SettingsViewModel {
         canSave.set(ok && state.get() != State.SAVING);
     }
 
-    /** Saves the edits off the FX thread; {@link #stateProperty()} becomes SAVED, or EDITING with a message. */
+    /**
+     * Saves the edits off the FX thread; {@link #stateProperty()} becomes SAVED, or EDITING with a message. Every edit
+     * is taken here, on the FX thread; the window keeps its fields and Cancel disabled until the save ends
+     * ({@link #editableProperty()}), so what was saved is what the window showed.
+     */
     public void save() {
         if (!canSave.get()) {
             return;
         }
         ObjectNode patch = patch();
-        boolean credentialsChanged = providers.credentialsChanged();
-        boolean pluginsChanged = plugins.changed();
+        CredentialEdits credentialEdits = providers.credentialEdits();
+        Map<String, Boolean> pluginSwitches = plugins.switches();
         state.set(State.SAVING);
+        editable.set(false);
         canSave.set(false);
         message.set("Saving…");
         background.execute(() -> {
-            String failure = write(patch, credentialsChanged, pluginsChanged);
+            String failure = write(patch, credentialEdits, pluginSwitches);
             fx.execute(() -> finish(failure));
         });
     }
 
-    /** Writes everything; returns why it failed, for a person, or null. */
-    private String write(ObjectNode patch, boolean credentialsChanged, boolean pluginsChanged) {
+    /** Writes everything; returns why it failed, for a person, or null. Runs off the FX thread. */
+    private String write(ObjectNode patch, CredentialEdits credentialEdits, Map<String, Boolean> pluginSwitches) {
         if (!patch.isEmpty()) {
             SettingsUpdate update = services.settings().update(patch);
             if (update instanceof SettingsUpdate.Rejected rejected) {
-                return "Settings were not saved: " + describe(rejected.reasons()) + ". Your edits are still here; "
-                        + "fix the problem (free disk space, a file another program holds) and Save again.";
+                return "Settings were not saved: " + describe(rejected.reasons()) + " Your edits are still here.";
             }
         }
-        if (credentialsChanged) {
+        if (!credentialEdits.isEmpty()) {
+            Path file = services.credentials().file();
             try {
-                providers.saveCredentials(services.credentials());
+                credentialEdits.writeTo(services.credentials());
             } catch (IOException | RuntimeException e) {
-                LOG.warn("Saving credentials failed", e);
-                return "Credentials could not be saved to " + services.credentials().file() + " ("
-                        + e.getClass().getSimpleName() + ": " + services.credentials().file().getFileName()
-                        + " could not be written). Other settings were saved; your credential edits are still here.";
+                LOG.warn("Saving credentials to {} failed", file, e);
+                return "Credentials were not saved: " + WriteFailures.explain(file, e)
+                        + " Other settings were saved; your credential edits are still here.";
             }
         }
-        if (pluginsChanged) {
+        if (!pluginSwitches.isEmpty()) {
+            Path folder = services.pluginsDir();
             try {
-                plugins.save(services.plugins());
+                PluginsTabModel.save(services.plugins(), pluginSwitches);
             } catch (IOException | RuntimeException e) {
-                LOG.warn("Saving plugin switches failed", e);
-                return "Plugin changes could not be saved: " + e.getMessage() + ". Your edits are still here.";
+                LOG.warn("Saving plugin switches in {} failed", folder, e);
+                return "Plugin changes were not saved: " + (folder == null ? "the plugin folder could not be written."
+                        : WriteFailures.explain(folder, e)) + " Your edits are still here.";
             }
         }
         return null;
@@ -198,6 +213,7 @@ public final class SettingsViewModel {
             return;
         }
         state.set(State.EDITING);
+        editable.set(true);
         message.set(failure);
         canSave.set(valid.get());
     }

@@ -67,6 +67,15 @@ class SettingsViewModelTest {
                 plugins, dir.resolve("plugins")), Runnable::run, background::add);
     }
 
+    /** Fills the new-credential form of the Providers tab for provider {@code local}. */
+    private static ProvidersTabModel typedKey(SettingsViewModel model, String label, String key) {
+        ProvidersTabModel providers = model.providers();
+        providers.credentialProviderProperty().set("local");
+        providers.credentialLabelProperty().set(label);
+        providers.credentialValueProperty().set(key);
+        return providers;
+    }
+
     private void runBackground() {
         while (!background.isEmpty()) {
             background.poll().run();
@@ -225,10 +234,7 @@ class SettingsViewModelTest {
     @Test
     void aNewKeyIsShownWithItsLastFourCharactersAtMostAndSavedOnlyToCredentialsJson() throws IOException {
         SettingsViewModel model = open();
-        ProvidersTabModel providers = model.providers();
-        providers.credentialProviderProperty().set("local");
-        providers.credentialLabelProperty().set("work");
-        providers.credentialValueProperty().set("sk-live-0123456789abcd");
+        ProvidersTabModel providers = typedKey(model, "work", "sk-live-0123456789abcd");
 
         assertThat(providers.addCredential()).isTrue();
         CredentialRow row = providers.credentials().getLast();
@@ -271,7 +277,7 @@ class SettingsViewModelTest {
         credentials.put("local", "old", new dev.rebound.auth.ApiKeySource.Environment("OLD_KEY"));
         SettingsViewModel model = open();
         CredentialRow old = model.providers().credentials().getFirst();
-        assertThat(old.display()).isEqualTo("(environment variable not set)");
+        assertThat(old.display()).isEqualTo("(environment variable OLD_KEY is not set)");
 
         model.providers().removeCredential(old);
         assertThat(old.removedProperty().get()).isTrue();
@@ -293,8 +299,8 @@ class SettingsViewModelTest {
         runBackground();
 
         assertThat(model.stateProperty().get()).isEqualTo(SettingsViewModel.State.EDITING);
-        assertThat(model.messageProperty().get()).startsWith("Settings were not saved: could not save")
-                .contains("Your edits are still here");
+        assertThat(model.messageProperty().get()).isEqualTo("Settings were not saved: " + file + " is a folder, not "
+                + "a file. Move or rename that folder, then try again. Your edits are still here.");
         assertThat(model.retry().maxRetries().text()).isEqualTo("4");
         assertThat(model.canSaveProperty().get()).isTrue();
         assertThat(store.current().retry().maxRetries()).isEqualTo(10);
@@ -340,5 +346,38 @@ class SettingsViewModelTest {
 
         assertThat(switched).hasSize(1);
         assertThat(switched.getFirst()).containsExactly("audit", "false");
+    }
+
+    @Test
+    void saveWritesTheEditsAsTheyWereWhenPressedAndLocksTheWindowUntilItEnds() throws IOException {
+        SettingsViewModel model = open();
+        ProvidersTabModel providers = typedKey(model, "work", "sk-live-0123456789abcd");
+        assertThat(providers.addCredential()).isTrue();
+
+        model.save();
+        assertThat(model.editableProperty().get()).isFalse();
+        typedKey(model, "late", "sk-late-0123456789wxyz").addCredential();
+        runBackground();
+
+        assertThat(credentials.labels("local")).containsExactly("work");
+        assertThat(model.stateProperty().get()).isEqualTo(SettingsViewModel.State.SAVED);
+    }
+
+    @Test
+    void aCredentialsFileThatCannotBeWrittenIsExplainedWithoutExceptionNames() throws IOException {
+        SettingsViewModel model = open();
+        ProvidersTabModel providers = typedKey(model, "work", "sk-live-0123456789abcd");
+        providers.addCredential();
+        Path file = dir.resolve("credentials.json");
+        Files.createDirectories(file.resolve("in-the-way"));
+
+        model.save();
+        runBackground();
+
+        assertThat(model.messageProperty().get()).isEqualTo("Credentials were not saved: " + file + " is a folder, "
+                + "not a file. Move or rename that folder, then try again. Other settings were saved; your credential "
+                + "edits are still here.");
+        assertThat(model.editableProperty().get()).isTrue();
+        assertThat(providers.credentials()).hasSize(1);
     }
 }
