@@ -158,9 +158,12 @@ final class AppServices implements AutoCloseable {
         if (extraDir != null) {
             roots.add(extraDir);
         }
-        plugins = PluginHost.start(new PluginHost.Options(roots, dir::pluginDataDir,
+        LoggingSetup.limitPluginLines();
+        PluginHost host = PluginHost.start(new PluginHost.Options(roots, dir::pluginDataDir,
                 dir.root().resolve("plugin-cache"), AppVersion.current(), settings.effectiveJson(),
-                Duration.ofSeconds(5), Duration.ofSeconds(2)), this::tellAboutPlugin);
+                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(2)), this::tellAboutPlugin);
+        LoggingSetup.identifyPlugins(host::pluginOf);
+        plugins = host;
     }
 
     /** Every plugin found and its state (RPC {@code get_plugins}); empty with --no-plugins. */
@@ -178,16 +181,23 @@ final class AppServices implements AutoCloseable {
         });
     }
 
-    /** What the desktop window needs; {@code resume} is the session to open first, or null for a new chat. */
+    /**
+     * What the desktop window needs; {@code resume} is the session to open first, or null for a new chat. The
+     * first-run notice is left out: the window's welcome view says the same, with a button.
+     */
     DesktopContext desktopContext(Path resume) {
         return new DesktopContext(sessionFactory(), SessionCatalogue.of(dir, clock), settings, background, clock,
-                ZoneId.systemDefault(), dir.stateDir().resolve("desktop.json"), resume, startupNotices(),
+                ZoneId.systemDefault(), dir.stateDir().resolve("desktop.json"), resume, startupNotices(false),
                 settings.file(), new SettingsServices(settings, credentials, new HttpConnectionTester(http, credentials),
-                        new SettingsPlugins(settings, this::plugins), dir.pluginsDir()));
+                        new SettingsPlugins(settings, this::plugins), dir.pluginsDir()), new SimulatorControl(simulator));
     }
 
     /** Problems found while loading settings, credentials and plugins, as (level, message) for notices. */
     List<String[]> startupNotices() {
+        return startupNotices(true);
+    }
+
+    private List<String[]> startupNotices(boolean firstRunNotice) {
         List<String[]> notices = new ArrayList<>();
         List<SettingsProblem> problems = new ArrayList<>(settings.problems());
         problems.addAll(credentials.problems());
@@ -195,7 +205,7 @@ final class AppServices implements AutoCloseable {
         for (SettingsProblem p : problems) {
             notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
         }
-        if (settings.usesBuiltInProvider()) {
+        if (firstRunNotice && settings.usesBuiltInProvider()) {
             notices.add(new String[] {Notice.INFO, BuiltInProvider.notice(dir.settingsFile())});
         }
         for (String problem : plugins.startupProblems()) {

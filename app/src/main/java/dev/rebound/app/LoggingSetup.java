@@ -9,6 +9,8 @@ import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.util.FileSize;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -24,6 +26,32 @@ final class LoggingSetup {
     static final int QUEUE_SIZE = 8192;
 
     private LoggingSetup() {
+    }
+
+    /**
+     * Installs the per-plugin line limit ({@link PluginLogLimiter}) in front of every appender, once; it stays in
+     * place for the life of the logging context.
+     */
+    static void limitPluginLines() {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context && limiter(context).isEmpty()) {
+            PluginLogLimiter limiter = new PluginLogLimiter(PluginLogLimiter.DEFAULT_PER_SECOND,
+                    System::currentTimeMillis);
+            limiter.setContext(context);
+            limiter.start();
+            context.addTurboFilter(limiter);
+        }
+    }
+
+    /** Lets the line limit recognise plugin classes on threads that plugins started themselves. */
+    static void identifyPlugins(Function<ClassLoader, Optional<String>> pluginOf) {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            limiter(context).ifPresent(limiter -> limiter.identifyPlugins(pluginOf));
+        }
+    }
+
+    private static Optional<PluginLogLimiter> limiter(LoggerContext context) {
+        return context.getTurboFilterList().stream().filter(PluginLogLimiter.class::isInstance)
+                .map(PluginLogLimiter.class::cast).findFirst();
     }
 
     static void addLogFile(Path logsDir) {

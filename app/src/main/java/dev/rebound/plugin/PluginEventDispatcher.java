@@ -24,9 +24,12 @@ import org.slf4j.LoggerFactory;
  * full its oldest queued event is dropped and counted. Each plugin receives the events in publication order. Every
  * call into a plugin is guarded against {@link Exception}, {@link LinkageError} and {@link StackOverflowError}; a
  * failure is logged with the plugin id, counted and kept as the plugin's last failure. After a number of consecutive
- * failures the plugin is {@link State#DISABLED}: it receives nothing more and the user is told once through the
- * callback given at construction. Any other error escaping a plugin marks it {@link State#FAILED}. A plugin whose
- * current call has run longer than {@link #STUCK_AFTER} is reported {@link State#STUCK} until the call returns.
+ * failures, or when at least {@link #RATE_MIN_FAILURES} of its last {@link #RATE_WINDOW} events failed and they are at
+ * least half of them, the plugin is {@link State#DISABLED}: it receives nothing more and the user is told once through
+ * the callback given at construction. Any other error escaping a plugin marks it {@link State#FAILED}, as does its
+ * delivery ending for any other reason than {@link #close()}. An interrupt flag a plugin leaves set is cleared after
+ * each call. A plugin whose current call has run longer than {@link #STUCK_AFTER} is reported {@link State#STUCK}
+ * until the call returns; the first time that is seen (by {@link #publish} or {@link #statuses}) the user is told once.
  *
  * <p>{@link #close()} stops accepting events, lets each plugin work through what is already queued for a short while,
  * then closes every listener that is {@link AutoCloseable}, once, on its own delivery thread.
@@ -47,6 +50,13 @@ public final class PluginEventDispatcher implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(1);
     /** How often an idle delivery thread looks whether the dispatcher is closing. */
     private static final long IDLE_POLL_MS = 200;
+    /** How many of a plugin's latest events its failure rate is measured over. */
+    static final int RATE_WINDOW = 100;
+    /**
+     * A plugin is disabled when at least this many of its last {@link #RATE_WINDOW} events failed and they are at
+     * least half of them, even when no run of failures is long enough.
+     */
+    static final int RATE_MIN_FAILURES = 20;
     /** A call into a plugin that has run this long makes the plugin {@link State#STUCK}. */
     public static final Duration STUCK_AFTER = Duration.ofSeconds(3);
 
@@ -254,11 +264,16 @@ public final class PluginEventDispatcher implements AutoCloseable {
         final AtomicLong dropped = new AtomicLong();
         final AtomicLong failures = new AtomicLong();
         final AtomicBoolean userTold = new AtomicBoolean();
+        final AtomicBoolean stuckTold = new AtomicBoolean();
         volatile State state = State.ACTIVE;
         volatile String lastFailure;
         /** When the current call into the plugin began, or 0 while none runs. */
         volatile long callStartedNanos;
         int consecutiveFailures; // delivery thread only
+        /** Whether each of the last {@link #RATE_WINDOW} calls failed, as a ring; delivery thread only. */
+        final boolean[] recent = new boolean[RATE_WINDOW];
+        long calls; // delivery thread only
+        int recentFailures; // delivery thread only
 
         Slot(String id, String version, SessionEventListener listener, int capacity) {
             this.id = id;
@@ -271,6 +286,9 @@ public final class PluginEventDispatcher implements AutoCloseable {
         void offer(SessionEvent event) {
             if (state != State.ACTIVE) {
                 return;
+            }
+            if (callStartedNanos != 0) {
+                status(); // tells the user when the plugin has just become stuck
             }
             while (!queue.offer(event)) {
                 if (queue.poll() != null) {
@@ -288,6 +306,10 @@ public final class PluginEventDispatcher implements AutoCloseable {
                 long seconds = TimeUnit.NANOSECONDS.toSeconds(nanoTime.getAsLong() - started);
                 failure = "a call has not returned for " + seconds + " s; events wait in its queue and the oldest "
                         + "are dropped";
+                if (stuckTold.compareAndSet(false, true)) {
+                    log.warn("Plugin {} is stuck: {}", id, failure);
+                    notifyUser("Plugin " + id + " is stuck: " + failure + ".");
+                }
             }
             return new PluginStatus(id, version, reported, failure, delivered.get(), dropped.get(), failures.get());
         }
@@ -300,27 +322,44 @@ public final class PluginEventDispatcher implements AutoCloseable {
                     try {
                         event = queue.poll(IDLE_POLL_MS, TimeUnit.MILLISECONDS);
                     } catch (InterruptedException e) {
-                        break;
+                        if (closed) {
+                            break;
+                        }
+                        continue; // an interrupt a plugin left behind, not close()'s wake-up
                     }
                     if (event != null) {
                         deliver(event);
                     }
-                    if (closed && Thread.currentThread().isInterrupted()) {
-                        break;
+                    if (closed) {
+                        if (Thread.currentThread().isInterrupted()) {
+                            break;
+                        }
+                    } else {
+                        // A listener that restores the flag ("catch (InterruptedException e) { interrupt(); }")
+                        // must not end its own delivery: only close() may.
+                        Thread.interrupted();
                     }
+                }
+                if (state == State.ACTIVE && !closed) {
+                    stopForGood("its delivery ended unexpectedly", null);
                 }
                 closeListener();
             } catch (Throwable t) {
                 // Not contained by deliver(): an error such as OutOfMemoryError. The plugin is stopped for good.
-                lastFailure = describe(t);
-                state = State.FAILED;
-                queue.clear();
-                log.error("Plugin {} failed and was stopped", id, t);
-                tellUser("Plugin " + id + " failed and was stopped: " + lastFailure);
+                stopForGood(describe(t), t);
                 if (t instanceof VirtualMachineError vmError) {
                     throw vmError;
                 }
             }
+        }
+
+        /** Marks the plugin {@link State#FAILED}: it receives nothing more, and the user is told once. */
+        private void stopForGood(String reason, Throwable cause) {
+            lastFailure = reason;
+            state = State.FAILED;
+            queue.clear();
+            log.error("Plugin {} failed and was stopped: {}", id, reason, cause);
+            tellUser("Plugin " + id + " failed and was stopped: " + reason);
         }
 
         private void deliver(SessionEvent event) {
@@ -329,6 +368,7 @@ public final class PluginEventDispatcher implements AutoCloseable {
                 listener.dispatch(event);
                 delivered.incrementAndGet();
                 consecutiveFailures = 0;
+                remember(false);
             } catch (Exception | LinkageError | StackOverflowError t) {
                 if (closed && Thread.currentThread().isInterrupted()) {
                     return; // interrupted by close(): not the plugin's failure
@@ -352,9 +392,23 @@ public final class PluginEventDispatcher implements AutoCloseable {
             }
         }
 
+        /** Records one call's outcome in the window of the last {@link #RATE_WINDOW} calls. */
+        private void remember(boolean failed) {
+            int index = (int) (calls % RATE_WINDOW);
+            if (calls >= RATE_WINDOW && recent[index]) {
+                recentFailures--;
+            }
+            recent[index] = failed;
+            if (failed) {
+                recentFailures++;
+            }
+            calls++;
+        }
+
         private void onFailure(SessionEvent event, Throwable t) {
             long count = failures.incrementAndGet();
             consecutiveFailures++;
+            remember(true);
             lastFailure = describe(t);
             if (count == 1) {
                 log.warn("Plugin {} failed on {}", id, event.type(), t);
@@ -366,13 +420,23 @@ public final class PluginEventDispatcher implements AutoCloseable {
                 queue.clear();
                 log.warn("Plugin {} disabled after {} consecutive failures", id, consecutiveFailures);
                 tellUser("Plugin " + id + " was disabled after " + consecutiveFailures + " failures: " + lastFailure);
+            } else if (recentFailures >= RATE_MIN_FAILURES && recentFailures * 2L >= Math.min(calls, RATE_WINDOW)) {
+                long window = Math.min(calls, RATE_WINDOW);
+                state = State.DISABLED;
+                queue.clear();
+                log.warn("Plugin {} disabled after {} failures in its last {} events", id, recentFailures, window);
+                tellUser("Plugin " + id + " was disabled after " + recentFailures + " failures in its last " + window
+                        + " events: " + lastFailure);
             }
         }
 
         private void tellUser(String message) {
-            if (!userTold.compareAndSet(false, true)) {
-                return;
+            if (userTold.compareAndSet(false, true)) {
+                notifyUser(message);
             }
+        }
+
+        private void notifyUser(String message) {
             try {
                 userNotifier.accept(message);
             } catch (RuntimeException e) {

@@ -19,10 +19,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.security.SecureRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.pf4j.ExtensionWrapper;
+import org.pf4j.Plugin;
+import org.pf4j.PluginDependency;
 import org.pf4j.PluginDescriptor;
 import org.pf4j.PluginRuntimeException;
 import org.pf4j.PluginState;
@@ -52,20 +58,28 @@ public final class PluginHost implements AutoCloseable {
      * @param roots the plugins folders, in order; a missing one is skipped
      * @param dataDirectories each plugin's data folder by plugin id ({@code <config-dir>/plugin-data/<id>}); throws
      *     {@link IllegalArgumentException} for an id that cannot name a folder
-     * @param unpackRoot where zip plugins are unpacked (emptied on every start)
+     * @param cacheRoot {@code <config-dir>/plugin-cache}: each process unpacks zip plugins into a folder of its own
+     *     there (see {@link PluginCache})
      * @param appVersion the app version plugins see and {@code Plugin-Requires} is checked against
      * @param settings the effective settings document (API keys already removed)
-     * @param stepLimit how long one step of one plugin (unpack, read, load, start, create listeners) may take
+     * @param pluginLimit how long all the steps of one plugin (unpack, read, load, start, create listeners) may take
+     * @param totalLimit how long loading all plugins may take; plugins not done by then are {@code failed}
      * @param stopLimit how long a plugin's {@code stop()} may take at shutdown
      */
-    public record Options(List<Path> roots, Function<String, Path> dataDirectories, Path unpackRoot, String appVersion, JsonNode settings,
-                          Duration stepLimit, Duration stopLimit) {
+    public record Options(List<Path> roots, Function<String, Path> dataDirectories, Path cacheRoot,
+                          String appVersion, JsonNode settings, Duration pluginLimit, Duration totalLimit,
+                          Duration stopLimit) {
         public Options {
             roots = List.copyOf(roots);
             Objects.requireNonNull(dataDirectories, "dataDirectories");
-            Objects.requireNonNull(unpackRoot, "unpackRoot");
+            Objects.requireNonNull(cacheRoot, "cacheRoot");
+            Objects.requireNonNull(pluginLimit, "pluginLimit");
+            Objects.requireNonNull(totalLimit, "totalLimit");
         }
     }
+
+    /** How long a late step's clean-up, or the host outside any step, waits for the plugin manager. */
+    private static final Duration LATE_LOCK_WAIT = Duration.ofSeconds(1);
 
     /** One archive and what became of it; {@code state} is null while the plugin is delivered to. */
     private record Entry(String id, String version, PluginReport.State state, String reason, Path archive) {
@@ -78,7 +92,16 @@ public final class PluginHost implements AutoCloseable {
     private final ReboundPluginManager manager;
     private final List<Entry> entries = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
-    private final List<String> started = new ArrayList<>();
+    /** The plugins started in time, in start order; read and written by the loading thread, then by close(). */
+    private final List<PluginWrapper> started = new ArrayList<>();
+    /** Each loaded plugin's class loader and its id. */
+    private final Map<ClassLoader, String> classLoaders = new ConcurrentHashMap<>();
+    /** Plugins whose start() returned after the host gave up on them, by id. */
+    private final Map<String, Plugin> lateStarts = new ConcurrentHashMap<>();
+    /** This process's folder for unpacked zips, or null when it could not be made. */
+    private final PluginCache cache;
+    /** Why {@link #cache} is null. */
+    private final String cacheProblem;
     /** Every archive found, in the order found: the order of {@link #plugins()}. */
     private final List<Path> found = new ArrayList<>();
     /** The context of each plugin being started, read by the extension factory. */
@@ -86,16 +109,19 @@ public final class PluginHost implements AutoCloseable {
     private final TimeLimit stopLimit;
 
     private PluginHost(PluginEventDispatcher dispatcher, ReboundPluginManager manager,
-                       Map<String, PluginContext> contexts, Duration stopLimit) {
+                       Map<String, PluginContext> contexts, Duration stopLimit, PluginCache cache,
+                       String cacheProblem) {
         this.dispatcher = dispatcher;
         this.manager = manager;
         this.contexts = contexts;
         this.stopLimit = new TimeLimit(stopLimit);
+        this.cache = cache;
+        this.cacheProblem = cacheProblem;
     }
 
     /** A host with no plugins ({@code --no-plugins}). */
     public static PluginHost none() {
-        return new PluginHost(null, null, Map.of(), Duration.ZERO);
+        return new PluginHost(null, null, Map.of(), Duration.ZERO, null, null);
     }
 
     /**
@@ -107,8 +133,17 @@ public final class PluginHost implements AutoCloseable {
         RequiresCheck requires = new RequiresCheck(options.appVersion());
         Map<String, PluginContext> contexts = new ConcurrentHashMap<>();
         ReboundPluginManager manager = new ReboundPluginManager(options.roots(), requires, contexts::get);
+        PluginCache cache = null;
+        String cacheProblem = null;
+        try {
+            cache = PluginCache.open(options.cacheRoot(), ProcessHandle.current(), new SecureRandom());
+        } catch (IOException e) {
+            LOG.warn("Could not create a plugin cache folder under {}", options.cacheRoot(), e);
+            cacheProblem = "Rebound could not create its folder under " + options.cacheRoot() + " ("
+                    + e.getMessage() + ")";
+        }
         PluginHost host = new PluginHost(new PluginEventDispatcher(userNotifier), manager, contexts,
-                options.stopLimit());
+                options.stopLimit(), cache, cacheProblem);
         new Loader(host, options, requires).run();
         return host;
     }
@@ -118,6 +153,11 @@ public final class PluginHost implements AutoCloseable {
         if (dispatcher != null) {
             dispatcher.publish(event);
         }
+    }
+
+    /** The id of the loaded plugin whose class loader this is, if any (for attributing log lines). */
+    public Optional<String> pluginOf(ClassLoader loader) {
+        return loader == null ? Optional.empty() : Optional.ofNullable(classLoaders.get(loader));
     }
 
     /** Every plugin archive found and what became of it, in the order they were found. */
@@ -136,7 +176,7 @@ public final class PluginHost implements AutoCloseable {
             for (Entry entry : inOrder) {
                 PluginEventDispatcher.PluginStatus status = entry.state() == null ? live.get(entry.id()) : null;
                 reports.add(status == null ? entry.report() : new PluginReport(entry.id(), entry.version(),
-                        PluginReport.State.valueOf(status.state().name()), status.failure(), status.delivered(),
+                        reportState(status.state()), status.failure(), status.delivered(),
                         status.dropped(), status.failures(), entry.archive().toString()));
             }
         }
@@ -160,12 +200,45 @@ public final class PluginHost implements AutoCloseable {
             return;
         }
         dispatcher.close();
-        for (String id : started.reversed()) {
-            TimeLimit.Outcome<PluginState> stopped = stopLimit.run("stop()", () -> manager.stopPlugin(id));
-            if (stopped instanceof TimeLimit.Outcome.Failed<PluginState> failed) {
-                LOG.warn("Plugin {} did not stop cleanly: {}", id, failed.reason(), failed.cause());
+        for (PluginWrapper wrapper : started.reversed()) {
+            if (stop(wrapper.getPluginId(), wrapper.getPlugin())) {
+                try {
+                    manager.locked(LATE_LOCK_WAIT, () -> {
+                        manager.markStopped(wrapper);
+                        return null;
+                    });
+                } catch (RuntimeException e) {
+                    LOG.warn("Could not record that plugin {} stopped", wrapper.getPluginId(), e);
+                }
             }
         }
+        lateStarts.forEach((id, plugin) -> stop(id, plugin));
+        if (cache != null) {
+            cache.close();
+        }
+    }
+
+    /** Calls a plugin's {@code stop()} within the stop limit; whether it returned in time without throwing. */
+    private boolean stop(String id, Plugin plugin) {
+        TimeLimit.Outcome<Boolean> stopped = stopLimit.run("stop()", () -> {
+            plugin.stop();
+            return true;
+        });
+        if (stopped instanceof TimeLimit.Outcome.Failed<Boolean> failed) {
+            LOG.warn("Plugin {} did not stop cleanly: {}", id, failed.reason(), failed.cause());
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * A plugin's {@code start()} returned after the host gave up on it: it stays {@code failed} and receives nothing,
+     * but it may hold resources, so its {@code stop()} is called when the app exits.
+     */
+    private void startedLate(String id, Plugin plugin) {
+        LOG.warn("Plugin {} returned from start() after Rebound gave up on it; it stays failed, and its stop() is "
+                + "called when the app exits", id);
+        lateStarts.put(id, plugin);
     }
 
     private void addProblem(String problem) {
@@ -189,6 +262,7 @@ public final class PluginHost implements AutoCloseable {
         private final Options options;
         private final RequiresCheck requires;
         private final TimeLimit limit;
+        private final LoadBudget budget;
         private final Map<String, Path> seen = new HashMap<>();
         private final Map<String, Entry> loaded = new LinkedHashMap<>();
         private int unpacked;
@@ -197,7 +271,8 @@ public final class PluginHost implements AutoCloseable {
             this.host = host;
             this.options = options;
             this.requires = requires;
-            this.limit = new TimeLimit(options.stepLimit());
+            this.limit = new TimeLimit(options.pluginLimit());
+            this.budget = new LoadBudget(options.pluginLimit(), options.totalLimit(), System::nanoTime);
         }
 
         void run() {
@@ -206,13 +281,50 @@ public final class PluginHost implements AutoCloseable {
                 host.found.addAll(archives);
             }
             for (Path archive : archives) {
-                consider(archive);
+                Optional<String> tooLong = budget.exhausted(archive);
+                if (tooLong.isPresent()) {
+                    fail(new Entry(archive.getFileName().toString(), null, null, null, archive), tooLong.get(), null);
+                } else {
+                    consider(archive);
+                }
             }
-            for (Entry entry : loaded.values()) {
-                startAndRegister(entry);
+            for (Entry entry : inStartOrder()) {
+                Optional<String> tooLong = budget.exhausted(entry.archive());
+                if (tooLong.isPresent()) {
+                    fail(entry, tooLong.get(), null);
+                } else {
+                    startAndRegister(entry);
+                }
             }
             LOG.info("Plugins: {}", host.plugins().stream()
                     .map(p -> p.id() + "=" + p.state().wireName()).toList());
+        }
+
+        /**
+         * Runs one step of a plugin within what is left of its time and everyone's, charging the time to it; what
+         * the step returns after the host gave up on it goes to {@code late}.
+         */
+        private <T> TimeLimit.Outcome<T> step(Path archive, String what, Callable<T> call, Consumer<? super T> late) {
+            Optional<String> tooLong = budget.exhausted(archive);
+            if (tooLong.isPresent()) {
+                return new TimeLimit.Outcome.Failed<>(tooLong.get(), null);
+            }
+            Duration within = budget.remaining(archive);
+            return budget.charge(archive, () -> limit.run(what, within, call, late));
+        }
+
+        /**
+         * A call on the manager, waiting for it no longer than the plugin's next step may take. The wait is read
+         * here, on the loading thread: the budget is the loading thread's alone.
+         */
+        private <T> Callable<T> managed(Path archive, Supplier<T> call) {
+            Duration wait = budget.remaining(archive);
+            return () -> host.manager.locked(wait, call);
+        }
+
+        /** {@link #managed} called at once, on the loading thread. */
+        private <T> T managedNow(Path archive, Supplier<T> call) {
+            return host.manager.locked(budget.remaining(archive), call);
         }
 
         private List<Path> archives() {
@@ -239,8 +351,13 @@ public final class PluginHost implements AutoCloseable {
             String file = archive.getFileName().toString();
             Path loadable = archive;
             if (file.toLowerCase(Locale.ROOT).endsWith(".zip")) {
-                Path target = options.unpackRoot().resolve((unpacked++) + "-" + file.substring(0, file.length() - 4));
-                TimeLimit.Outcome<Path> unpack = limit.run("unpacking", () -> ArchiveUnpacker.unpack(archive, target));
+                if (host.cache == null) {
+                    invalid(archive, "the zip could not be unpacked: " + host.cacheProblem, null);
+                    return;
+                }
+                Path target = host.cache.folder().resolve((unpacked++) + "-" + file.substring(0, file.length() - 4));
+                TimeLimit.Outcome<Path> unpack = step(archive, "unpacking",
+                        () -> ArchiveUnpacker.unpack(archive, target), ignored -> { });
                 if (unpack instanceof TimeLimit.Outcome.Failed<Path> failed) {
                     invalid(archive, "the zip could not be unpacked: " + failed.reason(), failed.cause());
                     return;
@@ -248,8 +365,8 @@ public final class PluginHost implements AutoCloseable {
                 loadable = target;
             }
             Path source = loadable;
-            TimeLimit.Outcome<PluginDescriptor> read = limit.run("reading the descriptor",
-                    () -> host.manager.describe(source));
+            TimeLimit.Outcome<PluginDescriptor> read = step(archive, "reading the descriptor",
+                    managed(archive, () -> host.manager.describe(source)), ignored -> { });
             if (read instanceof TimeLimit.Outcome.Failed<PluginDescriptor> failed) {
                 invalid(archive, "no readable plugin descriptor: " + failed.reason() + ". A plugin is a jar with "
                         + "Plugin-Id and Plugin-Version in its MANIFEST, or a zip with plugin.properties",
@@ -280,20 +397,71 @@ public final class PluginHost implements AutoCloseable {
                         "Plugin " + id + " " + version + " was not loaded: " + refusal.get() + ".");
                 return;
             }
-            TimeLimit.Outcome<PluginWrapper> load = limit.run("loading", () -> host.manager.load(source));
+            TimeLimit.Outcome<PluginWrapper> load = step(archive, "loading",
+                    managed(archive, () -> host.manager.load(source)), this::unloadLate);
             if (load instanceof TimeLimit.Outcome.Failed<PluginWrapper> failed) {
                 fail(new Entry(id, version, null, null, archive), "it could not be loaded: " + failed.reason(),
                         failed.cause());
                 return;
             }
             loaded.put(id, new Entry(id, version, null, null, archive));
+            host.classLoaders.put(((TimeLimit.Outcome.Done<PluginWrapper>) load).value().getPluginClassLoader(), id);
+        }
+
+        /** A plugin whose loading finished after the host gave up on it is taken out of the manager again. */
+        private void unloadLate(PluginWrapper wrapper) {
+            try {
+                host.manager.locked(LATE_LOCK_WAIT, () -> host.manager.unloadPlugin(wrapper.getPluginId()));
+                LOG.warn("Plugin {} was loaded after Rebound gave up on it; it was unloaded", wrapper.getPluginId());
+            } catch (RuntimeException e) {
+                LOG.warn("Plugin {} was loaded after Rebound gave up on it and could not be unloaded",
+                        wrapper.getPluginId(), e);
+            }
+        }
+
+        /** The loaded plugins, dependencies first (PF4J's resolved order). */
+        private List<Entry> inStartOrder() {
+            List<Entry> ordered = new ArrayList<>();
+            try {
+                for (PluginWrapper wrapper : host.manager.locked(LATE_LOCK_WAIT,
+                        () -> List.copyOf(host.manager.getResolvedPlugins()))) {
+                    Entry entry = loaded.remove(wrapper.getPluginId());
+                    if (entry != null) {
+                        ordered.add(entry);
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("Could not read the order of the plugins' dependencies", e);
+            }
+            ordered.addAll(loaded.values()); // not resolved: reported as such by startAndRegister
+            loaded.clear();
+            return ordered;
         }
 
         private void startAndRegister(Entry entry) {
             String id = entry.id();
-            PluginWrapper wrapper = host.manager.getPlugin(id);
-            if (wrapper == null || !host.manager.getResolvedPlugins().contains(wrapper)) {
+            Path archive = entry.archive();
+            PluginWrapper wrapper;
+            try {
+                wrapper = managedNow(archive, () -> {
+                    PluginWrapper found = host.manager.getPlugin(id);
+                    return found != null && host.manager.getResolvedPlugins().contains(found) ? found : null;
+                });
+            } catch (RuntimeException e) {
+                fail(entry, "it could not be looked up: " + ContextExtensionFactory.describe(e), e);
+                return;
+            }
+            if (wrapper == null) {
                 fail(entry, "its Plugin-Dependencies could not be resolved (see the log)", null);
+                return;
+            }
+            Optional<String> missing = wrapper.getDescriptor().getDependencies().stream()
+                    .filter(d -> !d.isOptional())
+                    .map(PluginDependency::getPluginId)
+                    .filter(d -> host.started.stream().noneMatch(s -> s.getPluginId().equals(d)))
+                    .findFirst();
+            if (missing.isPresent()) {
+                fail(entry, "the plugin it depends on, " + missing.get() + ", was not started", null);
                 return;
             }
             try {
@@ -302,26 +470,39 @@ public final class PluginHost implements AutoCloseable {
                 fail(entry, "its data folder could not be created (" + e.getMessage() + ")", e);
                 return;
             }
-            TimeLimit.Outcome<PluginState> start = limit.run("start()", () -> {
-                if (wrapper.getPlugin() == null) {
+            TimeLimit.Outcome<Plugin> start = step(archive, "start()", () -> {
+                Plugin plugin = wrapper.getPlugin();
+                if (plugin == null) {
                     throw new PluginRuntimeException("its Plugin-Class " + wrapper.getDescriptor().getPluginClass()
                             + " could not be loaded or created (see the log)");
                 }
-                return host.manager.startPlugin(id);
-            });
-            if (start instanceof TimeLimit.Outcome.Failed<PluginState> failed) {
+                plugin.start();
+                return plugin;
+            }, plugin -> host.startedLate(id, plugin));
+            if (start instanceof TimeLimit.Outcome.Failed<Plugin> failed) {
+                markFailed(archive, wrapper, failed.cause());
                 fail(entry, "it failed to start: " + failed.reason(), failed.cause());
                 return;
             }
-            if (wrapper.getPluginState() != PluginState.STARTED) {
-                Throwable cause = wrapper.getFailedException();
-                fail(entry, "it failed to start: " + (cause == null ? "PF4J left it " + wrapper.getPluginState()
-                        : ContextExtensionFactory.describe(cause)), cause);
+            try {
+                managedNow(archive, () -> {
+                    host.manager.markStarted(wrapper);
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                fail(entry, "it failed to start: " + ContextExtensionFactory.describe(e), e);
                 return;
             }
-            host.started.add(id);
-            TimeLimit.Outcome<List<SessionEventListener>> created = limit.run("creating its listeners",
-                    () -> host.manager.getExtensions(SessionEventListener.class, id));
+            host.started.add(wrapper);
+            Callable<List<ExtensionWrapper<SessionEventListener>>> extensions =
+                    managed(archive, () -> host.manager.listeners(id));
+            TimeLimit.Outcome<List<SessionEventListener>> created = step(archive, "creating its listeners", () -> {
+                List<SessionEventListener> listeners = new ArrayList<>();
+                for (ExtensionWrapper<SessionEventListener> extension : extensions.call()) {
+                    listeners.add(extension.getExtension());
+                }
+                return listeners;
+            }, listeners -> closeLate(id, listeners));
             if (created instanceof TimeLimit.Outcome.Failed<List<SessionEventListener>> failed) {
                 fail(entry, "its listener could not be created: " + failed.reason(), failed.cause());
                 return;
@@ -341,10 +522,37 @@ public final class PluginHost implements AutoCloseable {
             host.add(entry, null);
         }
 
+        /** Tells PF4J the plugin failed, so that its state agrees with the host's. */
+        private void markFailed(Path archive, PluginWrapper wrapper, Throwable cause) {
+            try {
+                managedNow(archive, () -> {
+                    wrapper.setPluginState(PluginState.FAILED);
+                    wrapper.setFailedException(cause);
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                LOG.warn("Could not mark plugin {} as failed in PF4J", wrapper.getPluginId(), e);
+            }
+        }
+
+        /** Listeners created after the host gave up on them are never delivered to: close those that can be. */
+        private static void closeLate(String id, List<SessionEventListener> listeners) {
+            LOG.warn("The listeners of plugin {} were created after Rebound gave up on them; they are not used", id);
+            for (SessionEventListener listener : listeners) {
+                if (listener instanceof AutoCloseable closeable) {
+                    try {
+                        closeable.close();
+                    } catch (Exception e) {
+                        LOG.warn("Plugin {} failed while closing an unused listener", id, e);
+                    }
+                }
+            }
+        }
+
         private PluginContext context(String id) throws IOException {
             Path data = options.dataDirectories().apply(id);
             Files.createDirectories(data);
-            return new HostPluginContext(id, data, SettingsView.withoutSecrets(options.settings()),
+            return new HostPluginContext(id, data, SettingsView.withoutSecrets(options.settings(), id),
                     SettingsView.pluginSection(options.settings(), id), options.appVersion());
         }
 
@@ -359,8 +567,19 @@ public final class PluginHost implements AutoCloseable {
             LOG.warn("Plugin {} {} ({}) failed: {}", entry.id(), entry.version(), entry.archive(), reason);
             LOG.info("Why plugin {} failed", entry.id(), cause);
             host.add(new Entry(entry.id(), entry.version(), PluginReport.State.FAILED, reason, entry.archive()),
-                    "Plugin " + entry.id() + " " + entry.version() + " was not started: " + reason + ".");
+                    "Plugin " + entry.id() + " " + (entry.version() == null ? "" : entry.version() + " ")
+                            + "was not started: " + reason + ".");
         }
+    }
+
+    /** The report state of a plugin being delivered to; spelled out so that renaming either enum cannot break it. */
+    static PluginReport.State reportState(PluginEventDispatcher.State state) {
+        return switch (state) {
+            case ACTIVE -> PluginReport.State.ACTIVE;
+            case DISABLED -> PluginReport.State.DISABLED;
+            case FAILED -> PluginReport.State.FAILED;
+            case STUCK -> PluginReport.State.STUCK;
+        };
     }
 
     private static boolean isArchive(Path file) {

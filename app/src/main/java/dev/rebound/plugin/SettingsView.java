@@ -7,24 +7,51 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * What plugins may read of {@code settings.json}: a deep, read-only copy as maps, lists, strings, numbers and booleans,
- * without secrets. Removed: every provider's {@code headers} (they carry tokens), and any member whose name contains
- * {@code key}, {@code token}, {@code secret}, {@code password} or {@code authorization}, case-insensitive, at any depth.
+ * What a plugin may read of {@code settings.json}: a deep, read-only copy as maps, lists, strings, numbers and
+ * booleans, without secrets and without other plugins' sections. Removed, at any depth: every provider's
+ * {@code headers} (they carry tokens); any member one of whose name's words is in {@link #SECRET_WORDS}, the words
+ * being split at camelCase humps, {@code _}, {@code -}, {@code .} and spaces, case-insensitive ({@code apiToken},
+ * {@code api_key}, {@code x-api-key} go; {@code maxTokens}, {@code hotkeys}, {@code tokenizer} stay); the user name,
+ * password, query and fragment of every URL-looking string value ({@code https://user:pass@proxy/v1?key=k} becomes
+ * {@code https://proxy/v1}); and every {@code plugins → <id>} section but the plugin's own.
  */
 final class SettingsView {
-    private static final List<String> SECRET_WORDS = List.of("key", "token", "secret", "password", "authorization");
+    /** The words that make a member a secret. */
+    static final Set<String> SECRET_WORDS = Set.of("key", "keys", "apikey", "token", "secret", "secrets", "password",
+            "passwords", "passphrase", "pwd", "passwd", "authorization", "auth", "oauth", "bearer", "cookie", "cookies",
+            "credential", "credentials", "private", "privatekey");
+    /** Where a name splits into words: camelCase humps, acronym ends ({@code APIKey}) and separators. */
+    private static final Pattern WORD_BREAK = Pattern.compile(
+            "(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|[^A-Za-z0-9]+");
+    /** A URL: scheme, optional user info, the rest up to an optional query and fragment. */
+    private static final Pattern URL = Pattern.compile(
+            "([A-Za-z][A-Za-z0-9+.-]*://)(?:[^/?#]*@)?([^?#]*)(?:\\?[^#]*)?(?:#.*)?", Pattern.DOTALL);
 
     private SettingsView() {
     }
 
-    /** The whole settings tree without secrets; an absent or non-object document gives an empty map. */
-    static Map<String, Object> withoutSecrets(JsonNode settings) {
+    /**
+     * The settings tree a plugin sees: without secrets, and with only its own {@code plugins → <id>} section; an
+     * absent or non-object document gives an empty map.
+     */
+    static Map<String, Object> withoutSecrets(JsonNode settings, String pluginId) {
         if (settings == null || !settings.isObject()) {
             return Map.of();
         }
-        return object(settings, List.of());
+        Map<String, Object> view = new LinkedHashMap<>(object(settings, List.of()));
+        if (view.get("plugins") instanceof Map<?, ?> plugins) {
+            Map<String, Object> own = new LinkedHashMap<>();
+            if (plugins.containsKey(pluginId)) {
+                own.put(pluginId, plugins.get(pluginId));
+            }
+            view.put("plugins", Collections.unmodifiableMap(own));
+        }
+        return Collections.unmodifiableMap(view);
     }
 
     /**
@@ -49,8 +76,14 @@ final class SettingsView {
 
     /** Whether a member of that name is dropped from the plugins' view. */
     static boolean isSecretName(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return SECRET_WORDS.stream().anyMatch(lower::contains);
+        return WORD_BREAK.splitAsStream(name).map(word -> word.toLowerCase(Locale.ROOT))
+                .anyMatch(SECRET_WORDS::contains);
+    }
+
+    /** A string value as plugins see it: a URL loses its user info, query and fragment; anything else is kept. */
+    static String withoutCredentials(String value) {
+        Matcher url = URL.matcher(value);
+        return url.matches() ? url.group(1) + url.group(2) : value;
     }
 
     /** An object's members; {@code path} names where it is, so that a provider's {@code headers} can be recognised. */
@@ -90,6 +123,6 @@ final class SettingsView {
         if (node.isNumber()) {
             return node.decimalValue();
         }
-        return node.asText();
+        return withoutCredentials(node.asText());
     }
 }

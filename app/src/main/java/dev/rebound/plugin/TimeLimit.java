@@ -3,14 +3,18 @@ package dev.rebound.plugin;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
- * Runs one step of loading a plugin (reading its archive, starting it, creating its listeners) on a fresh daemon
- * thread, and gives up on it after a time limit, so that a plugin that throws anything or never returns cannot stop
- * the app from starting. A step that times out keeps running on its daemon thread; the host no longer waits for it.
+ * Runs one step of loading or stopping a plugin (reading its archive, starting it, creating its listeners) on a fresh
+ * daemon thread, and gives up on it after a time limit, so that a plugin that throws anything or never returns cannot
+ * stop the app from starting. A step that times out keeps running on its daemon thread; the host no longer waits for
+ * it, and what it returns late goes to the step's {@code late} handler instead (on that thread): exactly one of the
+ * outcome and the handler sees a value.
  */
 final class TimeLimit {
     private final Duration limit;
@@ -31,15 +35,28 @@ final class TimeLimit {
     }
 
     /**
-     * Runs the step.
+     * Runs the step within this limit; a late result is dropped.
      *
-     * @param what what the step does, for the thread name and the timeout reason ("start()")
+     * @param what what the step does, for the timeout reason ("start()")
      */
     <T> Outcome<T> run(String what, Callable<T> step) {
+        return run(what, limit, step, value -> { });
+    }
+
+    /**
+     * Runs the step within the given limit.
+     *
+     * @param what what the step does, for the timeout reason ("start()")
+     * @param late given what the step returns after the host gave up on it, on the step's thread
+     */
+    <T> Outcome<T> run(String what, Duration within, Callable<T> step, Consumer<? super T> late) {
         CompletableFuture<T> result = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("rebound-plugin-loader").start(() -> {
             try {
-                result.complete(step.call());
+                T value = step.call();
+                if (!result.complete(value)) {
+                    late.accept(value);
+                }
             } catch (Throwable t) {
                 result.completeExceptionally(t);
                 if (t instanceof VirtualMachineError vmError) {
@@ -48,14 +65,30 @@ final class TimeLimit {
             }
         });
         try {
-            return new Outcome.Done<>(result.get(limit.toMillis(), TimeUnit.MILLISECONDS));
+            return new Outcome.Done<>(result.get(within.toNanos(), TimeUnit.NANOSECONDS));
         } catch (TimeoutException e) {
-            return new Outcome.Failed<>(what + " did not return within " + limit.toMillis() + " ms", e);
+            if (result.completeExceptionally(e)) {
+                return new Outcome.Failed<>(what + " did not return within " + within.toMillis() + " ms", e);
+            }
+            return settled(result); // it completed just as the limit passed: take its outcome
         } catch (ExecutionException e) {
-            return new Outcome.Failed<>(ContextExtensionFactory.describe(e.getCause()), e.getCause());
+            return failed(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            result.completeExceptionally(e);
             return new Outcome.Failed<>(what + " was interrupted", e);
         }
+    }
+
+    private static <T> Outcome<T> settled(CompletableFuture<T> result) {
+        try {
+            return new Outcome.Done<>(result.join());
+        } catch (CompletionException e) {
+            return failed(e.getCause());
+        }
+    }
+
+    private static <T> Outcome<T> failed(Throwable cause) {
+        return new Outcome.Failed<>(ContextExtensionFactory.describe(cause), cause);
     }
 }

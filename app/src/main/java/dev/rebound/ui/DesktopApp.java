@@ -2,14 +2,14 @@ package dev.rebound.ui;
 
 import dev.rebound.ui.model.ChatWindowViewModel;
 import dev.rebound.ui.model.Ticker;
-import dev.rebound.ui.settings.SettingsOpener;
+import dev.rebound.ui.settings.SettingsWindowOpener;
 import dev.rebound.ui.view.ChatWindow;
 import dev.rebound.ui.view.FxTicker;
 import dev.rebound.ui.view.LinkOpener;
+import dev.rebound.ui.view.SettingsOpener;
 import dev.rebound.ui.view.SystemBrowser;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.stage.Stage;
 import javafx.stage.Window;
@@ -40,7 +40,8 @@ public final class DesktopApp {
                     Stage stage = new Stage();
                     show(stage, context, preferences, Platform::runLater, new FxTicker(),
                             new SystemBrowser(context.background(), System.getProperty("os.name", "")),
-                            new SettingsOpener(context.settingsServices(), Platform::runLater, context.background()));
+                            new SettingsWindowOpener(context.settingsServices(), Platform::runLater,
+                                    context.background()));
                     // After show()'s own handler, so the chats are closed before the host shuts its executors.
                     stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
                 } catch (RuntimeException e) {
@@ -64,13 +65,14 @@ public final class DesktopApp {
      * the FX thread. The window's view-models are closed, with their sessions, when the stage is hidden.
      *
      * @param fx how work reaches the FX thread
-     * @param settingsOpener opens the settings window (Ctrl+,)
+     * @param settingsOpener opens the settings window (Ctrl+, on the retry tab; the welcome view's "Add a real
+     *     provider" on the providers tab)
      */
     public static ChatWindow show(Stage stage, DesktopContext context, UiPreferences preferences, Executor fx,
-                                  Ticker ticker, LinkOpener links, Consumer<Window> settingsOpener) {
+                                  Ticker ticker, LinkOpener links, SettingsOpener settingsOpener) {
         ChatWindowViewModel model = new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(
                 context.sessions(), context.catalogue(), context.settings(), fx, context.background(),
-                context.clock(), context.zone(), ticker));
+                context.clock(), context.zone(), ticker, context.simulator()));
         ChatWindow window = new ChatWindow(model, links, context.zone(), settingsOpener, preferences.dark(),
                 dark -> context.background().execute(() -> preferences.saveDark(dark)));
         stage.setTitle("Rebound");

@@ -4,6 +4,7 @@ import dev.rebound.history.SessionCatalogue;
 import dev.rebound.session.SessionFactory;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.ui.settings.model.SettingsServices;
+import dev.rebound.ui.model.SimulatorPort;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -25,10 +26,12 @@ import java.util.concurrent.Executor;
  * @param startupNotices problems found while starting, as (level, message) pairs, shown in the first chat
  * @param settingsFile the settings file
  * @param settingsServices what the settings window edits and calls
+ * @param simulator the built-in simulator, scripted by the "Simulate failures" menu
  */
 public record DesktopContext(SessionFactory sessions, SessionCatalogue catalogue, SettingsStore settings,
                              Executor background, Clock clock, ZoneId zone, Path preferencesFile, Path resume,
-                             List<String[]> startupNotices, Path settingsFile, SettingsServices settingsServices) {
+                             List<String[]> startupNotices, Path settingsFile, SettingsServices settingsServices,
+                             SimulatorPort simulator) {
     public DesktopContext {
         startupNotices = List.copyOf(startupNotices);
     }

@@ -35,6 +35,17 @@ public final class DesktopHarness implements AutoCloseable {
         return new DesktopHarness(AppServices.start(configDir, Map.of()));
     }
 
+    /**
+     * Writes a {@code settings.json} that configures no provider, so the built-in simulator is the provider (as on a
+     * first run), and starts the services.
+     *
+     * @param retryJson the {@code retry} group
+     */
+    public static DesktopHarness startOffline(Path configDir, String retryJson) throws Exception {
+        Files.writeString(configDir.resolve("settings.json"), "{ \"retry\": " + retryJson + " }");
+        return new DesktopHarness(AppServices.start(configDir, Map.of()));
+    }
+
     /** The context of a window that opens a new chat ({@code resume} null) or a saved one. */
     public DesktopContext context(Path resume) {
         return services.desktopContext(resume);

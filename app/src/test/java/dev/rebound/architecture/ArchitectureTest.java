@@ -48,10 +48,12 @@ class ArchitectureTest {
     @Test
     void loggingGoesThroughSlf4jOnly() {
         check(noClasses().that().doNotHaveFullyQualifiedName("dev.rebound.app.LoggingSetup")
+                .and().haveNameNotMatching("dev\\.rebound\\.app\\.PluginLogLimiter(\\$.*)?")
                 .should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.logging..",
                         "org.apache.commons.logging..", "ch.qos.logback..")
                 .because("one logging facade keeps every message in the same redacted log file; only the "
-                        + "bootstrap configures the backend"));
+                        + "bootstrap configures the backend (and installs the per-plugin line limit, a Logback "
+                        + "turbo filter)"));
     }
 
     @Test
@@ -70,6 +72,15 @@ class ArchitectureTest {
                 .because("every provider call must go through the session core, where retries, fallbacks and "
                         + "cancellation are decided; a UI shortcut would bypass them")
                 .allowEmptyShould(true));
+    }
+
+    @Test
+    void theUiScriptsTheSimulatorOnlyThroughItsPort() {
+        check(noClasses().that().resideInAPackage("dev.rebound.ui..")
+                .should().dependOnClassesThat().resideInAPackage("dev.rebound.simulator..")
+                .because("the \"Simulate failures\" menu needs named failures, a count and a speed (ui.model."
+                        + "SimulatorPort, implemented in app); the simulator's wire-level fault model and its server "
+                        + "stay free to change without touching the desktop"));
     }
 
     @Test

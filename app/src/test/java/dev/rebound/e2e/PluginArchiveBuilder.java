@@ -60,6 +60,12 @@ final class PluginArchiveBuilder {
         return this;
     }
 
+    /** Names the plugin's {@code org.pf4j.Plugin} subclass ({@code Plugin-Class}). */
+    PluginArchiveBuilder pluginClass(String className) {
+        descriptor.put("Class", className);
+        return this;
+    }
+
     PluginArchiveBuilder requires(String requires) {
         descriptor.put("Requires", requires);
         return this;

@@ -75,26 +75,26 @@ class PluginEventDispatcherTest {
     }
 
     @Test
-    void onlyConsecutiveFailuresDisableAPlugin() throws Exception {
-        CountDownLatch seen = new CountDownLatch(40);
-        dispatcher.register("flaky", "1.0", new SessionEventListener() {
-            private int n;
-
-            @Override
-            public void onEvent(SessionEvent e) {
-                seen.countDown();
-                if (n++ % 2 == 0) {
-                    throw new IllegalArgumentException("odd one");
-                }
-            }
-        });
-
-        events(40).forEach(dispatcher::publish);
+    void aPluginFailingOneEventInThreeKeepsReceivingEvents() throws Exception {
+        CountDownLatch seen = publishToFlaky(3, 150, 150);
 
         assertThat(seen.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
-        awaitStatus("flaky", s -> s.delivered() + s.failures() == 40);
+        awaitStatus("flaky", s -> s.delivered() + s.failures() == 150);
         assertThat(status("flaky")).isEqualTo(new PluginStatus("flaky", "1.0", State.ACTIVE,
-                "java.lang.IllegalArgumentException: odd one", 20, 0, 20));
+                "java.lang.IllegalArgumentException: odd one", 100, 0, 50));
+        assertThat(toldUser).isEmpty();
+    }
+
+    @Test
+    void aPluginFailingEveryOtherEventIsDisabledByItsFailureRate() throws Exception {
+        CountDownLatch seen = publishToFlaky(2, 60, 39);
+
+        assertThat(userTold.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(seen.getCount()).isZero();
+        assertThat(status("flaky")).isEqualTo(new PluginStatus("flaky", "1.0", State.DISABLED,
+                "java.lang.IllegalArgumentException: odd one", 19, 0, 20));
+        assertThat(toldUser).containsExactly("Plugin flaky was disabled after 20 failures in its last 39 events: "
+                + "java.lang.IllegalArgumentException: odd one");
     }
 
     @Test
@@ -255,7 +255,8 @@ class PluginEventDispatcherTest {
         long[] now = {1_000};
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        PluginEventDispatcher timed = new PluginEventDispatcher(4, 10, message -> { }, () -> now[0]);
+        List<String> told = new CopyOnWriteArrayList<>();
+        PluginEventDispatcher timed = new PluginEventDispatcher(4, 10, told::add, () -> now[0]);
         try {
             timed.register("slow", "1.0", blockingUntil(entered, release));
             List<SessionEvent> events = events(6);
@@ -269,6 +270,10 @@ class PluginEventDispatcherTest {
             assertThat(stuck.state()).isEqualTo(State.STUCK);
             assertThat(stuck.failure()).startsWith("a call has not returned for 4 s");
             assertThat(stuck.dropped()).isEqualTo(1);
+            timed.publish(new Notice("info", "one more"));
+            timed.statuses();
+            assertThat(told).containsExactly("Plugin slow is stuck: a call has not returned for 4 s; events wait in "
+                    + "its queue and the oldest are dropped.");
 
             release.countDown();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
@@ -280,6 +285,53 @@ class PluginEventDispatcherTest {
             release.countDown();
             timed.close();
         }
+    }
+
+    @Test
+    void aListenerThatRestoresTheInterruptFlagKeepsReceivingEvents() throws Exception {
+        List<SessionEvent> events = events(5);
+        List<SessionEvent> received = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(events.size());
+        dispatcher.register("interrupting", "1.0", new SessionEventListener() {
+            @Override
+            public void onEvent(SessionEvent e) {
+                received.add(e);
+                done.countDown();
+                Thread.currentThread().interrupt(); // what "catch (InterruptedException e)" usually ends with
+            }
+        });
+
+        dispatcher.publish(events.getFirst());
+        awaitStatus("interrupting", s -> s.delivered() == 1);
+        events.subList(1, events.size()).forEach(dispatcher::publish);
+
+        assertThat(done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(received).containsExactlyElementsOf(events);
+        assertThat(status("interrupting").state()).isEqualTo(State.ACTIVE);
+        assertThat(deliveryThread("interrupting")).isNotEmpty();
+        assertThat(toldUser).isEmpty();
+    }
+
+    /** Registers "flaky", whose first call and every {@code period}-th after it throw, and publishes to it. */
+    private CountDownLatch publishToFlaky(int period, int events, int expectedCalls) {
+        CountDownLatch seen = new CountDownLatch(expectedCalls);
+        dispatcher.register("flaky", "1.0", failingEvery(period, seen));
+        events(events).forEach(dispatcher::publish);
+        return seen;
+    }
+
+    private static SessionEventListener failingEvery(int period, CountDownLatch seen) {
+        return new SessionEventListener() {
+            private int n;
+
+            @Override
+            public void onEvent(SessionEvent e) {
+                seen.countDown();
+                if (n++ % period == 0) {
+                    throw new IllegalArgumentException("odd one");
+                }
+            }
+        };
     }
 
     /** A listener that signals its first call, then holds every call until released (an interrupt ends a wait). */

@@ -32,7 +32,7 @@ class SettingsViewTest {
 
     @Test
     void theViewKeepsEverythingButSecretsAndProviderHeaders() {
-        Map<String, Object> view = SettingsView.withoutSecrets(SETTINGS);
+        Map<String, Object> view = SettingsView.withoutSecrets(SETTINGS, "metrics");
 
         assertThat(view).containsEntry("model", "openai/gpt").containsKey("headers");
         Map<String, Object> providers = map(view.get("providers"));
@@ -50,7 +50,7 @@ class SettingsViewTest {
 
     @Test
     void theViewIsReadOnlyAllTheWayDown() {
-        Map<String, Object> view = SettingsView.withoutSecrets(SETTINGS);
+        Map<String, Object> view = SettingsView.withoutSecrets(SETTINGS, "metrics");
         Map<String, Object> retry = map(view.get("retry"));
         assertThatThrownBy(() -> view.put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> retry.put("enabled", false)).isInstanceOf(UnsupportedOperationException.class);
@@ -74,5 +74,38 @@ class SettingsViewTest {
         assertThat(SettingsView.disabled(settings, "odd")).isFalse();
         assertThat(SettingsView.disabled(settings, "bare")).isFalse();
         assertThat(SettingsView.disabled(settings, "absent")).isFalse();
+    }
+
+    @Test
+    void secretNamesAreMatchedOnWholeWordsOfTheName() {
+        assertThat(List.of("apiToken", "api_key", "x-api-key", "accessToken", "APIKey", "apikey", "authHeader",
+                "Bearer", "session-cookie", "credentials", "passphrase", "db.pwd", "privateKey", "clientSecret"))
+                .allMatch(SettingsView::isSecretName);
+        assertThat(List.of("maxTokens", "hotkeys", "tokenizer", "keyboardLayout", "monkey", "author", "timeoutMs"))
+                .noneMatch(SettingsView::isSecretName);
+    }
+
+    @Test
+    void urlValuesLoseTheirUserInfoQueryAndFragment() {
+        JsonNode settings = read("""
+                { "proxy": "https://user:p@ss@proxy.example:8080/v1?key=sk-9#token=t",
+                  "mirrors": ["http://bob:hunter2@mirror/x", "plain text ?key=1"],
+                  "baseUrl": "https://api.example/v1" }""");
+
+        Map<String, Object> view = SettingsView.withoutSecrets(settings, "any");
+
+        assertThat(view).containsEntry("proxy", "https://proxy.example:8080/v1")
+                .containsEntry("mirrors", List.of("http://mirror/x", "plain text ?key=1"))
+                .containsEntry("baseUrl", "https://api.example/v1");
+    }
+
+    @Test
+    void aPluginSeesOnlyItsOwnSectionOfPlugins() {
+        JsonNode settings = read("""
+                { "plugins": { "mine": { "port": 1 }, "theirs": { "webhook": "https://hooks/x" } } }""");
+
+        assertThat(SettingsView.withoutSecrets(settings, "mine"))
+                .isEqualTo(Map.of("plugins", Map.of("mine", Map.of("port", 1L))));
+        assertThat(SettingsView.withoutSecrets(settings, "nobody")).isEqualTo(Map.of("plugins", Map.of()));
     }
 }

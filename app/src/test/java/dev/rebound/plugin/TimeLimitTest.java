@@ -3,7 +3,9 @@ package dev.rebound.plugin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class TimeLimitTest {
@@ -40,5 +42,23 @@ class TimeLimitTest {
                 .isEqualTo("start() did not return within 200 ms"));
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         never.countDown();
+    }
+
+    @Test
+    void whatAStepReturnsAfterTheLimitGoesToItsLateHandlerOnly() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<String> late = new CompletableFuture<>();
+
+        TimeLimit.Outcome<String> outcome = limit.run("start()", Duration.ofMillis(50), () -> {
+            release.await();
+            return "started late";
+        }, late::complete);
+        release.countDown();
+
+        assertThat(outcome).isInstanceOf(TimeLimit.Outcome.Failed.class);
+        assertThat(late.get(10, TimeUnit.SECONDS)).isEqualTo("started late");
+        assertThat(limit.run("start()", Duration.ofSeconds(5), () -> "in time", late::obtrudeValue))
+                .isEqualTo(new TimeLimit.Outcome.Done<>("in time"));
+        assertThat(late.get()).isEqualTo("started late");
     }
 }

@@ -4,19 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.app.DesktopHarness;
 import dev.rebound.e2e.Sse;
-import dev.rebound.ui.view.FxTicker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
 import javafx.scene.text.Text;
-import javafx.stage.Stage;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -34,15 +31,11 @@ import org.testfx.util.WaitForAsyncUtils;
  * configuration), so it needs no display.
  */
 class ChatWindowTest {
-    private static final long WAIT_SECONDS = 15;
-
     @TempDir
     Path configDir;
     private final MockWebServer server = new MockWebServer();
     private final FxRobot robot = new FxRobot();
-    private final List<String> headlines = new CopyOnWriteArrayList<>();
-    private DesktopHarness harness;
-    private Stage stage;
+    private WindowFixture window;
 
     @BeforeAll
     static void toolkit() throws Exception {
@@ -51,34 +44,20 @@ class ChatWindowTest {
 
     private void openWindow(String retry) throws Exception {
         server.start();
-        harness = DesktopHarness.start(configDir, server.url("/v1").toString(), retry);
-        DesktopContext context = harness.context(null);
-        stage = FxToolkit.setupFixture(() -> {
-            Stage s = new Stage();
-            DesktopApp.show(s, context, UiPreferences.load(configDir.resolve("state/desktop.json")),
-                    javafx.application.Platform::runLater, new FxTicker(), url -> { }, owner -> { });
-            return s;
-        });
-        waitFor(() -> robot.lookup("#composer").tryQuery().isPresent()
-                && robot.lookup("#retry-headline").tryQuery().isPresent());
-        Label headline = robot.lookup("#retry-headline").queryAs(Label.class);
-        FxToolkit.setupFixture(() -> headline.textProperty().addListener((obs, old, now) -> headlines.add(now)));
+        window = WindowFixture.open(DesktopHarness.start(configDir, server.url("/v1").toString(), retry), configDir,
+                (owner, tab) -> { });
     }
 
     @AfterEach
     void close() throws Exception {
-        if (stage != null) {
-            FxToolkit.setupFixture(stage::hide);
-        }
-        if (harness != null) {
-            harness.close();
+        if (window != null) {
+            window.close();
         }
         server.close();
     }
 
     private static void waitFor(Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(WAIT_SECONDS, TimeUnit.SECONDS,
-                () -> WaitForAsyncUtils.asyncFx(condition).get());
+        WindowFixture.waitFor(condition);
     }
 
     private void sendPrompt(String text) {
@@ -133,6 +112,7 @@ class ChatWindowTest {
 
         waitFor(this::bannerShown);
         waitFor(() -> robot.lookup(".md-strong").tryQuery().isPresent() && !bannerShown() && idle());
+        List<String> headlines = window.headlines();
         assertThat(headlines).contains("Retrying (1/10) in 2s… (Esc to cancel)", "Retrying (1/10) in 1s… (Esc to cancel)");
         assertThat(headlines.indexOf("Retrying (1/10) in 1s… (Esc to cancel)"))
                 .isGreaterThan(headlines.indexOf("Retrying (1/10) in 2s… (Esc to cancel)"));

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.app.DesktopHarness;
 import dev.rebound.e2e.Sse;
-import dev.rebound.ui.settings.SettingsOpener;
+import dev.rebound.ui.settings.SettingsWindowOpener;
 import dev.rebound.ui.view.FxTicker;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ class SettingsWindowTest {
     private final MockWebServer server = new MockWebServer();
     private final FxRobot robot = new FxRobot();
     private DesktopHarness harness;
-    private SettingsOpener opener;
+    private SettingsWindowOpener opener;
     private Stage stage;
 
     @BeforeAll
@@ -56,7 +56,7 @@ class SettingsWindowTest {
         harness = DesktopHarness.start(configDir, server.url("/v1").toString(), "{\"baseDelayMs\": 10}");
         DesktopContext context = harness.context(null);
         stage = FxToolkit.setupFixture(() -> {
-            opener = new SettingsOpener(context.settingsServices(), Platform::runLater, context.background());
+            opener = new SettingsWindowOpener(context.settingsServices(), Platform::runLater, context.background());
             Stage s = new Stage();
             DesktopApp.show(s, context, UiPreferences.load(configDir.resolve("state/desktop.json")),
                     Platform::runLater, new FxTicker(), url -> { }, opener);

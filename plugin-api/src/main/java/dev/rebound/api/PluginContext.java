@@ -14,8 +14,9 @@ public interface PluginContext {
 
     /**
      * A read-only view of the app's settings ({@code settings.json} as a tree of maps, lists, strings, numbers and
-     * booleans), without secrets: credentials are never in it, and values under keys that name a secret (key, token,
-     * secret, password, authorization) and provider headers are removed.
+     * booleans), without secrets: credentials are never in it; members whose name has a word that names a secret
+     * ({@code apiKey}, {@code access_token}, {@code x-auth}...), provider headers, and the user info, query and
+     * fragment of URL values are removed. Of {@code plugins}, only this plugin's own section is there.
      */
     Map<String, Object> settings();
 

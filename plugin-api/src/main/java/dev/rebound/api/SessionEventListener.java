@@ -17,7 +17,10 @@ import org.pf4j.ExtensionPoint;
  *   <li><b>Fast.</b> Each call must return quickly; do slow work (disk, network) elsewhere or batch it. A slow
  *       listener delays only itself.</li>
  *   <li><b>Must not throw.</b> A throw (including a {@link LinkageError}) is caught, logged with the plugin id and
- *       counted; after repeated consecutive failures the plugin is disabled and the user is told.</li>
+ *       counted; after repeated failures (many in a row, or a high share of its recent events) the plugin is
+ *       disabled and the user is told.</li>
+ *   <li><b>Interrupts.</b> Restoring the interrupt flag ({@code Thread.currentThread().interrupt()}) is fine: the
+ *       host clears it after each call, and only shutdown ends delivery.</li>
  *   <li><b>Not re-entrant.</b> A listener must not call back into the session (send, cancel, switch model...).</li>
  *   <li><b>Construction.</b> The host creates each listener once per app run. A listener class with a public
  *       constructor taking a {@link PluginContext} gets its plugin's context there; otherwise its no-argument
@@ -26,6 +29,11 @@ import org.pf4j.ExtensionPoint;
  *       after its last event, when the app shuts down or the plugin is stopped.</li>
  *   <li><b>May be dropped.</b> Each plugin has a bounded queue; when it overflows the oldest events are dropped and
  *       counted, so a listener must tolerate gaps.</li>
+ *   <li><b>New event types will come.</b> {@link SessionEvent} is sealed, so a {@code switch} over it may be written
+ *       without a {@code default} branch and the compiler calls it exhaustive; but when a later app adds an event
+ *       type, that switch throws {@link MatchException} for it at run time, on every such event, and the plugin is
+ *       soon disabled. Override the {@code on…} methods, or give every {@code switch} over an event a
+ *       {@code default ->} branch.</li>
  * </ul>
  */
 public interface SessionEventListener extends ExtensionPoint {

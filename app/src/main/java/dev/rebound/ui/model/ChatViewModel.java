@@ -29,11 +29,14 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,10 +65,12 @@ public final class ChatViewModel implements AutoCloseable {
     private final Executor fx;
     private final Executor background;
     private final ZoneId zone;
+    private final ModelNames names;
     private final ObservableList<ChatItem> items = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.IDLE);
     private final ReadOnlyObjectWrapper<ModelRef> model = new ReadOnlyObjectWrapper<>(this, "model");
     private final ReadOnlyStringWrapper fallbackChip = new ReadOnlyStringWrapper(this, "fallbackChip", "");
+    private final ReadOnlyBooleanWrapper hasMessages = new ReadOnlyBooleanWrapper(this, "hasMessages");
     private final RetryBannerViewModel banner;
     private final ComposerViewModel composer;
     private final AutoCloseable subscription;
@@ -80,15 +85,19 @@ public final class ChatViewModel implements AutoCloseable {
      * @param notices what opening the session found, as (level, message) pairs; shown first
      * @param fx runs work on the FX thread ({@code Platform::runLater}; direct in tests)
      * @param background runs session calls that may touch the disk
+     * @param names what models are called on screen (rows, notices, chip, banner)
      */
     public ChatViewModel(ChatSession session, List<String[]> notices, Executor fx, Executor background, Clock clock,
-                         ZoneId zone, Ticker ticker) {
+                         ZoneId zone, Ticker ticker, ModelNames names) {
         this.session = session;
         this.fx = fx;
         this.background = background;
         this.zone = zone;
-        this.banner = new RetryBannerViewModel(clock, ticker);
+        this.names = names;
+        this.banner = new RetryBannerViewModel(clock, ticker, names);
         this.composer = new ComposerViewModel(this);
+        items.addListener((ListChangeListener<ChatItem>) change -> hasMessages.set(
+                items.stream().anyMatch(item -> item instanceof UserItem || item instanceof AssistantItem)));
         restore(session.history());
         for (String[] notice : notices) {
             items.add(new NoticeItem(NoticeItem.Level.of(notice[0]), notice[1]));
@@ -108,6 +117,11 @@ public final class ChatViewModel implements AutoCloseable {
 
     public State state() {
         return state.get();
+    }
+
+    /** Whether the chat has a prompt or a reply (notices alone do not count): the welcome view shows until then. */
+    public ReadOnlyBooleanProperty hasMessagesProperty() {
+        return hasMessages.getReadOnlyProperty();
     }
 
     /** The model the next call goes to (a fallback while one is active). */
@@ -272,13 +286,13 @@ public final class ChatViewModel implements AutoCloseable {
             case AutoRetryEnd end -> chainEnded(end);
             case Notice notice -> items.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
             case RetryFallbackApplied applied -> {
-                items.add(new NoticeItem(NoticeItem.Level.WARNING, "Switched to " + applied.to() + ": "
-                        + applied.from() + " is unavailable (fallback chain \"" + applied.role() + "\")."));
+                items.add(new NoticeItem(NoticeItem.Level.WARNING, "Switched to " + names.of(applied.to()) + ": "
+                        + names.of(applied.from()) + " is unavailable (fallback chain \"" + applied.role() + "\")."));
                 refreshFallbackChip();
             }
             case RetryFallbackReverted reverted -> {
-                items.add(new NoticeItem(NoticeItem.Level.INFO, "Back on " + reverted.to() + " (your model); "
-                        + reverted.from() + " was a temporary fallback."));
+                items.add(new NoticeItem(NoticeItem.Level.INFO, "Back on " + names.of(reverted.to()) + " (your model); "
+                        + names.of(reverted.from()) + " was a temporary fallback."));
                 refreshFallbackChip();
             }
             case CredentialSwitched switched -> items.add(new NoticeItem(NoticeItem.Level.WARNING,
@@ -298,7 +312,7 @@ public final class ChatViewModel implements AutoCloseable {
         switch (message) {
             case UserMessage user -> items.add(new UserItem(user.text()));
             case AssistantMessage assistant -> {
-                String from = assistant.provider() == null ? null : assistant.modelRef().selector();
+                String from = assistant.provider() == null ? null : names.of(assistant.modelRef());
                 if (reply != null && reply.status() == AssistantItem.Status.RETRYING) {
                     reply.restart(assistant.id(), from);
                 } else {
@@ -350,7 +364,7 @@ public final class ChatViewModel implements AutoCloseable {
     }
 
     private String chipText(FallbackStatus status) {
-        String text = "Fallback: " + status.primary() + " → " + status.current();
+        String text = "Fallback: " + names.of(status.primary()) + " → " + names.of(status.current());
         if (status.revertAt() != null) {
             text += " · primary back at " + HOUR_MINUTE.format(Instant.ofEpochMilli(status.revertAt()).atZone(zone));
         }
@@ -365,12 +379,12 @@ public final class ChatViewModel implements AutoCloseable {
                         restored.add(new UserItem(user.text()));
                 case HistoryEntry.Message m when !m.retried() && m.message() instanceof AssistantMessage a ->
                         restored.add(AssistantItem.finished(a.id(), a.provider() == null ? null
-                                : a.modelRef().selector(), a.text(), statusOf(a.stopReason()), a.errorMessage()));
+                                : names.of(a.modelRef()), a.text(), statusOf(a.stopReason()), a.errorMessage()));
                 case HistoryEntry.Notice n -> restored.add(new NoticeItem(NoticeItem.Level.of(n.level()),
                         n.message()));
                 case HistoryEntry.ModelChange c when "fallback".equals(c.reason()) ->
-                        restored.add(new NoticeItem(NoticeItem.Level.WARNING, "Switched to " + c.to().selector()
-                                + ": " + (c.from() == null ? "the model" : c.from().selector()) + " was unavailable."));
+                        restored.add(new NoticeItem(NoticeItem.Level.WARNING, "Switched to " + names.of(c.to())
+                                + ": " + (c.from() == null ? "the model" : names.of(c.from())) + " was unavailable."));
                 default -> {
                     // Retried attempts, titles, user model choices and chain records are not rows of the chat.
                 }

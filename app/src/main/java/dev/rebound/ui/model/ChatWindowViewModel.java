@@ -17,10 +17,13 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.value.ChangeListener;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import org.slf4j.Logger;
@@ -47,7 +50,8 @@ public final class ChatWindowViewModel implements AutoCloseable {
 
     /** What the window's view-models need. */
     public record Dependencies(SessionFactory sessions, SessionCatalogue catalogue, SettingsStore settings,
-                               Executor fx, Executor background, Clock clock, ZoneId zone, Ticker ticker) {
+                               Executor fx, Executor background, Clock clock, ZoneId zone, Ticker ticker,
+                               SimulatorPort simulator) {
     }
 
     private final Dependencies deps;
@@ -59,6 +63,10 @@ public final class ChatWindowViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<ChatViewModel> current = new ReadOnlyObjectWrapper<>(this, "current");
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.STARTING);
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper(this, "problem", "");
+    private final ReadOnlyBooleanWrapper offline = new ReadOnlyBooleanWrapper(this, "offline");
+    private final ModelNames names;
+    private final SimulatorMenuViewModel simulatorMenu;
+    private final ChangeListener<ModelRef> modelShown = (obs, old, now) -> modelShown();
     private final Consumer<Settings> settingsListener;
     private List<String[]> startupNotices = List.of();
     private boolean closed;
@@ -66,9 +74,25 @@ public final class ChatWindowViewModel implements AutoCloseable {
     public ChatWindowViewModel(Dependencies deps) {
         this.deps = deps;
         this.sidebar = new SidebarViewModel(deps.catalogue(), deps.fx(), deps.background());
+        this.names = new ModelNames(deps.settings()::current);
+        this.simulatorMenu = new SimulatorMenuViewModel(deps.simulator(), deps.ticker(), names);
         this.models.setAll(deps.settings().current().allModels());
-        this.settingsListener = s -> deps.fx().execute(() -> models.setAll(s.allModels()));
+        this.offline.set(deps.settings().usesBuiltInProvider());
+        this.settingsListener = s -> deps.fx().execute(() -> {
+            models.setAll(s.allModels());
+            offline.set(deps.settings().usesBuiltInProvider());
+            modelShown();
+        });
         deps.settings().addListener(settingsListener);
+        current.addListener((obs, old, now) -> {
+            if (old != null) {
+                old.modelProperty().removeListener(modelShown);
+            }
+            if (now != null) {
+                now.modelProperty().addListener(modelShown);
+            }
+            modelShown();
+        });
     }
 
     public SidebarViewModel sidebar() {
@@ -78,6 +102,24 @@ public final class ChatWindowViewModel implements AutoCloseable {
     /** The configured models, for the model picker; follows settings changes. */
     public ObservableList<ModelRef> models() {
         return models;
+    }
+
+    /** What models are called on screen (the model picker uses it too). */
+    public ModelNames modelNames() {
+        return names;
+    }
+
+    /**
+     * Whether the built-in simulator is the provider because none is configured: the welcome view shows in an empty
+     * chat then. Follows settings changes (it turns false once a provider is saved).
+     */
+    public ReadOnlyBooleanProperty offlineProperty() {
+        return offline.getReadOnlyProperty();
+    }
+
+    /** The "Simulate failures" menu. */
+    public SimulatorMenuViewModel simulatorMenu() {
+        return simulatorMenu;
     }
 
     /** The chat shown, or null while none is open. */
@@ -192,6 +234,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
         }
         closed = true;
         deps.settings().removeListener(settingsListener);
+        simulatorMenu.close();
         List<ChatViewModel> chats = List.copyOf(open.values());
         open.clear();
         current.set(null);
@@ -239,7 +282,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
         notices.addAll(opened.notices());
         startupNotices = List.of();
         ChatViewModel chat = new ChatViewModel(session, notices, deps.fx(), deps.background(), deps.clock(),
-                deps.zone(), deps.ticker());
+                deps.zone(), deps.ticker(), names);
         chat.setOnTurnEnded(sidebar::refresh);
         open.put(session.id(), chat);
         current.set(chat);
@@ -247,6 +290,11 @@ public final class ChatWindowViewModel implements AutoCloseable {
         state.set(State.READY);
         problem.set("");
         sidebar.refresh();
+    }
+
+    private void modelShown() {
+        ChatViewModel chat = current.get();
+        simulatorMenu.modelShown(deps.settings().current(), chat == null ? null : chat.modelProperty().get());
     }
 
     private void tell(String message) {

@@ -31,6 +31,7 @@ public final class RetryBannerViewModel {
 
     private final Clock clock;
     private final Ticker ticker;
+    private final ModelNames names;
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.HIDDEN);
     private final ReadOnlyStringWrapper headline = new ReadOnlyStringWrapper(this, "headline", "");
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
@@ -38,9 +39,11 @@ public final class RetryBannerViewModel {
     private AutoRetryStart current;
     private AutoCloseable ticking;
 
-    public RetryBannerViewModel(Clock clock, Ticker ticker) {
+    /** @param names what models are called in the summary */
+    public RetryBannerViewModel(Clock clock, Ticker ticker, ModelNames names) {
         this.clock = clock;
         this.ticker = ticker;
+        this.names = names;
     }
 
     public ReadOnlyObjectProperty<State> stateProperty() {
@@ -78,7 +81,7 @@ public final class RetryBannerViewModel {
      */
     void show(AutoRetryStart start, Integer httpStatus) {
         current = start;
-        summary.set(summaryOf(start, httpStatus));
+        summary.set(summaryOf(start, httpStatus, names));
         error.set(start.errorMessage() == null ? "" : start.errorMessage());
         state.set(State.WAITING);
         tick();
@@ -133,14 +136,14 @@ public final class RetryBannerViewModel {
         }
     }
 
-    static String summaryOf(AutoRetryStart start, Integer httpStatus) {
+    static String summaryOf(AutoRetryStart start, Integer httpStatus, ModelNames names) {
         List<String> parts = new ArrayList<>();
         parts.add(describe(start.errorKind()));
         if (httpStatus != null) {
             parts.add("HTTP " + httpStatus);
         }
         if (start.model() != null) {
-            parts.add(start.model());
+            parts.add(names.of(start.model()));
         }
         if (start.credential() != null) {
             parts.add("key \"" + start.credential() + "\"");

@@ -23,11 +23,12 @@ import javafx.stage.Window;
 public final class SettingsWindow {
     private final Stage stage = new Stage();
     private final SettingsViewModel model;
+    private final TabPane tabs;
     private final Subscriptions subs = new Subscriptions();
 
     private SettingsWindow(Window owner, SettingsViewModel model, Path pluginsDir) {
         this.model = model;
-        TabPane tabs = new TabPane(
+        tabs = new TabPane(
                 tab("Retry", "tab-retry", RetryTab.build(model.retry(), subs)),
                 tab("Fallback chains", "tab-chains", ChainsTab.build(model.chains(), subs)),
                 tab("Providers and credentials", "tab-providers", ProvidersTab.build(model.providers(), subs)),
@@ -86,6 +87,12 @@ public final class SettingsWindow {
         SettingsWindow window = new SettingsWindow(owner, model, pluginsDir);
         window.stage.show();
         return window;
+    }
+
+    /** Shows the tab with this id ({@code tab-retry}, {@code tab-chains}, {@code tab-providers}, {@code tab-plugins}). */
+    public void select(String tabId) {
+        tabs.getTabs().stream().filter(t -> tabId.equals(t.getId())).findFirst()
+                .ifPresent(t -> tabs.getSelectionModel().select(t));
     }
 
     public Stage stage() {

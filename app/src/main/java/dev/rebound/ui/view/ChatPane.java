@@ -4,6 +4,8 @@ import atlantafx.base.theme.Styles;
 import dev.rebound.api.ModelRef;
 import dev.rebound.ui.model.ChatItem;
 import dev.rebound.ui.model.ChatViewModel;
+import dev.rebound.ui.model.ChatWindowViewModel;
+import dev.rebound.ui.model.ModelNames;
 import dev.rebound.ui.model.ComposerViewModel;
 import dev.rebound.ui.model.RetryBannerViewModel;
 import java.util.ArrayList;
@@ -40,10 +42,14 @@ final class ChatPane extends BorderPane {
     private final ListView<ChatItem> list = new ListView<>();
     private final TextArea composer = new TextArea();
 
-    ChatPane(ChatViewModel chat, ObservableList<ModelRef> models, MarkdownRenderer renderer) {
+    /**
+     * @param window the window's models, model names and whether the built-in simulator is the provider
+     * @param addProvider opens the settings on the providers tab (the welcome view's button)
+     */
+    ChatPane(ChatViewModel chat, ChatWindowViewModel window, MarkdownRenderer renderer, Runnable addProvider) {
         this.chat = chat;
         getStyleClass().add("chat-pane");
-        setTop(header(models));
+        setTop(header(window.models(), window.modelNames()));
         list.getStyleClass().addAll("chat-list", Styles.DENSE);
         list.setItems(chat.items());
         list.setCellFactory(v -> new MessageCell(chat, renderer, this::followEnd));
@@ -58,7 +64,8 @@ final class ChatPane extends BorderPane {
         chat.items().addListener(added);
         disposers.add(() -> chat.items().removeListener(added));
         list.heightProperty().addListener((obs, old, now) -> followEnd());
-        setCenter(list);
+        VBox.setVgrow(list, Priority.ALWAYS);
+        setCenter(new VBox(welcome(window, addProvider), list));
         VBox bottom = new VBox(banner(chat.banner()), composer(chat.composer()));
         bottom.getStyleClass().add("chat-bottom");
         setBottom(bottom);
@@ -77,7 +84,23 @@ final class ChatPane extends BorderPane {
         list.setItems(null);
     }
 
-    private HBox header(ObservableList<ModelRef> models) {
+    /** Shown while the built-in simulator is the provider and the chat has no message yet. */
+    private WelcomeView welcome(ChatWindowViewModel window, Runnable addProvider) {
+        WelcomeView welcome = new WelcomeView(addProvider);
+        VBox.setMargin(welcome, new javafx.geometry.Insets(16, 20, 0, 20));
+        welcome.bindModelName(Bindings.createStringBinding(() -> window.modelNames().of(chat.modelProperty().get()),
+                chat.modelProperty()));
+        welcome.visibleProperty().bind(window.offlineProperty().and(chat.hasMessagesProperty().not()));
+        welcome.managedProperty().bind(welcome.visibleProperty());
+        disposers.add(() -> {
+            welcome.unbind();
+            welcome.visibleProperty().unbind();
+            welcome.managedProperty().unbind();
+        });
+        return welcome;
+    }
+
+    private HBox header(ObservableList<ModelRef> models, ModelNames names) {
         ComboBox<ModelRef> picker = new ComboBox<>(models);
         picker.setId("model-picker");
         picker.setTooltip(new Tooltip("The model of the next reply"));
@@ -85,12 +108,12 @@ final class ChatPane extends BorderPane {
         picker.setConverter(new StringConverter<>() {
             @Override
             public String toString(ModelRef model) {
-                return model == null ? "" : model.selector();
+                return names.of(model);
             }
 
             @Override
             public ModelRef fromString(String text) {
-                return ModelRef.parse(text);
+                return models.stream().filter(m -> names.of(m).equals(text)).findFirst().orElse(null);
             }
         });
         boolean[] updating = {false};

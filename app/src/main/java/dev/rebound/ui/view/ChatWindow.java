@@ -26,19 +26,20 @@ import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Screen;
-import javafx.stage.Window;
 
 /**
  * The chat window: menu bar, sidebar and the chat shown. Esc cancels a pending retry wherever the focus is (an event
- * filter on the scene asks the chat, which asks the live session). Other menus (e.g. a failure simulator) are added
- * through {@link #menuBar()}.
+ * filter on the scene asks the chat, which asks the live session). The "Simulate failures" menu (Alt+I) scripts the
+ * built-in simulator; the welcome view shows in an empty chat while it is the provider.
  */
 public final class ChatWindow {
     private final ChatWindowViewModel window;
     private final MarkdownRenderer renderer;
     private final MenuBar menuBar = new MenuBar();
+    private final Menu simulate;
     private final StackPane chatHolder = new StackPane();
     private final Scene scene;
+    private final SettingsOpener openSettings;
     private ChatPane shown;
 
     /**
@@ -46,12 +47,14 @@ public final class ChatWindow {
      * @param darkTheme whether to start dark
      * @param themeChanged told when the user switches the theme (to remember it)
      */
-    public ChatWindow(ChatWindowViewModel window, LinkOpener links, ZoneId zone, Consumer<Window> openSettings,
+    public ChatWindow(ChatWindowViewModel window, LinkOpener links, ZoneId zone, SettingsOpener openSettings,
                       boolean darkTheme, Consumer<Boolean> themeChanged) {
         this.window = window;
         this.renderer = new MarkdownRenderer(links);
+        this.openSettings = openSettings;
+        this.simulate = SimulatorMenu.build(window.simulatorMenu());
         applyTheme(darkTheme);
-        buildMenus(openSettings, darkTheme, themeChanged);
+        buildMenus(darkTheme, themeChanged);
         SplitPane split = new SplitPane(new SidebarView(window, zone), chatHolder);
         split.setDividerPositions(0.24);
         SplitPane.setResizableWithParent(split.getItems().getFirst(), false);
@@ -102,7 +105,8 @@ public final class ChatWindow {
     private void show(ChatViewModel chat) {
         dispose();
         if (chat != null) {
-            shown = new ChatPane(chat, window.models(), renderer);
+            shown = new ChatPane(chat, window, renderer,
+                    () -> openSettings.open(scene.getWindow(), SettingsTab.PROVIDERS));
             chatHolder.getChildren().setAll(shown);
             shown.focusComposer();
             Platform.runLater(() -> {
@@ -120,13 +124,13 @@ public final class ChatWindow {
         }
     }
 
-    private void buildMenus(Consumer<Window> openSettings, boolean darkTheme, Consumer<Boolean> themeChanged) {
+    private void buildMenus(boolean darkTheme, Consumer<Boolean> themeChanged) {
         MenuItem newChat = new MenuItem("_New chat");
         newChat.setAccelerator(KeyCombination.keyCombination("Shortcut+N"));
         newChat.setOnAction(e -> window.newChat());
         MenuItem settings = new MenuItem("_Settings…");
         settings.setAccelerator(KeyCombination.keyCombination("Shortcut+COMMA"));
-        settings.setOnAction(e -> openSettings.accept(scene.getWindow()));
+        settings.setOnAction(e -> openSettings.open(scene.getWindow(), SettingsTab.RETRY));
         MenuItem quit = new MenuItem("_Quit");
         quit.setAccelerator(KeyCombination.keyCombination("Shortcut+Q"));
         quit.setOnAction(e -> scene.getWindow().hide());
@@ -139,7 +143,7 @@ public final class ChatWindow {
             themeChanged.accept(now);
         });
         Menu view = new Menu("_View", null, dark);
-        menuBar.getMenus().addAll(file, view);
+        menuBar.getMenus().addAll(file, view, simulate);
     }
 
     private static void applyTheme(boolean dark) {

@@ -35,7 +35,7 @@ class ChatViewModelTest {
         harness = DesktopHarness.start(configDir, server.url("/v1").toString(), retry);
         opened = harness.context(null).sessions().create();
         chat = new ChatViewModel(opened.session(), List.of(), fx, Runnable::run, Clock.systemUTC(),
-                ZoneOffset.UTC, ticker);
+                ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current));
     }
 
     @AfterEach

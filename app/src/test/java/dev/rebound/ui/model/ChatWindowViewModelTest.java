@@ -38,7 +38,8 @@ class ChatWindowViewModelTest {
     private ChatWindowViewModel open() {
         DesktopContext context = harness.context(null);
         return new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(context.sessions(), context.catalogue(),
-                context.settings(), fx, Runnable::run, context.clock(), context.zone(), new ManualTicker()));
+                context.settings(), fx, Runnable::run, context.clock(), context.zone(), new ManualTicker(),
+                context.simulator()));
     }
 
     @AfterEach

@@ -4,14 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.api.AutoRetryStart;
 import dev.rebound.api.ErrorKind;
+import dev.rebound.settings.ModelConfig;
+import dev.rebound.settings.ProviderApi;
+import dev.rebound.settings.ProviderConfig;
+import dev.rebound.settings.RetrySettings;
+import dev.rebound.settings.Settings;
+import dev.rebound.settings.TimeoutSettings;
 import dev.rebound.testing.MutableClock;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RetryBannerViewModelTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     private final ManualTicker ticker = new ManualTicker();
-    private final RetryBannerViewModel banner = new RetryBannerViewModel(clock, ticker);
+    private final RetryBannerViewModel banner = new RetryBannerViewModel(clock, ticker,
+            new ModelNames(() -> Settings.DEFAULTS));
 
     private AutoRetryStart retry(int attempt, long delayMs) {
         return new AutoRetryStart(attempt, 10, delayMs, "Overloaded", ErrorKind.TRANSIENT, "local/m", "work",
@@ -42,6 +51,20 @@ class RetryBannerViewModelTest {
         assertThat(banner.summaryProperty().get()).isEqualTo("Provider unavailable · HTTP 529 · local/m · key \"work\"");
         assertThat(banner.errorProperty().get()).isEqualTo("Overloaded");
         assertThat(banner.attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void theSummaryCallsAModelByItsDisplayName() {
+        Settings named = new Settings(null, Map.of(), Map.of("local", new ProviderConfig("local",
+                ProviderApi.SIMULATOR, null, List.of(new ModelConfig("m", 1000, "Rebound Simulator (offline)")))),
+                RetrySettings.DEFAULTS, TimeoutSettings.DEFAULTS);
+        RetryBannerViewModel shown = new RetryBannerViewModel(clock, ticker, new ModelNames(() -> named));
+
+        shown.show(retry(1, 500), 529);
+
+        assertThat(shown.summaryProperty().get())
+                .isEqualTo("Provider unavailable · HTTP 529 · Rebound Simulator (offline) · key \"work\"");
+        shown.hide();
     }
 
     @Test

@@ -13,8 +13,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The guide's example, built into its archive and loaded by PF4J, logs every scheduled retry. */
+/**
+ * The guide's example, built into its archive and loaded by PF4J, logs every scheduled retry. The logger name comes
+ * from the listener class and the plugin id from the {@code plugin.id} system property (the pom's, passed by the
+ * parent's failsafe configuration), so a copied module only renames the class here.
+ */
 class AutoRetryLoggerIT {
+    private static final String PLUGIN_ID = System.getProperty("plugin.id");
 
     @TempDir
     Path work;
@@ -24,7 +29,7 @@ class AutoRetryLoggerIT {
         SessionScript script = new SessionScript("anthropic", "claude-sonnet-4-5", "work", 1_764_579_600_000L);
 
         try (LoadedPlugin plugin = LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.1.0", work);
-             LogCapture log = LogCapture.of("dev.rebound.plugin.example")) {
+             LogCapture log = LogCapture.of(AutoRetryLogger.class.getName())) {
             assertThat(plugin.listenerClasses()).extracting(Class::getName)
                     .containsExactly(AutoRetryLogger.class.getName());
             SessionEventListener listener = plugin.newListener(Map.of());
@@ -45,6 +50,6 @@ class AutoRetryLoggerIT {
     void anAppOlderThanPluginRequiresDoesNotStartIt() {
         assertThatThrownBy(() -> LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.0.9", work).close())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("example-plugin DISABLED");
+                .hasMessageContaining(PLUGIN_ID + " DISABLED");
     }
 }

@@ -20,6 +20,12 @@ public final class PrometheusMetricsListener implements SessionEventListener, Au
     private final RetryMetrics metrics = new RetryMetrics();
     private final MetricsEndpoint endpoint;
 
+    /**
+     * Starts serving {@code /metrics} on the port of the plugin's settings and writes its address to
+     * {@link #ENDPOINT_FILE}; a port that cannot be bound is logged, and the metrics are then only counted.
+     *
+     * @param context the plugin's context, given by the host
+     */
     public PrometheusMetricsListener(PluginContext context) {
         MetricsSettings settings = MetricsSettings.from(context.pluginSettings());
         endpoint = MetricsEndpoint.start(metrics.registry(), settings.port(),

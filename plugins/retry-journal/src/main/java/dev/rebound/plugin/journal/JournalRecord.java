@@ -29,6 +29,7 @@ public record JournalRecord(String time, String turnId, String outcome, String g
     /** The value of {@code outcome} for any other chain. */
     public static final String GAVE_UP = "gave_up";
 
+    /** Keeps an immutable copy of the attempts. */
     public JournalRecord {
         attempts = List.copyOf(attempts);
     }

@@ -19,6 +19,11 @@ public final class RetryJournalListener implements SessionEventListener {
     private final JournalFile journal;
     private final String appVersion;
 
+    /**
+     * A journal in the plugin's data directory ({@link #FILE_NAME}); nothing is written until a chain ends.
+     *
+     * @param context the plugin's context, given by the host
+     */
     public RetryJournalListener(PluginContext context) {
         this.journal = new JournalFile(context.dataDirectory().resolve(FILE_NAME));
         this.appVersion = context.appVersion();

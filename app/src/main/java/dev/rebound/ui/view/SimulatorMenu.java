@@ -1,0 +1,93 @@
+package dev.rebound.ui.view;
+
+import dev.rebound.ui.model.SimulatedFailure;
+import dev.rebound.ui.model.SimulatorMenuViewModel;
+import java.util.Locale;
+import javafx.beans.binding.Bindings;
+import javafx.scene.control.CustomMenuItem;
+import javafx.scene.control.Label;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.RadioMenuItem;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.control.Tooltip;
+
+/**
+ * The "Simulate failures" menu of the menu bar: one item per {@link SimulatedFailure}, "Clear queued failures", the
+ * queued count and the reply speed. While the chat shown does not talk to the built-in simulator, every action is
+ * disabled and the menu's first line says why (a keyboard user reads it there; JavaFX shows no tooltip on a disabled
+ * node), as does the tooltip of an info mark in the title. Alt+I opens it (mnemonic); the title carries the count.
+ */
+final class SimulatorMenu {
+    private SimulatorMenu() {
+    }
+
+    static Menu build(SimulatorMenuViewModel model) {
+        Menu menu = new Menu();
+        menu.setId("simulate-menu");
+        menu.textProperty().bind(Bindings.createStringBinding(() -> model.queuedProperty().get() == 0
+                ? "S_imulate failures" : "S_imulate failures (" + model.queuedProperty().get() + ")",
+                model.queuedProperty()));
+        // A Menu has no tooltip of its own: while unavailable, an info mark in the title carries the reason.
+        Label why = new Label("ⓘ");
+        why.setId("simulate-why");
+        Tooltip reasonTip = new Tooltip();
+        reasonTip.textProperty().bind(model.unavailableReasonProperty());
+        reasonTip.setWrapText(true);
+        reasonTip.setMaxWidth(420);
+        why.setTooltip(reasonTip);
+        menu.graphicProperty().bind(Bindings.when(model.availableProperty()).then((Label) null).otherwise(why));
+        menu.getStyleClass().add("simulate-menu");
+        menu.setOnShowing(e -> model.refresh());
+
+        Label reason = new Label();
+        reason.setId("simulate-unavailable");
+        reason.setWrapText(true);
+        reason.setMaxWidth(380);
+        reason.textProperty().bind(model.unavailableReasonProperty());
+        CustomMenuItem reasonItem = new CustomMenuItem(reason, false);
+        reasonItem.visibleProperty().bind(model.availableProperty().not());
+        menu.getItems().add(reasonItem);
+
+        MenuItem count = new MenuItem();
+        count.setId("simulate-queued");
+        count.textProperty().bind(model.queuedTextProperty());
+        count.setDisable(true);
+        menu.getItems().add(count);
+        menu.getItems().add(new SeparatorMenuItem());
+        for (SimulatedFailure failure : SimulatedFailure.values()) {
+            Label text = new Label(failure.label());
+            Tooltip.install(text, new Tooltip(failure.description()));
+            CustomMenuItem item = new CustomMenuItem(text);
+            item.setId("simulate-" + failure.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            item.disableProperty().bind(model.availableProperty().not());
+            // A custom item's content does not inherit the item's disabled look; bind it too.
+            text.disableProperty().bind(item.disableProperty());
+            item.setOnAction(e -> model.queue(failure));
+            menu.getItems().add(item);
+        }
+        menu.getItems().add(new SeparatorMenuItem());
+        MenuItem clear = new MenuItem("_Clear queued failures");
+        clear.setId("simulate-clear");
+        clear.disableProperty().bind(model.queuedProperty().isEqualTo(0));
+        clear.setOnAction(e -> model.clear());
+        menu.getItems().addAll(clear, new SeparatorMenuItem(), speeds(model));
+        return menu;
+    }
+
+    private static Menu speeds(SimulatorMenuViewModel model) {
+        Menu speed = new Menu("Reply _speed");
+        speed.setId("simulate-speed");
+        ToggleGroup group = new ToggleGroup();
+        for (double rate : SimulatorMenuViewModel.SPEEDS) {
+            RadioMenuItem item = new RadioMenuItem(rate == 0 ? "Instant" : "%,.0f tokens/s".formatted(rate));
+            item.setToggleGroup(group);
+            item.setSelected(rate == model.speedProperty().get());
+            item.setOnAction(e -> model.chooseSpeed(rate));
+            speed.getItems().add(item);
+        }
+        speed.disableProperty().bind(model.availableProperty().not());
+        return speed;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.rebound.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.rebound.plugin.PluginHost;
+import dev.rebound.plugin.PluginReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The host loading real plugin archives in this JVM, with short time limits. */
+class PluginHostLoadingTest {
+    private static final String SLOW_START = "dev.rebound.itplugins.slowstart.SlowStartPlugin";
+    private static final String CALLS = "rebound.it.slowStartCalls";
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void forgetCalls() {
+        System.clearProperty("rebound.it.slowStartMillis");
+    }
+
+    @Test
+    void aStartThatReturnsLateLeavesThePluginFailedAndItIsStoppedWhenTheAppExits() throws Exception {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        PluginArchiveBuilder.of("slow-start").id("late-starter").pluginClass(SLOW_START).jar(plugins, "late.jar");
+        PluginArchiveBuilder.of("recording").zip(plugins, "recording.zip");
+        System.setProperty("rebound.it.slowStartMillis", "700");
+
+        PluginHost host = PluginHost.start(options(plugins, Duration.ofMillis(300), Duration.ofSeconds(5)),
+                message -> { });
+        Map<String, PluginReport> reports = byId(host.plugins());
+
+        assertThat(reports.get("late-starter").state()).isEqualTo(PluginReport.State.FAILED);
+        assertThat(reports.get("late-starter").failure()).contains("start() did not return within");
+        assertThat(reports.get("recording").state()).isEqualTo(PluginReport.State.ACTIVE);
+        assertThat(cacheFolders()).singleElement().satisfies(folder -> assertThat(folder.getFileName().toString())
+                .startsWith(ProcessHandle.current().pid() + "-"));
+        awaitCall("start late-starter");
+        assertThat(byId(host.plugins()).get("late-starter").state()).isEqualTo(PluginReport.State.FAILED);
+
+        host.close();
+
+        assertThat(System.getProperty(CALLS)).contains("stop late-starter");
+        assertThat(cacheFolders()).isEmpty();
+    }
+
+    @Test
+    void pluginsNotReachedWithinTheOverallLimitAreReportedFailedAndStartIsNotHeldLonger() throws Exception {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        for (String id : List.of("never-a", "never-b", "never-c")) {
+            PluginArchiveBuilder.of("slow-start").id(id).pluginClass(SLOW_START).jar(plugins, id + ".jar");
+        }
+        System.setProperty("rebound.it.slowStartMillis", "3000");
+
+        long started = System.nanoTime();
+        PluginHost host = PluginHost.start(options(plugins, Duration.ofMillis(600), Duration.ofMillis(1000)),
+                message -> { });
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        List<PluginReport> reports = host.plugins();
+        host.close();
+
+        assertThat(took).isLessThan(Duration.ofMillis(2500));
+        assertThat(reports).allSatisfy(r -> assertThat(r.state()).isEqualTo(PluginReport.State.FAILED));
+        assertThat(reports).filteredOn(r -> r.failure().contains("start() did not return within")).hasSize(2);
+        assertThat(reports).filteredOn(r -> r.failure().startsWith("loading took too long")).hasSize(1);
+        assertThat(host.startupProblems()).anyMatch(p -> p.contains("was not started: loading took too long"));
+    }
+
+    private PluginHost.Options options(Path plugins, Duration pluginLimit, Duration totalLimit) {
+        return new PluginHost.Options(List.of(plugins), id -> dir.resolve("plugin-data").resolve(id),
+                dir.resolve("plugin-cache"), "0.1.0", JsonNodeFactory.instance.objectNode(), pluginLimit, totalLimit,
+                Duration.ofSeconds(2));
+    }
+
+    private List<Path> cacheFolders() throws IOException {
+        try (Stream<Path> folders = Files.list(dir.resolve("plugin-cache"))) {
+            return folders.toList();
+        }
+    }
+
+    private static Map<String, PluginReport> byId(List<PluginReport> reports) {
+        return reports.stream().collect(Collectors.toMap(PluginReport::id, Function.identity()));
+    }
+
+    /** Waits for the slow plugin to record a call; the deadline is a failure bound, not a timing assertion. */
+    private static void awaitCall(String call) throws InterruptedException {
+        long deadline = System.nanoTime() + PluginFixtures.WAIT.toNanos();
+        while (!System.getProperty(CALLS, "").contains(call)) {
+            assertThat(System.nanoTime()).as("waiting for %s", call).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.rebound.ui;
+
+import dev.rebound.app.DesktopHarness;
+import dev.rebound.ui.view.FxTicker;
+import dev.rebound.ui.view.SettingsOpener;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import javafx.application.Platform;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The real chat window for robot tests: shown from a desktop context with the production FX executor and ticker,
+ * every retry-banner headline recorded (a short countdown can come and go between two looks). {@link #close()} hides it
+ * and closes the app's services. Call {@code FxToolkit.registerPrimaryStage()} first.
+ */
+final class WindowFixture implements AutoCloseable {
+    private static final long WAIT_SECONDS = 20;
+
+    private final DesktopHarness harness;
+    private final DesktopContext context;
+    private final Stage stage;
+    private final List<String> headlines = new CopyOnWriteArrayList<>();
+
+    private WindowFixture(DesktopHarness harness, DesktopContext context, Stage stage) {
+        this.harness = harness;
+        this.context = context;
+        this.stage = stage;
+    }
+
+    /**
+     * Shows the window of a new chat and waits until its composer and banner exist. Links are not opened. Closes
+     * {@code harness} when the window cannot be shown.
+     */
+    static WindowFixture open(DesktopHarness harness, Path configDir, SettingsOpener settings) throws Exception {
+        DesktopContext context = harness.context(null);
+        Stage stage;
+        try {
+            stage = FxToolkit.setupFixture(() -> {
+            Stage s = new Stage();
+            DesktopApp.show(s, context, UiPreferences.load(configDir.resolve("state/desktop.json")),
+                    Platform::runLater, new FxTicker(), url -> { }, settings);
+            return s;
+        });
+        } catch (Exception | AssertionError e) {
+            harness.close();
+            throw e;
+        }
+        WindowFixture window = new WindowFixture(harness, context, stage);
+        FxRobot robot = new FxRobot();
+        waitFor(() -> robot.lookup("#composer").tryQuery().isPresent()
+                && robot.lookup("#retry-headline").tryQuery().isPresent());
+        Label headline = robot.lookup("#retry-headline").queryAs(Label.class);
+        FxToolkit.setupFixture(() -> headline.textProperty().addListener((obs, old, now) -> window.headlines.add(now)));
+        return window;
+    }
+
+    /** What the window was built from (its settings store, its simulator). */
+    DesktopContext context() {
+        return context;
+    }
+
+    /** Every headline the retry banner showed, in order. */
+    List<String> headlines() {
+        return headlines;
+    }
+
+    /** Waits until {@code condition}, checked on the FX thread, holds. */
+    static void waitFor(Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(WAIT_SECONDS, TimeUnit.SECONDS,
+                () -> WaitForAsyncUtils.asyncFx(condition).get());
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            FxToolkit.setupFixture(stage::hide);
+        } finally {
+            harness.close();
+        }
+    }
+}
