@@ -3,7 +3,7 @@
 #
 #   ./mvnw -B -q -DskipTests package && docs/images/take-screenshots.sh [SCENE...]
 #
-# SCENE is any of: chat failed settings scaled (default: all). Each scene starts the real jar with a fresh temporary
+# SCENE is any of: empty chat failed settings scaled (default: all). Each scene starts the real jar with a fresh temporary
 # config directory and, where it needs failures, a scenario for the built-in simulator (no network, no key), types into
 # the window with xdotool and saves it with ImageMagick's `import`. Needs xvfb, xdotool and imagemagick
 # (apt-get install -y xvfb xdotool imagemagick). Not part of the test suite: it takes about two minutes.
@@ -28,13 +28,13 @@ done
 # Outside Xvfb: run the 100 % scenes on a 1400x900 screen and the 200 % one on a larger screen, then stop.
 if [ -z "${REBOUND_SHOTS_INSIDE:-}" ]; then
   scenes=("$@")
-  [ ${#scenes[@]} -eq 0 ] && scenes=(chat failed settings scaled)
+  [ ${#scenes[@]} -eq 0 ] && scenes=(empty chat failed settings scaled)
   normal=() scaled=()
   for scene in "${scenes[@]}"; do
     case $scene in
-      chat | failed | settings) normal+=("$scene") ;;
+      empty | chat | failed | settings) normal+=("$scene") ;;
       scaled) scaled+=("$scene") ;;
-      *) echo "take-screenshots: unknown scene '$scene' (chat, failed, settings, scaled)" >&2; exit 2 ;;
+      *) echo "take-screenshots: unknown scene '$scene' (empty, chat, failed, settings, scaled)" >&2; exit 2 ;;
     esac
   done
   export REBOUND_SHOTS_INSIDE=1
@@ -98,7 +98,7 @@ send() {
 }
 
 # Scrolls the chat list to its end with the mouse wheel (the list does not always follow a reply that ends in a
-# failure at once), then parks the pointer on the sidebar's empty part so no hover effect shows.
+# failure or a cancel), then parks the pointer on the sidebar's empty part so no hover effect shows.
 scroll_chat_to_end() {
   xdotool mousemove --window "$window" 680 300 click --repeat 20 --delay 30 5
   xdotool mousemove --window "$window" 130 600
@@ -110,7 +110,16 @@ shot() {
   echo "take-screenshots: $1.png"
 }
 
-# The empty window, a streamed reply, the retry banner mid-countdown and a cancelled retry.
+# The first start: the welcome view over an empty chat, nothing scripted (so the Simulate failures menu shows no count).
+scene_empty() {
+  local theme=$1 config=$work/empty-$1
+  mkdir -p "$config"
+  start_app "$config" "$theme"
+  shot "desktop-empty-$theme"
+  stop_app
+}
+
+# A streamed reply, the retry banner mid-countdown and a cancelled retry.
 scene_chat() {
   local theme=$1 config=$work/chat-$1
   mkdir -p "$config"
@@ -118,7 +127,6 @@ scene_chat() {
 { "steps": [ "ok", { "fault": "rate-limit", "retryAfterSeconds": 40 } ] }
 EOF
   start_app "$config" "$theme" --scenario "$config/scenario.json"
-  shot "desktop-empty-$theme"
   send "How should a client retry an overloaded API?"
   sleep 5
   shot "desktop-reply-$theme"
@@ -127,6 +135,7 @@ EOF
   shot "desktop-banner-$theme"
   xdotool key Escape
   sleep 1.5
+  scroll_chat_to_end
   shot "desktop-cancelled-$theme"
   stop_app
 }
