@@ -15,11 +15,11 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
+import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.input.KeyCode;
 import javafx.scene.text.Text;
-import javafx.stage.Stage;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The real chat window on the real session core against a loopback server, driven by a robot as a person would:
@@ -334,5 +335,29 @@ class ChatWindowTest {
     private boolean showsNotice(String text) {
         return robot.lookup((Node n) -> n instanceof Label l && l.getStyleClass().contains("notice")
                 && l.getText().endsWith(text)).tryQuery().isPresent();
+    }
+
+    @Test
+    void aLongProviderErrorWrapsBesideTheBannerButtonsInsteadOfShorteningThem() throws Exception {
+        openWindow("{}");
+        String message = "Rate limit reached for gpt-4.1-mini in organization org-example on requests per min (RPM): "
+                + "Limit 3, Used 3, Requested 1. Please try again in 30s. Visit the rate limits page to learn more.";
+        server.enqueue(new MockResponse.Builder().code(429).addHeader("Content-Type", "application/json")
+                .addHeader("retry-after", "30")
+                .body("{\"error\":{\"type\":\"requests\",\"code\":\"rate_limit_exceeded\",\"message\":\""
+                        + message + "\"}}")
+                .build());
+
+        sendPrompt("Hi");
+        waitFor(this::bannerShown);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        for (String id : List.of("#retry-now", "#cancel-retry")) {
+            Button button = robot.lookup(id).queryAs(Button.class);
+            double preferred = WaitForAsyncUtils.asyncFx(() -> button.prefWidth(-1)).get();
+            assertThat(button.getWidth()).as(id + " width").isGreaterThanOrEqualTo(preferred - 0.5);
+        }
+        robot.clickOn("#cancel-retry");
+        waitFor(() -> !bannerShown() && idle());
     }
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The first run as a person sees it: no provider configured, so the real window chats with the real built-in
@@ -104,6 +105,20 @@ class WelcomeAndSimulatorMenuTest {
                                          "models": [{"id": "real-model"}]}}}"""));
         assertThat(saved).isInstanceOf(SettingsUpdate.Applied.class);
         waitFor(() -> !visible("#welcome"));
+    }
+
+    @Test
+    void theWelcomeShowsItsWrappedTextWholeInTheDefaultWindow() throws Exception {
+        openWindow(DesktopHarness.startOffline(configDir, "{}"));
+        waitFor(() -> visible("#welcome"));
+        WaitForAsyncUtils.waitForFxEvents();
+
+        for (String id : List.of("#welcome-source", "#welcome-hint")) {
+            Label text = robot.lookup(id).queryAs(Label.class);
+            double needed = WaitForAsyncUtils.asyncFx(() -> text.prefHeight(text.getWidth())).get();
+            assertThat(text.getHeight()).as(id + " height (shorter means cut to '…')")
+                    .isGreaterThanOrEqualTo(needed - 0.5);
+        }
     }
 
     @Test

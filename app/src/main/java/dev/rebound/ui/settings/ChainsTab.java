@@ -43,6 +43,8 @@ final class ChainsTab {
         keyError.getStyleClass().add("field-error");
         keyError.setWrapText(true);
         subs.bind(keyError.textProperty(), model.newKeyErrorProperty());
+        // Takes no room while empty, so "Remove chain" lines up with "Move up" in the other column.
+        keyError.managedProperty().bind(keyError.textProperty().isNotEmpty());
         Button removeChain = new Button("Remove c_hain");
         removeChain.setId("chain-remove");
         removeChain.disableProperty().bind(chains.getSelectionModel().selectedItemProperty().isNull());

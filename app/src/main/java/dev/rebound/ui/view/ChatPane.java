@@ -180,6 +180,8 @@ final class ChatPane extends BorderPane {
         now.setTooltip(new Tooltip("Skip the wait and retry at once"));
         now.disableProperty().bind(waiting.not());
         now.setOnAction(e -> chat.retryNow());
+        // A long provider error wraps beside the buttons; it must never squeeze them into "…".
+        now.setMinWidth(Region.USE_PREF_SIZE);
         Button cancel = new Button("_Cancel Retry");
         cancel.setId("cancel-retry");
         cancel.setMnemonicParsing(true);
@@ -187,6 +189,7 @@ final class ChatPane extends BorderPane {
         cancel.setTooltip(new Tooltip("Give up on this reply (Esc)"));
         cancel.disableProperty().bind(banner.cancellableProperty().not());
         cancel.setOnAction(e -> chat.cancelRetry());
+        cancel.setMinWidth(Region.USE_PREF_SIZE);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
         VBox text = new VBox(headline, summary, error);

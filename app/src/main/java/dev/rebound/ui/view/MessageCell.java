@@ -96,7 +96,7 @@ final class MessageCell extends ListCell<ChatItem> {
     }
 
     private Node notice(NoticeItem item) {
-        Label label = wrapping((item.level() == NoticeItem.Level.INFO ? "ⓘ " : "⚠ ") + item.text());
+        Label label = wrapping((item.level() == NoticeItem.Level.INFO ? "ℹ " : "⚠ ") + item.text());
         label.getStyleClass().addAll("notice", "notice-" + item.level().name().toLowerCase(java.util.Locale.ROOT),
                 Styles.TEXT_SMALL);
         return label;

@@ -30,7 +30,7 @@ final class SimulatorMenu {
                 ? "S_imulate failures" : "S_imulate failures (" + model.queuedProperty().get() + ")",
                 model.queuedProperty()));
         // A Menu has no tooltip of its own: while unavailable, an info mark in the title carries the reason.
-        Label why = new Label("ⓘ");
+        Label why = new Label("ℹ");
         why.setId("simulate-why");
         Tooltip reasonTip = new Tooltip();
         reasonTip.textProperty().bind(model.unavailableReasonProperty());
