@@ -36,6 +36,9 @@ public record AssistantMessage(String id, List<ContentBlock> content, String pro
 
     /** The concatenated answer text (thinking and tool calls excluded). */
     public String text() {
+        if (content.size() == 1 && content.getFirst() instanceof ContentBlock.Text only) {
+            return only.text();
+        }
         StringBuilder sb = new StringBuilder();
         for (ContentBlock block : content) {
             if (block instanceof ContentBlock.Text t) {

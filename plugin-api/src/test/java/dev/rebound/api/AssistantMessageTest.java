@@ -38,4 +38,11 @@ class AssistantMessageTest {
                 new ContentBlock.Text("b")), null);
         assertThat(m.text()).isEqualTo("ab");
     }
+
+    @Test
+    void aSingleTextBlockIsReturnedWithoutACopy() {
+        String reply = new String("the whole reply");
+        AssistantMessage m = failed(List.of(new ContentBlock.Text(reply)), null);
+        assertThat(m.text()).isSameAs(reply);
+    }
 }

@@ -30,7 +30,12 @@ public final class AssistantItem implements ChatItem {
         CANCELLED
     }
 
-    private final StringBuilder text = new StringBuilder();
+    /**
+     * The text while it grows; null while the row holds a finished text. A restored reply keeps the session's own
+     * {@code String} in {@link #settled} instead of a copy, which halves the text held by a long reopened chat.
+     */
+    private StringBuilder growing;
+    private String settled = "";
     private final ReadOnlyIntegerWrapper length = new ReadOnlyIntegerWrapper(this, "length");
     private final ReadOnlyObjectWrapper<Status> status = new ReadOnlyObjectWrapper<>(this, "status");
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error");
@@ -47,14 +52,15 @@ public final class AssistantItem implements ChatItem {
     /** A finished reply, as restored from a saved chat. */
     static AssistantItem finished(String messageId, String model, String text, Status status, String error) {
         AssistantItem item = new AssistantItem(messageId, model, status);
-        item.append(text);
+        item.settled = text == null ? "" : text;
+        item.length.set(item.settled.length());
         item.error.set(error);
         return item;
     }
 
     /** The text received so far; do not keep it: it changes as the reply streams. */
     public CharSequence text() {
-        return text;
+        return growing != null ? growing : settled;
     }
 
     /** The number of characters received; changes with every delta. */
@@ -96,15 +102,20 @@ public final class AssistantItem implements ChatItem {
 
     void append(String delta) {
         if (delta != null && !delta.isEmpty()) {
-            text.append(delta);
-            length.set(text.length());
+            if (growing == null) {
+                growing = new StringBuilder(settled);
+                settled = "";
+            }
+            growing.append(delta);
+            length.set(growing.length());
         }
     }
 
     /** A new attempt of a retried reply begins in this row. */
     void restart(String newMessageId, String newModel) {
         messageId = newMessageId;
-        text.setLength(0);
+        growing = null;
+        settled = "";
         length.set(0);
         error.set(null);
         detail.set(null);
