@@ -37,7 +37,6 @@ import org.testfx.util.WaitForAsyncUtils;
  * configuration), so it needs no display.
  */
 class ChatWindowTest {
-    private static final long WAIT_SECONDS = 15;
     /** The wait of a retry the tests cancel: short, so they can wait past it to check nothing more is sent. */
     private static final String RETRY_AFTER = "3";
 

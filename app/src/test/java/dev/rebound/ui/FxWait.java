@@ -14,6 +14,11 @@ public final class FxWait {
 
     /** Returns once {@code condition}, evaluated on the FX thread, is true; throws after {@link #SECONDS}. */
     public static void until(Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(SECONDS, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(condition).get());
+        until(condition, SECONDS);
+    }
+
+    /** Returns once {@code condition}, evaluated on the FX thread, is true; throws after {@code seconds}. */
+    public static void until(Callable<Boolean> condition, long seconds) throws Exception {
+        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(condition).get());
     }
 }

@@ -7,13 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import javafx.application.Platform;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
-import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The real chat window for robot tests: shown from a desktop context with the production FX executor and ticker,
@@ -78,8 +76,7 @@ final class WindowFixture implements AutoCloseable {
 
     /** Waits until {@code condition}, checked on the FX thread, holds. */
     static void waitFor(Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(WAIT_SECONDS, TimeUnit.SECONDS,
-                () -> WaitForAsyncUtils.asyncFx(condition).get());
+        FxWait.until(condition, WAIT_SECONDS);
     }
 
     @Override
