@@ -3,6 +3,8 @@ package dev.rebound.ui;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rebound.settings.AtomicFiles;
+import dev.rebound.settings.JsonFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -48,11 +50,7 @@ public final class UiPreferences {
         this.dark = isDark;
         ObjectNode root = JSON.createObjectNode().put("theme", isDark ? "dark" : "light");
         try {
-            Files.createDirectories(file.getParent());
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.writeAtomically(file, JsonFiles.prettyBytes(JSON, root), null);
         } catch (IOException e) {
             LOG.warn("The theme could not be saved to {}", file, e);
         }
