@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.input.KeyCode;
 import javafx.scene.text.Text;
@@ -233,6 +234,58 @@ class ChatWindowTest {
                 .tryQuery().isPresent());
         assertThat(idle()).as("the reply is still streaming").isFalse();
         assertThat(shows("Waiting for the reply…")).isFalse();
+    }
+
+    @Test
+    void aLongReplyStreamsIntoSeveralRowsAndTheListFollowsItsEnd() throws Exception {
+        openWindow("{}");
+        List<String> chunks = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            chunks.add("Paragraph " + i + " of a long answer, with **bold " + i + "** words in it.\n\n");
+        }
+        chunks.add("The closing line.");
+        server.enqueue(Sse.reply(chunks.toArray(String[]::new)));
+
+        sendPrompt("Write a lot");
+
+        waitFor(() -> idle() && robot.lookup((Node n) -> n instanceof Text t && t.getText().contains("closing line")
+                && t.isVisible()).tryQuery().isPresent());
+        assertThat(chatRows().size()).as("the prompt and the reply's parts").isGreaterThan(3);
+        Node lastRow = robot.lookup(".message-cell").queryAll().stream()
+                .filter(n -> n.lookup(".md-paragraph") != null && ((ListCell<?>) n).getIndex()
+                        == chatRows().size() - 1).findFirst().orElseThrow();
+        assertThat(lastRow.getStyleClass()).contains("reply-continued").doesNotContain("reply-continues");
+        javafx.geometry.Bounds list = robot.lookup(".chat-list").query().localToScreen(
+                robot.lookup(".chat-list").query().getBoundsInLocal());
+        assertThat(lastRow.localToScreen(lastRow.getBoundsInLocal()).getMaxY()).as("the end is in view")
+                .isLessThanOrEqualTo(list.getMaxY() + 1);
+    }
+
+    @Test
+    void afterTheReaderScrollsUpTheGrowingReplyNoLongerPullsTheListDown() throws Exception {
+        openWindow("{}");
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 120; i++) {
+            body.append(Sse.chunk("Paragraph " + i + " of a long answer, with **bold " + i + "** words in it.\n\n"));
+        }
+        body.append(Sse.chunk("The closing line.")).append(Sse.finish());
+        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+                .body(body.toString()).throttleBody(2_000, 250, TimeUnit.MILLISECONDS).build());
+
+        sendPrompt("Write a lot");
+        waitFor(() -> chatRows().size() >= 3);
+        robot.moveTo(".chat-list").scroll(15, javafx.geometry.VerticalDirection.UP);
+
+        waitFor(this::idle);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup((Node n) -> n instanceof Text t && t.getText().contains("closing line")
+                && t.isVisible() && onScreen(n)).tryQuery()).as("the end stays out of view").isEmpty();
+    }
+
+    /** Whether a node lies within the chat list's visible area. */
+    private boolean onScreen(Node node) {
+        Node list = robot.lookup(".chat-list").query();
+        return list.localToScreen(list.getBoundsInLocal()).intersects(node.localToScreen(node.getBoundsInLocal()));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.rebound.ui.model;
 
+import java.util.Arrays;
+import java.util.Objects;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -42,6 +44,12 @@ public final class AssistantItem implements ChatItem {
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail");
     private final ReadOnlyStringWrapper model = new ReadOnlyStringWrapper(this, "model", "");
     private String messageId;
+    private final ReplySegmenter segmenter = new ReplySegmenter();
+    /** Where each part of the reply starts (the first at 0); see {@link ReplySegmenter}. */
+    private int[] partStarts = {0};
+    /** Whether the chat's rows already follow this reply's parts (so it is listened to once). */
+    boolean partsFollowed;
+    private final ReadOnlyIntegerWrapper partCount = new ReadOnlyIntegerWrapper(this, "partCount", 1);
 
     AssistantItem(String messageId, String model, Status status) {
         this.messageId = messageId;
@@ -53,6 +61,7 @@ public final class AssistantItem implements ChatItem {
     static AssistantItem finished(String messageId, String model, String text, Status status, String error) {
         AssistantItem item = new AssistantItem(messageId, model, status);
         item.settled = text == null ? "" : text;
+        item.findParts();
         item.length.set(item.settled.length());
         item.error.set(error);
         return item;
@@ -91,6 +100,36 @@ public final class AssistantItem implements ChatItem {
         return model.getReadOnlyProperty();
     }
 
+    /**
+     * How many parts the reply is shown in (at least 1). A long reply is cut into parts at block boundaries so each
+     * can be a row of its own; parts are only ever added while it streams, and a restart goes back to one.
+     */
+    public ReadOnlyIntegerProperty partCountProperty() {
+        return partCount.getReadOnlyProperty();
+    }
+
+    public int partCount() {
+        return partCount.get();
+    }
+
+    /** Where part {@code index} starts in {@link #text()}. */
+    public int partStart(int index) {
+        return partStarts[index];
+    }
+
+    /** Where part {@code index} ends: the next part's start, or the end of the text received so far for the last. */
+    public int partEnd(int index) {
+        return index + 1 < partCount.get() ? partStarts[index + 1] : text().length();
+    }
+
+    /**
+     * A live view of one part's text: the last part grows with the reply. It reads as empty once a restart dropped
+     * the part. Like {@link #text()}, it is not to be kept as a value.
+     */
+    public CharSequence part(int index) {
+        return new PartText(index);
+    }
+
     /** Whether a manual Retry is offered. */
     public boolean canRetry() {
         return status.get() == Status.FAILED || status.get() == Status.CANCELLED;
@@ -107,6 +146,7 @@ public final class AssistantItem implements ChatItem {
                 settled = "";
             }
             growing.append(delta);
+            findParts();
             length.set(growing.length());
         }
     }
@@ -116,6 +156,9 @@ public final class AssistantItem implements ChatItem {
         messageId = newMessageId;
         growing = null;
         settled = "";
+        segmenter.reset();
+        partStarts = new int[] {0};
+        partCount.set(1);
         length.set(0);
         error.set(null);
         detail.set(null);
@@ -123,6 +166,50 @@ public final class AssistantItem implements ChatItem {
             model.set(newModel);
         }
         status.set(Status.STREAMING);
+    }
+
+    private void findParts() {
+        CharSequence text = text();
+        for (int cut = segmenter.next(text); cut >= 0; cut = segmenter.next(text)) {
+            int count = partCount.get();
+            if (count == partStarts.length) {
+                partStarts = Arrays.copyOf(partStarts, count * 2);
+            }
+            partStarts[count] = cut;
+            partCount.set(count + 1);
+        }
+    }
+
+    /** The characters of one part, read through to the reply's current text. */
+    private final class PartText implements CharSequence {
+        private final int index;
+
+        PartText(int index) {
+            this.index = index;
+        }
+
+        @Override
+        public int length() {
+            return index < partCount.get() ? partEnd(index) - partStarts[index] : 0;
+        }
+
+        @Override
+        public char charAt(int i) {
+            Objects.checkIndex(i, length());
+            return text().charAt(partStarts[index] + i);
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            Objects.checkFromToIndex(start, end, length());
+            int from = partStarts[index];
+            return text().subSequence(from + start, from + end);
+        }
+
+        @Override
+        public String toString() {
+            return subSequence(0, length()).toString();
+        }
     }
 
     void end(Status newStatus, String errorText) {

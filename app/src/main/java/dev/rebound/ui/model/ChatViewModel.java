@@ -68,6 +68,8 @@ public final class ChatViewModel implements AutoCloseable {
     private final ZoneId zone;
     private final ModelNames names;
     private final ObservableList<ChatItem> items = FXCollections.observableArrayList();
+    private final ObservableList<ChatRow> rows = FXCollections.observableArrayList();
+    private final ObservableList<ChatRow> rowsView = FXCollections.unmodifiableObservableList(rows);
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.IDLE);
     private final ReadOnlyObjectWrapper<ModelRef> model = new ReadOnlyObjectWrapper<>(this, "model");
     private final ReadOnlyStringWrapper fallbackChip = new ReadOnlyStringWrapper(this, "fallbackChip", "");
@@ -99,6 +101,7 @@ public final class ChatViewModel implements AutoCloseable {
         this.composer = new ComposerViewModel(this);
         items.addListener((ListChangeListener<ChatItem>) change -> hasMessages.set(
                 items.stream().anyMatch(item -> item instanceof UserItem || item instanceof AssistantItem)));
+        items.addListener(this::itemsChanged);
         restore(session.history());
         for (String[] notice : notices) {
             items.add(new NoticeItem(NoticeItem.Level.of(notice[0]), notice[1]));
@@ -110,6 +113,14 @@ public final class ChatViewModel implements AutoCloseable {
 
     public ObservableList<ChatItem> items() {
         return items;
+    }
+
+    /**
+     * The rows the chat list shows, kept in step with {@link #items()}: each prompt and notice is a row, and each reply
+     * is one row per part ({@link ReplyPart}).
+     */
+    public ObservableList<ChatRow> rows() {
+        return rowsView;
     }
 
     public ReadOnlyObjectProperty<State> stateProperty() {
@@ -249,6 +260,53 @@ public final class ChatViewModel implements AutoCloseable {
     /** The session this view-model renders (for the window, which owns its lifetime). */
     ChatSession session() {
         return session;
+    }
+
+    private void itemsChanged(ListChangeListener.Change<? extends ChatItem> change) {
+        while (change.next()) {
+            if (change.wasRemoved() || change.getFrom() != items.size() - change.getAddedSize()) {
+                // Only appends happen once the chat is open; anything else is rebuilt whole.
+                rows.setAll(items.stream().flatMap(item -> rowsOf(item).stream()).toList());
+                return;
+            }
+            rows.addAll(change.getAddedSubList().stream().flatMap(item -> rowsOf(item).stream()).toList());
+        }
+    }
+
+    private List<ChatRow> rowsOf(ChatItem item) {
+        return switch (item) {
+            case UserItem user -> List.of(user);
+            case NoticeItem notice -> List.of(notice);
+            case AssistantItem reply -> {
+                if (!reply.partsFollowed) {
+                    reply.partsFollowed = true;
+                    reply.partCountProperty().addListener((obs, old, now) ->
+                            partsChanged(reply, old.intValue(), now.intValue()));
+                }
+                List<ChatRow> parts = new ArrayList<>(reply.partCount());
+                for (int i = 0; i < reply.partCount(); i++) {
+                    parts.add(new ReplyPart(reply, i));
+                }
+                yield parts;
+            }
+        };
+    }
+
+    /** A reply was cut into more parts (it grew) or went back to one (a retry restarted it): its rows follow. */
+    private void partsChanged(AssistantItem reply, int old, int now) {
+        int lastRow = rows.lastIndexOf(new ReplyPart(reply, old - 1));
+        if (lastRow < 0) {
+            return;
+        }
+        if (now > old) {
+            List<ChatRow> added = new ArrayList<>();
+            for (int i = old; i < now; i++) {
+                added.add(new ReplyPart(reply, i));
+            }
+            rows.addAll(lastRow + 1, added);
+        } else {
+            rows.remove(lastRow - (old - now) + 1, lastRow + 1);
+        }
     }
 
     private void turnEnded() {

@@ -6,7 +6,7 @@ package dev.rebound.ui.model;
  * @param level how it is shown
  * @param text what happened, in plain words
  */
-public record NoticeItem(Level level, String text) implements ChatItem {
+public record NoticeItem(Level level, String text) implements ChatItem, ChatRow {
 
     /** How prominent a notice is. */
     public enum Level {

@@ -1,5 +1,5 @@
 package dev.rebound.ui.model;
 
 /** A prompt the user sent. */
-public record UserItem(String text) implements ChatItem {
+public record UserItem(String text) implements ChatItem, ChatRow {
 }

@@ -2,7 +2,9 @@ package dev.rebound.ui.view;
 
 import atlantafx.base.theme.Styles;
 import dev.rebound.api.ModelRef;
-import dev.rebound.ui.model.ChatItem;
+import dev.rebound.ui.model.ChatRow;
+import dev.rebound.ui.model.ReplyPart;
+import dev.rebound.ui.model.UserItem;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.ChatWindowViewModel;
 import dev.rebound.ui.model.ModelNames;
@@ -10,7 +12,6 @@ import dev.rebound.ui.model.ComposerViewModel;
 import dev.rebound.ui.model.RetryBannerViewModel;
 import java.util.ArrayList;
 import java.util.List;
-import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.value.ChangeListener;
 import javafx.collections.ListChangeListener;
@@ -22,7 +23,6 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.Tooltip;
-import javafx.scene.control.skin.VirtualFlow;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
@@ -39,10 +39,12 @@ import javafx.util.StringConverter;
 final class ChatPane extends BorderPane {
     private final ChatViewModel chat;
     private final List<Runnable> disposers = new ArrayList<>();
-    private final ListView<ChatItem> list = new ListView<>();
+    private final ListView<ChatRow> list = new ListView<>();
     private final TextArea composer = new TextArea();
     /** Every row cell made, so {@link #dispose()} can take their listeners off the chat's rows. */
     private final List<MessageCell> cells = new ArrayList<>();
+    /** Keeps the end of the chat in view while it grows, unless the reader scrolled up. */
+    private final EndFollower follower = new EndFollower(list);
 
     /**
      * @param window the window's models, model names and whether the built-in simulator is the provider
@@ -53,29 +55,30 @@ final class ChatPane extends BorderPane {
         getStyleClass().add("chat-pane");
         setTop(header(window.models(), window.modelNames()));
         list.getStyleClass().addAll("chat-list", Styles.DENSE);
-        list.setItems(chat.items());
+        list.setItems(chat.rows());
         list.setCellFactory(v -> {
-            MessageCell cell = new MessageCell(chat, renderer, this::followEnd);
+            MessageCell cell = new MessageCell(chat, renderer);
             cells.add(cell);
             return cell;
         });
         list.setPlaceholder(new Label("Ask anything. Enter sends, Shift+Enter starts a new line."));
-        ListChangeListener<ChatItem> added = change -> {
+        // A prompt or a new reply is always shown; a notice or a reply's next part only while the end is followed.
+        ListChangeListener<ChatRow> added = change -> {
             while (change.next()) {
-                if (change.wasAdded()) {
-                    Platform.runLater(this::scrollToEnd);
+                if (change.getAddedSubList().stream().anyMatch(row -> row instanceof UserItem
+                        || row instanceof ReplyPart part && part.index() == 0)) {
+                    follower.follow();
                 }
             }
         };
-        chat.items().addListener(added);
-        disposers.add(() -> chat.items().removeListener(added));
-        list.heightProperty().addListener((obs, old, now) -> followEnd());
+        chat.rows().addListener(added);
+        disposers.add(() -> chat.rows().removeListener(added));
+        disposers.add(follower::dispose);
         VBox.setVgrow(list, Priority.ALWAYS);
         setCenter(new VBox(welcome(window, addProvider), list));
         VBox bottom = new VBox(banner(chat.banner()), composer(chat.composer()));
         bottom.getStyleClass().add("chat-bottom");
         setBottom(bottom);
-        Platform.runLater(this::scrollToEnd);
     }
 
     /** Puts the caret into the composer. */
@@ -262,28 +265,5 @@ final class ChatPane extends BorderPane {
         row.setAlignment(Pos.BOTTOM_LEFT);
         row.getStyleClass().add("composer");
         return row;
-    }
-
-    /** Keeps the end of a growing reply in view when the list was already showing the last row. */
-    private void followEnd() {
-        if (list.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {
-            int last = chat.items().size() - 1;
-            var lastVisible = flow.getLastVisibleCell();
-            if (last >= 0 && lastVisible != null && lastVisible.getIndex() >= last) {
-                flow.setPosition(1.0);
-            }
-        }
-    }
-
-    /** Shows the bottom of the last row (a new row was added). */
-    private void scrollToEnd() {
-        int last = chat.items().size() - 1;
-        if (last < 0) {
-            return;
-        }
-        list.scrollTo(last);
-        if (list.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {
-            flow.setPosition(1.0);
-        }
     }
 }

@@ -2,9 +2,10 @@ package dev.rebound.ui.view;
 
 import atlantafx.base.theme.Styles;
 import dev.rebound.ui.model.AssistantItem;
-import dev.rebound.ui.model.ChatItem;
+import dev.rebound.ui.model.ChatRow;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.NoticeItem;
+import dev.rebound.ui.model.ReplyPart;
 import dev.rebound.ui.model.UserItem;
 import java.util.List;
 import javafx.application.Platform;
@@ -23,41 +24,43 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
- * One row of the chat list. A streaming reply is followed through its length: changes are coalesced to one Markdown
- * update per FX pulse, and the listeners are removed when the cell shows another row.
+ * One row of the chat list: a prompt, a notice or one part of a reply. The last part of a streaming reply is followed
+ * through the reply's length: changes are coalesced to one Markdown update per FX pulse. A part that is no longer the
+ * last is complete and never changes again. The listeners are removed when the cell shows another row.
  */
-final class MessageCell extends ListCell<ChatItem> {
+final class MessageCell extends ListCell<ChatRow> {
     private final ChatViewModel chat;
     private final MarkdownRenderer renderer;
-    private final Runnable grew;
     private Runnable unbind = () -> { };
+    /** A reply part after the first: no gap above it. */
+    private static final String CONTINUED = "reply-continued";
+    /** A reply part before the last: no gap below it. */
+    private static final String CONTINUES = "reply-continues";
 
-    /**
-     * @param grew called when a reply in this cell grew (the list follows the end)
-     */
-    MessageCell(ChatViewModel chat, MarkdownRenderer renderer, Runnable grew) {
+    MessageCell(ChatViewModel chat, MarkdownRenderer renderer) {
         this.chat = chat;
         this.renderer = renderer;
-        this.grew = grew;
         setPrefWidth(0);
         setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
         getStyleClass().add("message-cell");
     }
 
     @Override
-    protected void updateItem(ChatItem item, boolean empty) {
+    protected void updateItem(ChatRow item, boolean empty) {
         super.updateItem(item, empty);
         unbind.run();
         unbind = () -> { };
         if (empty || item == null) {
             setGraphic(null);
             setContextMenu(null);
+            getStyleClass().removeAll(CONTINUED, CONTINUES);
             return;
         }
+        getStyleClass().removeAll(CONTINUED, CONTINUES);
         setGraphic(switch (item) {
             case UserItem user -> user(user);
             case NoticeItem notice -> notice(notice);
-            case AssistantItem reply -> reply(reply);
+            case ReplyPart part -> reply(part);
         });
         setContextMenu(copyMenu(item));
     }
@@ -71,14 +74,14 @@ final class MessageCell extends ListCell<ChatItem> {
     }
 
     /** Copy for the text of a row (a reply as its Markdown source). */
-    private static ContextMenu copyMenu(ChatItem item) {
+    private static ContextMenu copyMenu(ChatRow item) {
         MenuItem copy = new MenuItem("_Copy text");
         copy.setOnAction(e -> {
             ClipboardContent content = new ClipboardContent();
             content.putString(switch (item) {
                 case UserItem user -> user.text();
                 case NoticeItem notice -> notice.text();
-                case AssistantItem reply -> reply.text().toString();
+                case ReplyPart part -> part.reply().text().toString();
             });
             Clipboard.getSystemClipboard().setContent(content);
         });
@@ -102,19 +105,32 @@ final class MessageCell extends ListCell<ChatItem> {
         return label;
     }
 
-    private Node reply(AssistantItem item) {
-        Label model = new Label();
-        model.textProperty().bind(item.modelProperty());
-        model.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, Styles.TEXT_BOLD);
+    private Node reply(ReplyPart part) {
+        AssistantItem item = part.reply();
+        int index = part.index();
+        CharSequence text = item.part(index);
         MarkdownView markdown = new MarkdownView(renderer);
         VBox status = new VBox();
         status.getStyleClass().add("reply-status");
-        VBox box = new VBox(model, markdown, status);
+        VBox box = new VBox();
         box.getStyleClass().add("message-assistant");
+        Label model = new Label();
+        if (index == 0) {
+            model.textProperty().bind(item.modelProperty());
+            model.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, Styles.TEXT_BOLD);
+            box.getChildren().add(model);
+        } else {
+            getStyleClass().add(CONTINUED);
+        }
+        box.getChildren().addAll(markdown, status);
 
+        boolean[] last = {part.last()};
         boolean[] pending = {false};
         boolean[] bound = {true};
         ChangeListener<Number> lengthListener = (obs, old, now) -> {
+            if (!last[0]) {
+                return;
+            }
             if (now.intValue() < old.intValue()) {
                 markdown.restart();
             }
@@ -126,39 +142,59 @@ final class MessageCell extends ListCell<ChatItem> {
                 pending[0] = true;
                 Platform.runLater(() -> {
                     pending[0] = false;
-                    if (bound[0]) {
-                        markdown.advance(item.text());
+                    if (bound[0] && last[0]) {
+                        markdown.advance(text);
                     }
                 });
             }
         };
         ChangeListener<Object> statusListener = (obs, old, now) -> {
+            if (!last[0]) {
+                return;
+            }
             if (item.status() != AssistantItem.Status.STREAMING) {
                 // The stream ended (or paused for a retry): render its end exactly, without waiting for a catch-up.
-                markdown.flush(item.text());
+                markdown.flush(text);
             }
             showStatus(item, status);
         };
-        if (item.status() == AssistantItem.Status.STREAMING) {
-            markdown.advance(item.text());
+        ChangeListener<Number> partsListener = (obs, old, now) -> {
+            boolean nowLast = index == now.intValue() - 1;
+            if (last[0] && !nowLast) {
+                // The reply went on in a new part: this one is complete.
+                markdown.flush(text);
+                status.getChildren().clear();
+            }
+            last[0] = nowLast;
+            if (nowLast) {
+                getStyleClass().remove(CONTINUES);
+            } else if (!getStyleClass().contains(CONTINUES)) {
+                getStyleClass().add(CONTINUES);
+            }
+        };
+        if (last[0] && item.status() == AssistantItem.Status.STREAMING) {
+            markdown.advance(text);
         } else {
-            markdown.showAll(item.text());
+            markdown.showAll(text);
         }
-        showStatus(item, status);
+        if (last[0]) {
+            showStatus(item, status);
+        } else {
+            getStyleClass().add(CONTINUES);
+        }
         item.lengthProperty().addListener(lengthListener);
         item.statusProperty().addListener(statusListener);
         // A failed reply can fail again with another text (the chain's final message) without changing status.
         item.errorProperty().addListener(statusListener);
-        ChangeListener<Number> heightListener = (obs, old, now) -> grew.run();
-        box.heightProperty().addListener(heightListener);
+        item.partCountProperty().addListener(partsListener);
         unbind = () -> {
-            box.heightProperty().removeListener(heightListener);
             bound[0] = false;
             markdown.cancelCatchUp();
             model.textProperty().unbind();
             item.lengthProperty().removeListener(lengthListener);
             item.statusProperty().removeListener(statusListener);
             item.errorProperty().removeListener(statusListener);
+            item.partCountProperty().removeListener(partsListener);
         };
         return box;
     }

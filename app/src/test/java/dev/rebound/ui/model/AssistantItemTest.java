@@ -2,6 +2,9 @@ package dev.rebound.ui.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The text a reply row holds: shared with the session when restored, grown in place while streaming. */
@@ -37,5 +40,83 @@ class AssistantItemTest {
         assertThat(item.lengthProperty().get()).isZero();
         item.append("fresh");
         assertThat(item.text().toString()).isEqualTo("fresh");
+    }
+
+    /** About 10 kB of Markdown: paragraphs and fenced code with blank lines inside. */
+    static String longReply() {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 150; i++) {
+            text.append("Paragraph ").append(i).append(" says something worth reading about the topic.\n\n")
+                    .append("```\nline ").append(i).append("\n\nnext line\n```\n\n");
+        }
+        return text.toString();
+    }
+
+    private static String joinedParts(AssistantItem item) {
+        StringBuilder joined = new StringBuilder();
+        for (int i = 0; i < item.partCount(); i++) {
+            joined.append(item.part(i));
+        }
+        return joined.toString();
+    }
+
+    @Test
+    void aLongStreamedReplyIsCutIntoPartsThatJoinIntoItsText() {
+        AssistantItem item = new AssistantItem("m1", "p/m", AssistantItem.Status.STREAMING);
+        String text = longReply();
+        List<Integer> counts = new ArrayList<>();
+        item.partCountProperty().addListener((obs, old, now) -> counts.add(now.intValue()));
+
+        for (int i = 0; i < text.length(); i += 5) {
+            item.append(text.substring(i, Math.min(text.length(), i + 5)));
+        }
+
+        assertThat(item.partCount()).isGreaterThanOrEqualTo(4);
+        assertThat(counts).isEqualTo(IntStream.rangeClosed(2, item.partCount()).boxed().toList());
+        assertThat(joinedParts(item)).isEqualTo(text);
+        for (int i = 1; i < item.partCount(); i++) {
+            assertThat(item.part(i).toString()).matches("(?s)(Paragraph|```\nline).*");
+            assertThat(item.partStart(i) - item.partStart(i - 1)).isGreaterThanOrEqualTo(ReplySegmenter.DEFAULT_MIN_PART);
+        }
+    }
+
+    @Test
+    void theLastPartGrowsWithTheReply() {
+        AssistantItem item = new AssistantItem("m1", "p/m", AssistantItem.Status.STREAMING);
+        item.append(longReply());
+        CharSequence last = item.part(item.partCount() - 1);
+        int before = last.length();
+
+        item.append("More.");
+
+        assertThat(last.length()).isEqualTo(before + 5);
+        assertThat(last.toString()).endsWith("More.");
+    }
+
+    @Test
+    void aRestoredLongReplyIsCutTheSameWay() {
+        String text = longReply();
+        AssistantItem streamed = new AssistantItem("m1", "p/m", AssistantItem.Status.STREAMING);
+        streamed.append(text);
+
+        AssistantItem restored = AssistantItem.finished("m1", "p/m", text, AssistantItem.Status.DONE, null);
+
+        assertThat(restored.partCount()).isEqualTo(streamed.partCount()).isGreaterThan(1);
+        assertThat(joinedParts(restored)).isEqualTo(text);
+    }
+
+    @Test
+    void aRestartGoesBackToOnePartAndADroppedPartReadsEmpty() {
+        AssistantItem item = new AssistantItem("m1", "p/m", AssistantItem.Status.STREAMING);
+        item.append(longReply());
+        CharSequence second = item.part(1);
+
+        item.restart("m2", null);
+
+        assertThat(item.partCount()).isEqualTo(1);
+        assertThat(second.length()).isZero();
+        item.append("Fresh\n\nstart\n");
+        assertThat(item.partCount()).isEqualTo(1);
+        assertThat(item.part(0).toString()).isEqualTo("Fresh\n\nstart\n");
     }
 }

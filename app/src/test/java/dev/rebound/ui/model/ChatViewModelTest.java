@@ -77,6 +77,35 @@ class ChatViewModelTest {
     }
 
     @Test
+    void aLongReplyIsShownAsOneRowPerPartAndARestartFoldsThemBack() throws Exception {
+        open("{}");
+        String text = AssistantItemTest.longReply();
+        List<String> chunks = new java.util.ArrayList<>();
+        for (int i = 0; i < text.length(); i += 50) {
+            chunks.add(text.substring(i, Math.min(text.length(), i + 50)));
+        }
+        server.enqueue(Sse.reply(chunks.toArray(String[]::new)));
+
+        chat.send("Write a lot");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        AssistantItem reply = reply();
+        assertThat(reply.partCount()).isGreaterThan(1);
+        List<ChatRow> expected = new java.util.ArrayList<>(List.of(new UserItem("Write a lot")));
+        for (int i = 0; i < reply.partCount(); i++) {
+            expected.add(new ReplyPart(reply, i));
+        }
+        assertThat(chat.rows()).isEqualTo(expected);
+        assertThat(((ReplyPart) chat.rows().getLast()).last()).isTrue();
+
+        NoticeItem notice = new NoticeItem(NoticeItem.Level.INFO, "after the reply");
+        chat.items().add(notice);
+        reply.restart("again", null);
+
+        assertThat(chat.rows()).containsExactly(new UserItem("Write a lot"), new ReplyPart(reply, 0), notice);
+    }
+
+    @Test
     void aBlankDraftIsNotSent() throws Exception {
         open("{}");
         chat.composer().draftProperty().set("   \n ");
