@@ -52,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
@@ -73,7 +74,11 @@ final class AppServices implements AutoCloseable {
     private final CredentialPool credentialPool;
     private final ModelCooldowns cooldowns;
     private final List<SettingsProblem> stateProblems = new ArrayList<>();
-    private final OkHttpClient http;
+    /**
+     * The shared HTTP client, built in the background from the start: building it loads the platform's trust store
+     * (over half a second), which would otherwise delay the window; the first call waits for it if need be.
+     */
+    private final CompletableFuture<OkHttpClient> http;
     private final ScheduledExecutorService watchdogScheduler;
     private final ProviderDirectory providers;
     private final Clock clock;
@@ -107,9 +112,9 @@ final class AppServices implements AutoCloseable {
                 () -> settings.usesBuiltInProvider() ? fakeKeys : List.of(), builtInBlocks);
         this.cooldowns = new ModelCooldowns(cooling, builtInCooling,
                 m -> settings.usesBuiltInProvider() && BuiltInSimulator.PROVIDER_KEY.equals(m.provider()));
-        this.http = HttpClients.newSharedClient();
+        this.http = CompletableFuture.supplyAsync(HttpClients::newSharedClient, background);
         this.watchdogScheduler = StreamWatchdog.newScheduler();
-        ChatProvider openAi = new OpenAiCompletionsProvider(http, clock, new StreamWatchdog(watchdogScheduler));
+        ChatProvider openAi = new OpenAiCompletionsProvider(http::join, clock, new StreamWatchdog(watchdogScheduler));
         ChatProvider simulated = new SimulatorApiProvider(openAi, simulator::baseUrl, clock);
         this.providers = api -> switch (api) {
             case OPENAI_COMPLETIONS -> Optional.of(openAi);
@@ -123,8 +128,17 @@ final class AppServices implements AutoCloseable {
      * never stop the start; they become {@link #startupNotices()}.
      */
     static AppServices start(Path configDirOption, Map<String, String> env) throws Launch.StartupException {
-        ConfigDirectory dir = ConfigDirectory.resolve(configDirOption, env, System.getProperty("os.name", ""),
+        return start(directory(configDirOption, env), env);
+    }
+
+    /** Where the config directory is (from {@code --config-dir}, the environment or the platform's default). */
+    static ConfigDirectory directory(Path configDirOption, Map<String, String> env) {
+        return ConfigDirectory.resolve(configDirOption, env, System.getProperty("os.name", ""),
                 Path.of(System.getProperty("user.home", ".")));
+    }
+
+    /** Starts the services in a config directory found by {@link #directory}. */
+    static AppServices start(ConfigDirectory dir, Map<String, String> env) throws Launch.StartupException {
         try {
             dir.ensureExists();
             Files.createDirectories(dir.logsDir());
@@ -135,6 +149,11 @@ final class AppServices implements AutoCloseable {
         LoggingSetup.addLogFile(dir.logsDir());
         LOG.info("Rebound {} starting; config directory {} ({})", AppVersion.current(), dir.root(), dir.source());
         return new AppServices(dir, env, Clock.systemUTC());
+    }
+
+    /** Where the desktop window remembers its theme. */
+    static Path desktopPreferences(ConfigDirectory dir) {
+        return dir.stateDir().resolve("desktop.json");
     }
 
     SettingsStore settings() {
@@ -206,8 +225,8 @@ final class AppServices implements AutoCloseable {
      */
     DesktopContext desktopContext(Path resume) {
         return new DesktopContext(sessionFactory(), SessionCatalogue.of(dir, clock), settings, background, clock,
-                ZoneId.systemDefault(), dir.stateDir().resolve("desktop.json"), resume, startupNotices(false),
-                settings.file(), new SettingsServices(settings, credentials, new HttpConnectionTester(http, credentials),
+                ZoneId.systemDefault(), desktopPreferences(dir), resume, startupNotices(false),
+                settings.file(), new SettingsServices(settings, credentials, new HttpConnectionTester(http::join, credentials),
                         new SettingsPlugins(settings, this::plugins), dir.pluginsDir()), new SimulatorControl(simulator));
     }
 
@@ -352,7 +371,12 @@ final class AppServices implements AutoCloseable {
         }
         watchdogScheduler.shutdownNow();
         simulator.close();
-        http.dispatcher().executorService().shutdown();
-        http.connectionPool().evictAll();
+        try {
+            OkHttpClient client = http.join();
+            client.dispatcher().executorService().shutdown();
+            client.connectionPool().evictAll();
+        } catch (java.util.concurrent.CompletionException e) {
+            LOG.debug("The HTTP client was never built", e);
+        }
     }
 }

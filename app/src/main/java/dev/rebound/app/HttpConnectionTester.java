@@ -13,6 +13,7 @@ import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -31,12 +32,17 @@ final class HttpConnectionTester implements ConnectionTester {
     static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final String ANTHROPIC_VERSION = "2023-06-01";
 
-    private final OkHttpClient http;
+    private final Supplier<OkHttpClient> http;
     private final CredentialStore credentials;
     private final ObjectMapper mapper = Json.newMapper();
 
     HttpConnectionTester(OkHttpClient shared, CredentialStore credentials) {
-        this.http = shared.newBuilder().callTimeout(TIMEOUT).build();
+        this(() -> shared, credentials);
+    }
+
+    /** @param shared gives the app's shared client when a test is made (see {@link AppServices}) */
+    HttpConnectionTester(Supplier<OkHttpClient> shared, CredentialStore credentials) {
+        this.http = () -> shared.get().newBuilder().callTimeout(TIMEOUT).build();
         this.credentials = credentials;
     }
 
@@ -70,7 +76,7 @@ final class HttpConnectionTester implements ConnectionTester {
                 request.header("Authorization", "Bearer " + key);
             }
         }
-        try (Response response = http.newCall(request.build()).execute()) {
+        try (Response response = http.get().newCall(request.build()).execute()) {
             return outcome(response, url, keyNote);
         } catch (UnknownHostException e) {
             return new Result(false, "Could not find the host " + url.host() + ". Check the base URL and your network.");

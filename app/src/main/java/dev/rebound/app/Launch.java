@@ -9,9 +9,11 @@ import dev.rebound.rpc.RpcServer;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.TurnOutcome;
+import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.simulator.ScenarioException;
 import dev.rebound.simulator.Scenarios;
 import dev.rebound.ui.DesktopApp;
+import dev.rebound.ui.ToolkitStartup;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -146,10 +148,18 @@ final class Launch {
         }
     }
 
-    int desktop() {
-        try (AppServices services = start()) {
+    /**
+     * @param ui the toolkit, already started (see {@link Main#main}): it and the theme come up while the services
+     *     load
+     */
+    int desktop(ToolkitStartup ui) {
+        ConfigDirectory dir = AppServices.directory(configDir, System.getenv());
+        ui.prepare(AppServices.desktopPreferences(dir));
+        boolean shown = false;
+        try (AppServices services = start(dir)) {
             requireSessionFile(services);
-            return DesktopApp.run(services.desktopContext(session));
+            shown = true;
+            return DesktopApp.run(ui, services.desktopContext(session));
         } catch (DesktopApp.CannotOpenException e) {
             Console.errWriter().println("rebound: " + e.getMessage());
             return EXIT_USAGE;
@@ -159,6 +169,10 @@ final class Launch {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return EXIT_USAGE;
+        } finally {
+            if (!shown) {
+                ui.abandon();
+            }
         }
     }
 
@@ -192,7 +206,11 @@ final class Launch {
     }
 
     private AppServices start() throws StartupException {
-        AppServices services = AppServices.start(configDir, System.getenv());
+        return start(AppServices.directory(configDir, System.getenv()));
+    }
+
+    private AppServices start(ConfigDirectory dir) throws StartupException {
+        AppServices services = AppServices.start(dir, System.getenv());
         if (scenario != null) {
             if (!services.usesBuiltInSimulator()) {
                 services.close();

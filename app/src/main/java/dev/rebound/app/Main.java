@@ -1,5 +1,6 @@
 package dev.rebound.app;
 
+import dev.rebound.ui.ToolkitStartup;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -46,8 +47,18 @@ public final class Main implements Callable<Integer> {
             description = "Script failures of the built-in simulator from a JSON scenario (see docs/simulator.md).")
     Path scenario;
 
+    /** The toolkit started before the command line was parsed, or null (see {@link #main}). */
+    private final ToolkitStartup earlyToolkit;
+
+    Main(ToolkitStartup earlyToolkit) {
+        this.earlyToolkit = earlyToolkit;
+    }
+
     @Override
     public Integer call() {
+        if (earlyToolkit != null && (print != null || mode == Mode.rpc)) {
+            earlyToolkit.abandon();
+        }
         Launch launch = new Launch(configDir, model, session, pluginsDir, noPlugins, scenario);
         if (print != null && mode == Mode.rpc) {
             Console.errWriter().println("rebound: -p/--print and --mode rpc are two different modes; choose one.");
@@ -59,12 +70,33 @@ public final class Main implements Callable<Integer> {
         if (mode == Mode.rpc) {
             return launch.rpc();
         }
-        return launch.desktop();
+        return launch.desktop(earlyToolkit != null ? earlyToolkit : ToolkitStartup.begin());
     }
 
+    /**
+     * Runs the command line. When it will open the window, the JavaFX toolkit is started first, before the command
+     * line is parsed and logging is set up, so that it comes up alongside them.
+     */
     public static void main(String[] args) {
-        CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
+        ToolkitStartup early = opensWindow(args) ? ToolkitStartup.begin() : null;
+        CommandLine cli = new CommandLine(new Main(early)).setCaseInsensitiveEnumValuesAllowed(true)
                 .setOut(Console.helpWriter()).setErr(Console.errWriter());
         System.exit(cli.execute(args));
+    }
+
+    /**
+     * Whether the command line asks for the window: no other mode, subcommand, help or version. Read before parsing,
+     * so a wrong guess is possible (say, a bad option): then the toolkit started for nothing and is let go.
+     */
+    static boolean opensWindow(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("simulate") || arg.equals("--mode") || arg.startsWith("--mode=") || arg.equals("--print")
+                    || arg.startsWith("--print=") || arg.equals("--help")
+                    || arg.equals("--version") || (arg.startsWith("-") && !arg.startsWith("--")
+                    && (arg.contains("p") || arg.contains("h") || arg.contains("V")))) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -9,10 +9,10 @@ import dev.rebound.ui.view.LinkOpener;
 import dev.rebound.ui.view.SettingsOpener;
 import dev.rebound.ui.view.SystemBrowser;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import javafx.application.Platform;
 import javafx.stage.Stage;
-import javafx.stage.Window;
 import javafx.stage.WindowEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,34 +27,35 @@ public final class DesktopApp {
     /**
      * Shows the chat window and returns when it is closed.
      *
+     * @param startup the toolkit, started and {@linkplain ToolkitStartup#prepare prepared}
      * @return the process exit code
      * @throws CannotOpenException when there is no display (or JavaFX cannot start), with what to do instead
      */
-    public static int run(DesktopContext context) throws InterruptedException, CannotOpenException {
-        UiPreferences preferences = UiPreferences.load(context.preferencesFile());
-        CountDownLatch closed = new CountDownLatch(1);
+    public static int run(ToolkitStartup startup, DesktopContext context) throws InterruptedException, CannotOpenException {
+        UiPreferences preferences;
         try {
-            Platform.startup(() -> {
-                try {
-                    Platform.setImplicitExit(false);
-                    Stage stage = new Stage();
-                    show(stage, context, preferences, Platform::runLater, new FxTicker(),
-                            new SystemBrowser(context.background(), System.getProperty("os.name", "")),
-                            new SettingsWindowOpener(context.settingsServices(), Platform::runLater,
-                                    context.background()));
-                    // After show()'s own handler, so the chats are closed before the host shuts its executors.
-                    stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
-                } catch (RuntimeException e) {
-                    LOG.error("The window could not be opened", e);
-                    closed.countDown();
-                }
-            });
-        } catch (RuntimeException e) {
-            LOG.info("JavaFX could not start", e);
-            throw new CannotOpenException("the desktop window could not be opened (" + e.getMessage() + "). It needs "
-                    + "a graphical desktop session; without one, use --mode rpc or -p MESSAGE. Details are in the "
-                    + "log file.");
+            preferences = startup.awaitPrepared();
+        } catch (ExecutionException e) {
+            LOG.info("JavaFX could not start", e.getCause());
+            throw new CannotOpenException("the desktop window could not be opened (" + e.getCause().getMessage()
+                    + "). It needs a graphical desktop session; without one, use --mode rpc or -p MESSAGE. Details "
+                    + "are in the log file.");
         }
+        CountDownLatch closed = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            try {
+                Stage stage = new Stage();
+                show(stage, context, preferences, Platform::runLater, new FxTicker(),
+                        new SystemBrowser(context.background(), System.getProperty("os.name", "")),
+                        new SettingsWindowOpener(context.settingsServices(), Platform::runLater,
+                                context.background()));
+                // After show()'s own handler, so the chats are closed before the host shuts its executors.
+                stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
+            } catch (RuntimeException e) {
+                LOG.error("The window could not be opened", e);
+                closed.countDown();
+            }
+        });
         closed.await();
         Platform.exit();
         return 0;

@@ -16,6 +16,7 @@ import dev.rebound.provider.TransportErrors;
 import dev.rebound.settings.ProviderApi;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,7 +66,7 @@ public final class OpenAiCompletionsProvider implements ChatProvider {
     public static final String API = ProviderApi.OPENAI_COMPLETIONS.toString();
     private static final Logger log = LoggerFactory.getLogger(OpenAiCompletionsProvider.class);
 
-    private final OkHttpClient client;
+    private final Supplier<OkHttpClient> client;
     private final Clock clock;
     private final StreamWatchdog watchdog;
     private final ObjectMapper mapper = Json.newMapper();
@@ -77,9 +78,23 @@ public final class OpenAiCompletionsProvider implements ChatProvider {
      * @param watchdog enforces the first-byte and idle timeouts
      */
     public OpenAiCompletionsProvider(OkHttpClient client, Clock clock, StreamWatchdog watchdog) {
+        this(supplier(Objects.requireNonNull(client, "client")), clock, watchdog);
+    }
+
+    /**
+     * @param client gives the shared client when a call is made; building one loads the platform's trust store,
+     *     which is worth keeping off the start-up path
+     * @param clock stamps the final messages
+     * @param watchdog enforces the first-byte and idle timeouts
+     */
+    public OpenAiCompletionsProvider(Supplier<OkHttpClient> client, Clock clock, StreamWatchdog watchdog) {
         this.client = Objects.requireNonNull(client, "client");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.watchdog = Objects.requireNonNull(watchdog, "watchdog");
+    }
+
+    private static Supplier<OkHttpClient> supplier(OkHttpClient client) {
+        return () -> client;
     }
 
     @Override
@@ -89,7 +104,7 @@ public final class OpenAiCompletionsProvider implements ChatProvider {
         ReplyBuilder reply = new ReplyBuilder(request, api, listener);
         AssistantMessage result;
         try {
-            result = new ChatCompletionsCall(client, clock, watchdog, mapper, errorBodies, request, reply, control).run();
+            result = new ChatCompletionsCall(client.get(), clock, watchdog, mapper, errorBodies, request, reply, control).run();
         } catch (Exception e) {
             log.warn("Unexpected error in a call to provider {}: {}", request.provider().key(),
                     TransportErrors.describe(e), e);

@@ -44,9 +44,12 @@ public final class AssistantItem implements ChatItem {
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail");
     private final ReadOnlyStringWrapper model = new ReadOnlyStringWrapper(this, "model", "");
     private String messageId;
-    private final ReplySegmenter segmenter = new ReplySegmenter();
+    /** The start of the only part of a reply that is one part (shared: an array is only written past its count). */
+    private static final int[] ONE_PART = {0};
+    /** Made when text first arrives, so a restored chat's thousands of rows do not each hold one. */
+    private ReplySegmenter segmenter;
     /** Where each part of the reply starts (the first at 0); see {@link ReplySegmenter}. */
-    private int[] partStarts = {0};
+    private int[] partStarts = ONE_PART;
     /** Whether the chat's rows already follow this reply's parts (so it is listened to once). */
     boolean partsFollowed;
     private final ReadOnlyIntegerWrapper partCount = new ReadOnlyIntegerWrapper(this, "partCount", 1);
@@ -62,6 +65,7 @@ public final class AssistantItem implements ChatItem {
         AssistantItem item = new AssistantItem(messageId, model, status);
         item.settled = text == null ? "" : text;
         item.findParts();
+        item.segmenter = null;
         item.length.set(item.settled.length());
         item.error.set(error);
         return item;
@@ -156,8 +160,8 @@ public final class AssistantItem implements ChatItem {
         messageId = newMessageId;
         growing = null;
         settled = "";
-        segmenter.reset();
-        partStarts = new int[] {0};
+        segmenter = null;
+        partStarts = ONE_PART;
         partCount.set(1);
         length.set(0);
         error.set(null);
@@ -170,8 +174,14 @@ public final class AssistantItem implements ChatItem {
 
     private void findParts() {
         CharSequence text = text();
+        if (segmenter == null) {
+            segmenter = new ReplySegmenter();
+        }
         for (int cut = segmenter.next(text); cut >= 0; cut = segmenter.next(text)) {
             int count = partCount.get();
+            if (cut <= partStarts[count - 1]) {
+                continue; // a new segmenter on a restored reply finds its known cuts again
+            }
             if (count == partStarts.length) {
                 partStarts = Arrays.copyOf(partStarts, count * 2);
             }

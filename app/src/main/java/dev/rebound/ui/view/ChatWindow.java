@@ -146,7 +146,8 @@ public final class ChatWindow {
         menuBar.getMenus().addAll(file, view, simulate);
     }
 
-    private static void applyTheme(boolean dark) {
+    /** Sets the light or dark AtlantaFX theme for the whole application (its stylesheet is parsed once, then cached). */
+    public static void applyTheme(boolean dark) {
         Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
                 : new PrimerLight().getUserAgentStylesheet());
     }

@@ -119,4 +119,18 @@ class AssistantItemTest {
         assertThat(item.partCount()).isEqualTo(1);
         assertThat(item.part(0).toString()).isEqualTo("Fresh\n\nstart\n");
     }
+
+    @Test
+    void aRestoredLongReplyThatGrowsKeepsItsPartsAndAddsNewOnes() {
+        String text = longReply();
+        AssistantItem restored = AssistantItem.finished("m1", "p/m", text, AssistantItem.Status.DONE, null);
+        int parts = restored.partCount();
+
+        restored.append(longReply());
+
+        AssistantItem streamed = new AssistantItem("m1", "p/m", AssistantItem.Status.STREAMING);
+        streamed.append(text + longReply());
+        assertThat(restored.partCount()).isGreaterThan(parts).isEqualTo(streamed.partCount());
+        assertThat(joinedParts(restored)).isEqualTo(text + longReply());
+    }
 }
