@@ -72,6 +72,12 @@ public final class ReplyComposer {
             { "retry": { "maxRetries": 10, "baseDelayMs": 500, "maxDelayMs": 300000 } }
             ```""");
 
+    /** The closing paragraph's words, each at most 7 characters so that with a final period it is one token. */
+    private static final List<String> CLOSING_WORDS = List.of("In", "short:", "retry", "with", "care,", "wait",
+            "as", "long", "as", "the", "server", "asks,", "switch", "keys", "when", "one", "runs", "dry,", "and",
+            "never", "replay", "what", "the", "reader", "has", "already", "seen,", "so", "every", "answer", "reads",
+            "once");
+
     private final long seed;
 
     /** Replies derived from {@code seed}. */
@@ -102,10 +108,32 @@ public final class ReplyComposer {
         while (tokens < target) {
             part.setLength(0);
             appendSection(part, random, section++);
-            tokens += Tokens.count(part);
+            int more = Tokens.count(part);
+            if (tokens + more > target) {
+                break;
+            }
+            tokens += more;
             out.append(part);
         }
+        if (tokens < target) {
+            // Ends on a whole paragraph of exactly the tokens left, not in the middle of a table or code block.
+            out.append(closing(target - tokens));
+        }
         return Tokens.cut(Tokens.split(out.toString().strip()), target);
+    }
+
+    /** A closing paragraph of exactly {@code words} tokens (every word is shorter than a token's maximum). */
+    private static String closing(int words) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < words; i++) {
+            String word = CLOSING_WORDS.get(i % CLOSING_WORDS.size());
+            text.append(i == 0 ? "" : " ").append(i == 0 ? word : word.toLowerCase(Locale.ROOT));
+        }
+        int end = text.length() - 1;
+        if (text.charAt(end) == ',' || text.charAt(end) == ':') {
+            text.setLength(end);
+        }
+        return text.append('.').toString();
     }
 
     private static void appendSection(StringBuilder out, SplittableRandom random, int section) {

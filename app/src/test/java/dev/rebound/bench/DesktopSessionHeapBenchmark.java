@@ -48,23 +48,28 @@ class DesktopSessionHeapBenchmark {
             report.add(String.format(Locale.ROOT, "platform %s; session of %,d messages, %,d entries, file %.1f MiB",
                     FxBench.platform(), counts.messages, counts.entries, Files.size(file) / 1048576.0));
             Stage empty = open(harness.context(null));
+            int emptyNodes = onFx(() -> nodes(empty.getScene().getRoot()));
             long baseline = HeapMeter.usedAfterGc();
             String baselineHistogram = HeapMeter.histogram(10);
             onFx(() -> {
                 empty.hide();
                 return null;
             });
-            report.add(String.format(Locale.ROOT, "window with a new chat: used heap after GC %.1f MiB; live objects "
-                    + "(class histogram, top 8):%n%s", baseline / 1048576.0, baselineHistogram));
+            report.add(String.format(Locale.ROOT, "window with a new chat: %,d nodes in its scene graph; used heap "
+                    + "after GC %.1f MiB; live objects (class histogram, top 8):%n%s", emptyNodes,
+                    baseline / 1048576.0, baselineHistogram));
             for (int i = 0; i < OPENS; i++) {
                 long start = System.nanoTime();
                 Stage stage = open(harness.context(file));
                 long nanos = System.nanoTime() - start;
                 int rows = onFx(() -> chatList().getItems().size());
+                int nodes = onFx(() -> nodes(stage.getScene().getRoot()));
+                int listNodes = onFx(() -> nodes(chatList()));
                 long heap = HeapMeter.usedAfterGc();
-                report.add(String.format(Locale.ROOT, "open %d: %,d rows, last row painted after %.0f ms; used heap "
+                report.add(String.format(Locale.ROOT, "open %d: %,d rows, last row painted after %.0f ms; %,d nodes in "
+                                + "the window's scene graph, %,d of them in the chat list; used heap "
                                 + "after GC %.1f MiB = %.1f MiB more than with a new chat (%.2f x the file size)",
-                        i + 1, rows, nanos / 1e6, heap / 1048576.0, (heap - baseline) / 1048576.0,
+                        i + 1, rows, nanos / 1e6, nodes, listNodes, heap / 1048576.0, (heap - baseline) / 1048576.0,
                         (double) (heap - baseline) / Files.size(file)));
                 if (i == OPENS - 1) {
                     report.add("live objects with the chat open (class histogram, top 15):\n"
@@ -99,6 +104,17 @@ class DesktopSessionHeapBenchmark {
         return last >= 0 && robot.lookup(".message-cell").queryAll().stream()
                 .anyMatch(n -> n instanceof ListCell<?> cell && cell.getIndex() == last && cell.getItem() != null
                         && cell.isVisible() && cell.getHeight() > 0);
+    }
+
+    /** How many nodes the scene graph under {@code node} has, itself included. */
+    private static int nodes(javafx.scene.Node node) {
+        int count = 1;
+        if (node instanceof javafx.scene.Parent parent) {
+            for (javafx.scene.Node child : parent.getChildrenUnmodifiable()) {
+                count += nodes(child);
+            }
+        }
+        return count;
     }
 
     private ListView<?> chatList() {

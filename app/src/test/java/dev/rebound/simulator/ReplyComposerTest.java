@@ -32,6 +32,23 @@ class ReplyComposerTest {
     }
 
     @Test
+    void aReplyEndsOnAWholeParagraphNotInsideACodeBlockOrTable() {
+        for (long seed = 0; seed < 40; seed++) {
+            for (String prompt : List.of("hi", "Give me a long answer", "answer in 700 tokens", "answer in 90 tokens")) {
+                List<String> tokens = new ReplyComposer(seed).reply(prompt);
+                String reply = text(tokens);
+                String lastLine = reply.substring(reply.lastIndexOf('\n') + 1);
+
+                assertThat(tokens).as("seed %d, %s", seed, prompt).hasSize(ReplyComposer.targetTokens(prompt));
+                assertThat(reply.lines().filter(line -> line.startsWith("```")).count() % 2)
+                        .as("fences closed, seed %d, %s", seed, prompt).isZero();
+                assertThat(lastLine).as("seed %d, %s", seed, prompt).endsWith(".").doesNotStartWith("|")
+                        .doesNotStartWith("- ").doesNotStartWith("#");
+            }
+        }
+    }
+
+    @Test
     void aShortReplyIsShortAndATokenCountIsHonoured() {
         assertThat(new ReplyComposer(5).reply("hi")).hasSize(ReplyComposer.SHORT_TOKENS);
         assertThat(new ReplyComposer(5).reply("answer in 5000 tokens please")).hasSize(5000);
