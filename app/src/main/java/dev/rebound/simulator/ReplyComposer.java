@@ -72,11 +72,9 @@ public final class ReplyComposer {
             { "retry": { "maxRetries": 10, "baseDelayMs": 500, "maxDelayMs": 300000 } }
             ```""");
 
-    /** The closing paragraph's words, each at most 7 characters so that with a final period it is one token. */
-    private static final List<String> CLOSING_WORDS = List.of("In", "short:", "retry", "with", "care,", "wait",
-            "as", "long", "as", "the", "server", "asks,", "switch", "keys", "when", "one", "runs", "dry,", "and",
-            "never", "replay", "what", "the", "reader", "has", "already", "seen,", "so", "every", "answer", "reads",
-            "once");
+    /** Short sentences to end a reply on; the one at index i has i + 1 tokens (no word is longer than a token). */
+    private static final List<String> ENDINGS = List.of("Done.", "Keep trying.", "Hope this helps.",
+            "Retry with some care.", "Never replay what was shown.");
 
     private final long seed;
 
@@ -115,25 +113,30 @@ public final class ReplyComposer {
             tokens += more;
             out.append(part);
         }
-        if (tokens < target) {
-            // Ends on a whole paragraph of exactly the tokens left, not in the middle of a table or code block.
-            out.append(closing(target - tokens));
+        // Ends on a whole paragraph of exactly the tokens left, not in the middle of a table or code block: sentences
+        // while they fit, then as much of the closing sentence as is left.
+        StringBuilder last = new StringBuilder();
+        for (String next = sentence(random); tokens < target && tokens + Tokens.count(next) <= target;
+                next = sentence(random)) {
+            last.append(last.isEmpty() ? "" : " ").append(next);
+            tokens += Tokens.count(next);
         }
+        if (tokens < target) {
+            last.append(last.isEmpty() ? "" : " ").append(closing(target - tokens));
+        }
+        out.append(last);
         return Tokens.cut(Tokens.split(out.toString().strip()), target);
     }
 
-    /** A closing paragraph of exactly {@code words} tokens (every word is shorter than a token's maximum). */
+    /** Complete sentences of exactly {@code words} tokens, to end a reply on: the longest that fit, in turn. */
     private static String closing(int words) {
         StringBuilder text = new StringBuilder();
-        for (int i = 0; i < words; i++) {
-            String word = CLOSING_WORDS.get(i % CLOSING_WORDS.size());
-            text.append(i == 0 ? "" : " ").append(i == 0 ? word : word.toLowerCase(Locale.ROOT));
+        for (int left = words; left > 0; ) {
+            int take = Math.min(left, ENDINGS.size());
+            text.append(text.isEmpty() ? "" : " ").append(ENDINGS.get(take - 1));
+            left -= take;
         }
-        int end = text.length() - 1;
-        if (text.charAt(end) == ',' || text.charAt(end) == ':') {
-            text.setLength(end);
-        }
-        return text.append('.').toString();
+        return text.toString();
     }
 
     private static void appendSection(StringBuilder out, SplittableRandom random, int section) {

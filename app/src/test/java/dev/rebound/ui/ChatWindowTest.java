@@ -282,10 +282,58 @@ class ChatWindowTest {
                 && t.isVisible() && onScreen(n)).tryQuery()).as("the end stays out of view").isEmpty();
     }
 
+    /** One notch of a mouse wheel turned up over the middle of {@code node}. */
+    private static javafx.scene.input.ScrollEvent wheelUp(Node node) {
+        javafx.geometry.Bounds bounds = node.localToScene(node.getBoundsInLocal());
+        javafx.geometry.Bounds screen = node.localToScreen(node.getBoundsInLocal());
+        return new javafx.scene.input.ScrollEvent(javafx.scene.input.ScrollEvent.SCROLL, bounds.getCenterX(),
+                bounds.getCenterY(), screen.getCenterX(), screen.getCenterY(), false, false, false, false, false,
+                false, 0, 40, 0, 40, javafx.scene.input.ScrollEvent.HorizontalTextScrollUnits.NONE, 0,
+                javafx.scene.input.ScrollEvent.VerticalTextScrollUnits.LINES, 1, 0, null);
+    }
+
     /** Whether a node lies within the chat list's visible area. */
     private boolean onScreen(Node node) {
         Node list = robot.lookup(".chat-list").query();
         return list.localToScreen(list.getBoundsInLocal()).intersects(node.localToScreen(node.getBoundsInLocal()));
+    }
+
+    @Test
+    void aLongCodeLineScrollsSidewaysAndAWheelOverTheCodeScrollsTheChat() throws Exception {
+        openWindow("{}");
+        List<String> chunks = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            chunks.add("Paragraph " + i + " before the code, long enough to take a line or two of the chat.\n\n");
+        }
+        String longLine = "int x = " + "1 + ".repeat(100) + "1;";
+        chunks.add("```java\n" + longLine + "\n```\n\nAfter the code.");
+        server.enqueue(Sse.reply(chunks.toArray(String[]::new)));
+        sendPrompt("Code please");
+        waitFor(() -> idle() && robot.lookup(".md-code-body").tryQuery().isPresent());
+
+        Node body = robot.lookup(".md-code-body").query();
+        Text code = robot.lookup(".md-code-text").queryAs(Text.class);
+        assertThat(code.getText()).isEqualTo(longLine);
+        assertThat(code.getBoundsInLocal().getWidth()).as("one unwrapped line")
+                .isGreaterThan(body.getLayoutBounds().getWidth());
+        javafx.scene.control.ScrollBar sideways = robot.lookup(".md-code-body .scroll-bar:horizontal")
+                .queryAs(javafx.scene.control.ScrollBar.class);
+        assertThat(sideways.isVisible()).as("a sideways scroll bar").isTrue();
+        assertThat(sideways.getBoundsInParent().getMinY()).as("the bar is under the code, not over it")
+                .isGreaterThanOrEqualTo(code.getBoundsInParent().getMaxY() - 1);
+        assertThat(body.getLayoutBounds().getHeight()).as("room for the code and the bar")
+                .isGreaterThanOrEqualTo(code.getLayoutBounds().getHeight() + sideways.getHeight() - 1);
+        robot.interact(() -> sideways.setValue(sideways.getMax()));
+        assertThat(code.getBoundsInParent().getMaxX()).as("the end of the line scrolled into view")
+                .isCloseTo(body.getLayoutBounds().getWidth(), org.assertj.core.data.Offset.offset(2.0));
+
+        javafx.scene.control.ScrollBar chatBar = robot.lookup(".chat-list .scroll-bar:vertical").queryAll().stream()
+                .map(javafx.scene.control.ScrollBar.class::cast).filter(Node::isVisible).findFirst().orElseThrow();
+        double before = chatBar.getValue();
+        // A wheel turned over the code: fired at the code's text, as the scene would deliver it.
+        robot.interact(() -> javafx.event.Event.fireEvent(code, wheelUp(code)));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(chatBar.getValue()).as("the chat scrolled up").isLessThan(before);
     }
 
     @Test

@@ -164,9 +164,7 @@ final class MarkdownRenderer {
         HBox.setHgrow(spacer, Priority.ALWAYS);
         HBox header = new HBox(language, spacer, copy);
         header.setAlignment(Pos.CENTER_LEFT);
-        TextFlow body = new TextFlow(text(code, List.of("md-code-text")));
-        body.getStyleClass().add("md-code-body");
-        VBox box = new VBox(header, body);
+        VBox box = new VBox(header, new CodeBody(text(code, List.of("md-code-text"))));
         box.getStyleClass().add("md-code-block");
         return box;
     }
