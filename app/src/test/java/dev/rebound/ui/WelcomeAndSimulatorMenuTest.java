@@ -122,6 +122,18 @@ class WelcomeAndSimulatorMenuTest {
     }
 
     @Test
+    void theKeyboardAloneQueuesAFailureAltIThenDownThenEnter() throws Exception {
+        openWindow(DesktopHarness.startOffline(configDir, "{}"));
+        waitFor(() -> visible("#welcome"));
+
+        robot.press(KeyCode.ALT).type(KeyCode.I).release(KeyCode.ALT);
+        waitFor(() -> robot.lookup("#simulate-queued").tryQuery().isPresent());
+        robot.type(KeyCode.DOWN).type(KeyCode.ENTER);
+
+        waitFor(() -> menuTitle().equals("Simulate failures (3)"));
+    }
+
+    @Test
     void overloadTimesThreeFromTheMenuShowsTheRetryBannerThenTheSimulatorsReply() throws Exception {
         openWindow(DesktopHarness.startOffline(configDir, "{\"baseDelayMs\": 200}"));
         waitFor(() -> visible("#welcome"));

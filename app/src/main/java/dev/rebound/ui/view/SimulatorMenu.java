@@ -50,12 +50,8 @@ final class SimulatorMenu {
         reasonItem.visibleProperty().bind(model.availableProperty().not());
         menu.getItems().add(reasonItem);
 
-        MenuItem count = new MenuItem();
-        count.setId("simulate-queued");
-        count.textProperty().bind(model.queuedTextProperty());
-        count.setDisable(true);
-        menu.getItems().add(count);
-        menu.getItems().add(new SeparatorMenuItem());
+        // The failures come first, so the first Down after Alt+I lands on one (a menu lets the keyboard stop on a
+        // disabled line too, and the queue line used to be that first stop).
         for (SimulatedFailure failure : SimulatedFailure.values()) {
             Label text = new Label(failure.label());
             Tooltip.install(text, new Tooltip(failure.description()));
@@ -68,6 +64,11 @@ final class SimulatorMenu {
             menu.getItems().add(item);
         }
         menu.getItems().add(new SeparatorMenuItem());
+        MenuItem count = new MenuItem();
+        count.setId("simulate-queued");
+        count.textProperty().bind(model.queuedTextProperty());
+        count.setDisable(true);
+        menu.getItems().add(count);
         MenuItem clear = new MenuItem("_Clear queued failures");
         clear.setId("simulate-clear");
         clear.disableProperty().bind(model.queuedProperty().isEqualTo(0));
