@@ -12,6 +12,12 @@ public final class Sse {
                 + quote(content) + "},\"finish_reason\":null}]}\n\n";
     }
 
+    /** A chunk of reasoning, as DeepSeek and vLLM stream it ({@code reasoning_content}). */
+    public static String reasoning(String content) {
+        return "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":"
+                + "{\"reasoning_content\":" + quote(content) + "},\"finish_reason\":null}]}\n\n";
+    }
+
     public static String finish() {
         return "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},"
                 + "\"finish_reason\":\"stop\"}]}\n\n"

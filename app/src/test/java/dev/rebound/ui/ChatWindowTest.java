@@ -337,6 +337,28 @@ class ChatWindowTest {
     }
 
     @Test
+    void theReasoningShowsAsAFoldedLineAboveTheReplyAndUnfoldsOnClick() throws Exception {
+        openWindow("{}");
+        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+                .body(Sse.reasoning("Weigh the options. ") + Sse.reasoning("Pick one.") + Sse.chunk("**Done**.")
+                        + Sse.finish()).build());
+
+        sendPrompt("Decide");
+
+        waitFor(() -> idle() && robot.lookup(".md-strong").tryQuery().isPresent());
+        Node toggle = robot.lookup(".thinking-toggle").query();
+        assertThat(((javafx.scene.control.Labeled) toggle).getText()).isEqualTo("▸ Thinking · 28 characters");
+        assertThat(robot.lookup(".thinking-text").queryAs(Label.class).isVisible()).isFalse();
+
+        robot.clickOn(toggle);
+
+        waitFor(() -> robot.lookup(".thinking-text").queryAs(Label.class).isVisible());
+        assertThat(robot.lookup(".thinking-text").queryAs(Label.class).getText())
+                .isEqualTo("Weigh the options. Pick one.");
+        assertThat(((javafx.scene.control.Labeled) toggle).getText()).startsWith("▾ Thinking");
+    }
+
+    @Test
     void ctrlNStartsANewEmptyChat() throws Exception {
         openWindow("{}");
         server.enqueue(Sse.reply("One"));

@@ -50,6 +50,9 @@ public final class AssistantItem implements ChatItem {
     private ReplySegmenter segmenter;
     /** Where each part of the reply starts (the first at 0); see {@link ReplySegmenter}. */
     private int[] partStarts = ONE_PART;
+    /** The reasoning the model streamed before (or beside) its answer; null while there is none. */
+    private StringBuilder thinking;
+    private final ReadOnlyIntegerWrapper thinkingLength = new ReadOnlyIntegerWrapper(this, "thinkingLength");
     /** Whether the chat's rows already follow this reply's parts (so it is listened to once). */
     boolean partsFollowed;
     private final ReadOnlyIntegerWrapper partCount = new ReadOnlyIntegerWrapper(this, "partCount", 1);
@@ -62,7 +65,14 @@ public final class AssistantItem implements ChatItem {
 
     /** A finished reply, as restored from a saved chat. */
     static AssistantItem finished(String messageId, String model, String text, Status status, String error) {
+        return finished(messageId, model, text, null, status, error);
+    }
+
+    /** A finished reply with the model's reasoning (null or empty for none), as restored from a saved chat. */
+    static AssistantItem finished(String messageId, String model, String text, String thinking, Status status,
+                                  String error) {
         AssistantItem item = new AssistantItem(messageId, model, status);
+        item.appendThinking(thinking);
         item.settled = text == null ? "" : text;
         item.findParts();
         item.segmenter = null;
@@ -74,6 +84,16 @@ public final class AssistantItem implements ChatItem {
     /** The text received so far; do not keep it: it changes as the reply streams. */
     public CharSequence text() {
         return growing != null ? growing : settled;
+    }
+
+    /** The model's reasoning so far (empty when it streamed none); do not keep it: it grows. */
+    public CharSequence thinking() {
+        return thinking == null ? "" : thinking;
+    }
+
+    /** The number of reasoning characters received; changes with every reasoning delta. */
+    public ReadOnlyIntegerProperty thinkingLengthProperty() {
+        return thinkingLength.getReadOnlyProperty();
     }
 
     /** The number of characters received; changes with every delta. */
@@ -155,6 +175,16 @@ public final class AssistantItem implements ChatItem {
         }
     }
 
+    void appendThinking(String delta) {
+        if (delta != null && !delta.isEmpty()) {
+            if (thinking == null) {
+                thinking = new StringBuilder();
+            }
+            thinking.append(delta);
+            thinkingLength.set(thinking.length());
+        }
+    }
+
     /** A new attempt of a retried reply begins in this row. */
     void restart(String newMessageId, String newModel) {
         messageId = newMessageId;
@@ -163,6 +193,8 @@ public final class AssistantItem implements ChatItem {
         segmenter = null;
         partStarts = ONE_PART;
         partCount.set(1);
+        thinking = null;
+        thinkingLength.set(0);
         length.set(0);
         error.set(null);
         detail.set(null);

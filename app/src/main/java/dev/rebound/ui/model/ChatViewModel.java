@@ -5,6 +5,7 @@ import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.AutoRetryEnd;
 import dev.rebound.api.AutoRetryStart;
 import dev.rebound.api.ChatMessage;
+import dev.rebound.api.ContentBlock;
 import dev.rebound.api.CredentialSwitched;
 import dev.rebound.api.MessageEnd;
 import dev.rebound.api.MessageStart;
@@ -330,9 +331,12 @@ public final class ChatViewModel implements AutoCloseable {
         switch (event) {
             case MessageStart start -> messageStarted(start.message());
             case MessageUpdate update -> {
-                if (MessageUpdate.TEXT.equals(update.kind()) && reply != null
-                        && update.messageId().equals(reply.messageId())) {
-                    reply.append(update.delta());
+                if (reply != null && update.messageId().equals(reply.messageId())) {
+                    if (MessageUpdate.TEXT.equals(update.kind())) {
+                        reply.append(update.delta());
+                    } else if (MessageUpdate.THINKING.equals(update.kind())) {
+                        reply.appendThinking(update.delta());
+                    }
                 }
             }
             case MessageEnd end -> messageEnded(end.message());
@@ -456,7 +460,8 @@ public final class ChatViewModel implements AutoCloseable {
                         restored.add(new UserItem(user.text()));
                 case HistoryEntry.Message m when !m.retried() && m.message() instanceof AssistantMessage a ->
                         restored.add(AssistantItem.finished(a.id(), a.provider() == null ? null
-                                : names.of(a.modelRef()), a.text(), statusOf(a.stopReason()), a.errorMessage()));
+                                : names.of(a.modelRef()), a.text(), thinkingOf(a), statusOf(a.stopReason()),
+                                a.errorMessage()));
                 case HistoryEntry.Notice n -> restored.add(new NoticeItem(NoticeItem.Level.of(n.level()),
                         n.message()));
                 case HistoryEntry.ModelChange c when "fallback".equals(c.reason()) ->
@@ -471,6 +476,18 @@ public final class ChatViewModel implements AutoCloseable {
             }
         }
         items.setAll(restored);
+    }
+
+    /** The reasoning a saved reply kept (redacted blocks have none to show), or null. */
+    private static String thinkingOf(AssistantMessage message) {
+        StringBuilder thinking = null;
+        for (ContentBlock block : message.content()) {
+            if (block instanceof ContentBlock.Thinking t && !t.redacted() && t.thinking() != null) {
+                thinking = thinking == null ? new StringBuilder() : thinking;
+                thinking.append(t.thinking());
+            }
+        }
+        return thinking == null ? null : thinking.toString();
     }
 
     private static AssistantItem.Status statusOf(StopReason reason) {

@@ -115,10 +115,11 @@ final class MessageCell extends ListCell<ChatRow> {
         VBox box = new VBox();
         box.getStyleClass().add("message-assistant");
         Label model = new Label();
+        ThinkingBox thinking = index == 0 ? new ThinkingBox(item) : null;
         if (index == 0) {
             model.textProperty().bind(item.modelProperty());
             model.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, Styles.TEXT_BOLD);
-            box.getChildren().add(model);
+            box.getChildren().addAll(model, thinking);
         } else {
             getStyleClass().add(CONTINUED);
         }
@@ -187,6 +188,13 @@ final class MessageCell extends ListCell<ChatRow> {
         // A failed reply can fail again with another text (the chain's final message) without changing status.
         item.errorProperty().addListener(statusListener);
         item.partCountProperty().addListener(partsListener);
+        // "Waiting for the reply…" becomes "Thinking…" when reasoning arrives first.
+        ChangeListener<Number> thinkingListener = (obs, old, now) -> {
+            if (last[0] && (old.intValue() == 0) != (now.intValue() == 0)) {
+                showStatus(item, status);
+            }
+        };
+        item.thinkingLengthProperty().addListener(thinkingListener);
         unbind = () -> {
             bound[0] = false;
             markdown.cancelCatchUp();
@@ -195,6 +203,10 @@ final class MessageCell extends ListCell<ChatRow> {
             item.statusProperty().removeListener(statusListener);
             item.errorProperty().removeListener(statusListener);
             item.partCountProperty().removeListener(partsListener);
+            item.thinkingLengthProperty().removeListener(thinkingListener);
+            if (thinking != null) {
+                thinking.release();
+            }
         };
         return box;
     }
@@ -205,7 +217,8 @@ final class MessageCell extends ListCell<ChatRow> {
         switch (item.status()) {
             case STREAMING -> {
                 if (item.text().isEmpty()) {
-                    status.getChildren().add(muted("Waiting for the reply…"));
+                    status.getChildren().add(muted(item.thinking().isEmpty() ? "Waiting for the reply…"
+                            : "Thinking…"));
                 }
             }
             case RETRYING -> status.getChildren().add(muted("This attempt failed; a retry is scheduled (see below)."));

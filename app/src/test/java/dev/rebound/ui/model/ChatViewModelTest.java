@@ -106,6 +106,27 @@ class ChatViewModelTest {
     }
 
     @Test
+    void theModelsReasoningIsKeptBesideTheReplyAndComesBackWhenTheChatIsReopened() throws Exception {
+        open("{}");
+        server.enqueue(new mockwebserver3.MockResponse.Builder().code(200)
+                .addHeader("Content-Type", "text/event-stream").body(Sse.reasoning("First, ") + Sse.reasoning("think.")
+                        + Sse.chunk("The answer.") + Sse.finish()).build());
+
+        chat.send("Why?");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(reply().thinking().toString()).isEqualTo("First, think.");
+        assertThat(reply().thinkingLengthProperty().get()).isEqualTo(13);
+        assertThat(reply().text().toString()).isEqualTo("The answer.");
+
+        ChatViewModel reopened = new ChatViewModel(opened.session(), List.of(), fx, Runnable::run, Clock.systemUTC(),
+                ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current));
+        AssistantItem restored = (AssistantItem) reopened.items().get(1);
+        assertThat(restored.thinking().toString()).isEqualTo("First, think.");
+        reopened.close();
+    }
+
+    @Test
     void aBlankDraftIsNotSent() throws Exception {
         open("{}");
         chat.composer().draftProperty().set("   \n ");
