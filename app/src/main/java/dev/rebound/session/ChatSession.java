@@ -3,6 +3,7 @@ package dev.rebound.session;
 import dev.rebound.api.AgentEnd;
 import dev.rebound.api.AgentStart;
 import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.CredentialSwitched;
 import dev.rebound.api.FailureKind;
 import dev.rebound.api.MessageEnd;
 import dev.rebound.api.MessageStart;
@@ -367,11 +368,20 @@ public final class ChatSession implements AutoCloseable {
         bus.emit(new AgentEnd(turn.id, false));
     }
 
+    /** What a credential switch is called, live and in a reopened chat: {@code Switched p from key "a" to "b" …}. */
+    public static String credentialSwitchNotice(CredentialSwitched switched) {
+        return "Switched " + switched.provider() + " from key \"" + switched.from() + "\" to \"" + switched.to()
+                + "\" after a usage limit.";
+    }
+
     /** Emits events a handler returned, recording in the history those that belong there. */
     private void emitAll(List<SessionEvent> events) {
         for (SessionEvent event : events) {
             switch (event) {
                 case Notice n -> history.append(new HistoryEntry.Notice(n.level(), n.message(), clock.millis()));
+                // Kept as a notice, so a reopened chat still says why the key changed.
+                case CredentialSwitched c -> history.append(new HistoryEntry.Notice(Notice.WARNING,
+                        credentialSwitchNotice(c), clock.millis()));
                 case RetryChainEnd r -> history.append(new HistoryEntry.RetryChain(r, clock.millis()));
                 case ModelChanged m -> history.append(new HistoryEntry.ModelChange(m.from(), m.model(),
                         ModelChanged.USER.equals(m.reason()) ? "user" : "fallback", m.reason(), clock.millis()));

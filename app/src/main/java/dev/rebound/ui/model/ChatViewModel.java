@@ -13,6 +13,7 @@ import dev.rebound.api.MessageUpdate;
 import dev.rebound.api.ModelChanged;
 import dev.rebound.api.ModelRef;
 import dev.rebound.api.Notice;
+import dev.rebound.api.RetryChainEnd;
 import dev.rebound.api.RetryEndReason;
 import dev.rebound.api.RetryFallbackApplied;
 import dev.rebound.api.RetryFallbackReverted;
@@ -364,8 +365,7 @@ public final class ChatViewModel implements AutoCloseable {
                 refreshFallbackChip();
             }
             case CredentialSwitched switched -> items.add(new NoticeItem(NoticeItem.Level.WARNING,
-                    "Switched " + switched.provider() + " from key \"" + switched.from() + "\" to \"" + switched.to()
-                            + "\" after a usage limit."));
+                    ChatSession.credentialSwitchNotice(switched)));
             case ModelChanged changed -> {
                 model.set(changed.model());
                 refreshFallbackChip();
@@ -414,12 +414,24 @@ public final class ChatViewModel implements AutoCloseable {
         if (end.success() || reply == null) {
             return;
         }
-        if (end.reason() == RetryEndReason.CANCELLED) {
+        endReply(reply, end.reason(), end.attempt(), end.finalError());
+    }
+
+    /** A saved chain that did not succeed leaves its reply as the live chat did: cancelled, stopped or failed after N. */
+    private static void chainEnded(AssistantItem reply, RetryChainEnd chain) {
+        if (chain.reason() != RetryEndReason.SUCCEEDED) {
+            int attempt = chain.attempts().isEmpty() ? 0 : chain.attempts().getLast().attempt();
+            endReply(reply, chain.reason(), attempt, chain.finalError());
+        }
+    }
+
+    private static void endReply(AssistantItem reply, RetryEndReason reason, int attempt, String finalError) {
+        if (reason == RetryEndReason.CANCELLED) {
             reply.end(AssistantItem.Status.CANCELLED, AutoRetryEnd.CANCELLED_MESSAGE);
-        } else if (end.reason() == RetryEndReason.ABORTED) {
+        } else if (reason == RetryEndReason.ABORTED) {
             reply.end(AssistantItem.Status.STOPPED, null);
         } else {
-            reply.end(AssistantItem.Status.FAILED, failedAfter(end.attempt(), end.finalError()));
+            reply.end(AssistantItem.Status.FAILED, failedAfter(attempt, finalError));
         }
     }
 
@@ -454,14 +466,23 @@ public final class ChatViewModel implements AutoCloseable {
 
     private void restore(List<HistoryEntry> history) {
         List<ChatItem> restored = new ArrayList<>();
+        AssistantItem lastReply = null;
         for (HistoryEntry entry : history) {
             switch (entry) {
-                case HistoryEntry.Message m when m.message() instanceof UserMessage user ->
-                        restored.add(new UserItem(user.text()));
-                case HistoryEntry.Message m when !m.retried() && m.message() instanceof AssistantMessage a ->
-                        restored.add(AssistantItem.finished(a.id(), a.provider() == null ? null
-                                : names.of(a.modelRef()), a.text(), thinkingOf(a), statusOf(a.stopReason()),
-                                a.errorMessage()));
+                case HistoryEntry.Message m when m.message() instanceof UserMessage user -> {
+                    restored.add(new UserItem(user.text()));
+                    lastReply = null;
+                }
+                case HistoryEntry.Message m when !m.retried() && m.message() instanceof AssistantMessage a -> {
+                    lastReply = AssistantItem.finished(a.id(), a.provider() == null ? null : names.of(a.modelRef()),
+                            a.text(), thinkingOf(a), statusOf(a.stopReason()), a.errorMessage());
+                    restored.add(lastReply);
+                }
+                case HistoryEntry.RetryChain r -> {
+                    if (lastReply != null) {
+                        chainEnded(lastReply, r.chain());
+                    }
+                }
                 case HistoryEntry.Notice n -> restored.add(new NoticeItem(NoticeItem.Level.of(n.level()),
                         n.message()));
                 case HistoryEntry.ModelChange c when "fallback".equals(c.reason()) ->
@@ -471,7 +492,7 @@ public final class ChatViewModel implements AutoCloseable {
                         restored.add(new NoticeItem(NoticeItem.Level.INFO, revertNotice(names.of(c.from()),
                                 names.of(c.to()))));
                 default -> {
-                    // Retried attempts, titles, user model choices and chain records are not rows of the chat.
+                    // Retried attempts, titles and user model choices are not rows of the chat.
                 }
             }
         }

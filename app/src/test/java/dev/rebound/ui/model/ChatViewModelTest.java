@@ -183,6 +183,73 @@ class ChatViewModelTest {
         assertThat(chat.banner().state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
     }
 
+    /** The chat as a reopened window shows it: the session file read back by a new session. */
+    private List<ChatItem> reopenedItems() throws Exception {
+        SessionFactory.Opened again = harness.context(null).sessions().resume(opened.session().sessionFile());
+        ChatViewModel reopened = new ChatViewModel(again.session(), List.of(), fx, Runnable::run, Clock.systemUTC(),
+                ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current));
+        try {
+            return List.copyOf(reopened.items());
+        } finally {
+            reopened.close();
+            again.session().close();
+        }
+    }
+
+    private static String describe(List<ChatItem> items) {
+        return items.stream().map(item -> switch (item) {
+            case AssistantItem a -> a.status() + " | " + a.errorProperty().get() + " | " + a.detailProperty().get()
+                    + " | " + a.text();
+            default -> item.toString();
+        }).toList().toString();
+    }
+
+    @Test
+    void aReopenedChatStillSaysTheRetryWasCancelled() throws Exception {
+        open("{}");
+        server.enqueue(Overloaded.response("retry-after", "30"));
+        chat.send("Hi");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.RETRY_WAITING, WAIT);
+        chat.cancelRetry();
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(describe(reopenedItems())).isEqualTo(describe(chat.items()));
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.CANCELLED);
+    }
+
+    @Test
+    void aReopenedChatStillSaysHowManyAttemptsFailed() throws Exception {
+        open("{\"maxRetries\": 2, \"baseDelayMs\": 1}");
+        server.enqueue(Overloaded.response());
+        server.enqueue(Overloaded.response());
+        server.enqueue(Overloaded.response());
+        chat.send("Hi");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(describe(reopenedItems())).isEqualTo(describe(chat.items()));
+        assertThat(reply().errorProperty().get()).startsWith("Retry failed after 2 attempts: ");
+    }
+
+    @Test
+    void aReopenedChatStillSaysTheKeyWasSwitched() throws Exception {
+        java.nio.file.Files.writeString(configDir.resolve("credentials.json"), """
+                { "local": [ { "label": "a", "apiKey": "sk-a-0000" }, { "label": "b", "apiKey": "sk-b-1111" } ] }
+                """);
+        open("{}");
+        server.enqueue(new mockwebserver3.MockResponse.Builder().code(429)
+                .addHeader("Content-Type", "application/json").addHeader("retry-after", "1800")
+                .body("{\"type\":\"error\",\"error\":{\"type\":\"usage_limit_error\",\"message\":"
+                        + "\"You've hit your usage limit for this plan.\"}}").build());
+        server.enqueue(Sse.reply("From key b"));
+        chat.send("Hi");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        NoticeItem switched = new NoticeItem(NoticeItem.Level.WARNING,
+                "Switched local from key \"a\" to \"b\" after a usage limit.");
+        assertThat(chat.items()).contains(switched);
+
+        assertThat(reopenedItems()).contains(switched);
+    }
+
     @Test
     void theManualRetryOfAFailedReplySendsItsPromptAgain() throws Exception {
         open("{\"enabled\": false}");
