@@ -137,7 +137,7 @@ class ChatViewModelTest {
     }
 
     @Test
-    void aScheduledRetryShowsTheBannerAndCancelEndsTheReplyAsCancelled() throws Exception {
+    void aScheduledRetryShowsTheBannerAndCancelEndsTheReplyAsCancelledAlsoWhenReopened() throws Exception {
         open("{}");
         server.enqueue(Overloaded.response("retry-after", "30"));
         chat.send("Hi");
@@ -158,6 +158,8 @@ class ChatViewModelTest {
         assertThat(reply().detailProperty().get()).contains("Overloaded");
         assertThat(reply().canRetry()).isTrue();
         assertThat(server.getRequestCount()).isEqualTo(1);
+        assertThat(describe(reopenedItems())).as("the same rows when the chat is reopened")
+                .isEqualTo(describe(chat.items()));
     }
 
     @Test
@@ -168,7 +170,7 @@ class ChatViewModelTest {
     }
 
     @Test
-    void anExhaustedChainSaysHowManyAttemptsFailedAndWhy() throws Exception {
+    void anExhaustedChainSaysHowManyAttemptsFailedAndWhyAlsoWhenReopened() throws Exception {
         open("{\"maxRetries\": 2, \"baseDelayMs\": 1}");
         server.enqueue(Overloaded.response());
         server.enqueue(Overloaded.response());
@@ -181,6 +183,8 @@ class ChatViewModelTest {
         assertThat(reply().errorProperty().get()).startsWith("Retry failed after 2 attempts: ")
                 .contains("Overloaded");
         assertThat(chat.banner().state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
+        assertThat(describe(reopenedItems())).as("the same rows when the chat is reopened")
+                .isEqualTo(describe(chat.items()));
     }
 
     /** The chat as a reopened window shows it: the session file read back by a new session. */
@@ -202,32 +206,6 @@ class ChatViewModelTest {
                     + " | " + a.text();
             default -> item.toString();
         }).toList().toString();
-    }
-
-    @Test
-    void aReopenedChatStillSaysTheRetryWasCancelled() throws Exception {
-        open("{}");
-        server.enqueue(Overloaded.response("retry-after", "30"));
-        chat.send("Hi");
-        fx.runUntil(() -> chat.state() == ChatViewModel.State.RETRY_WAITING, WAIT);
-        chat.cancelRetry();
-        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
-
-        assertThat(describe(reopenedItems())).isEqualTo(describe(chat.items()));
-        assertThat(reply().status()).isEqualTo(AssistantItem.Status.CANCELLED);
-    }
-
-    @Test
-    void aReopenedChatStillSaysHowManyAttemptsFailed() throws Exception {
-        open("{\"maxRetries\": 2, \"baseDelayMs\": 1}");
-        server.enqueue(Overloaded.response());
-        server.enqueue(Overloaded.response());
-        server.enqueue(Overloaded.response());
-        chat.send("Hi");
-        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
-
-        assertThat(describe(reopenedItems())).isEqualTo(describe(chat.items()));
-        assertThat(reply().errorProperty().get()).startsWith("Retry failed after 2 attempts: ");
     }
 
     @Test
