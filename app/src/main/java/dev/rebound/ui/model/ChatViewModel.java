@@ -83,6 +83,8 @@ public final class ChatViewModel implements AutoCloseable {
     private AssistantItem reply;
     private Integer lastHttpStatus;
     private boolean closed;
+    /** Which fallback-chip read is the newest (see {@link #refreshFallbackChip()}). */
+    private long chipGeneration;
 
     /**
      * A view-model of an open session.
@@ -191,23 +193,26 @@ public final class ChatViewModel implements AutoCloseable {
     }
 
     /**
-     * Cancel Retry (button or Esc), decided on the session's live state, not on what the banner shows. While the wait
-     * runs it ends the chain at once. When the wait has just ended and the retried request is in flight, the cancel
-     * still goes to the session: that request is not thrown away (a reply being read stays), but if it fails the
-     * chain ends as cancelled and no further retry starts.
+     * Cancel Retry (button or Esc), decided on the session's live state, not on what the banner shows: the session is
+     * asked off the FX thread (its retry engine may be busy writing a credential block or a cooldown to disk), and
+     * cancels if a chain runs. While the wait runs that ends the chain at once. When the wait has just ended and the
+     * retried request is in flight, the cancel still goes to the session: that request is not thrown away (a reply
+     * being read stays), but if it fails the chain ends as cancelled and no further retry starts.
      *
-     * @return true when a retry chain was there to cancel
+     * @return true when the banner showed a retry chain (Esc was meant for it and is used up)
      */
     public boolean cancelRetry() {
-        RetryStatus status = session.retryStatus();
-        if (!status.retrying()) {
-            return false;
-        }
-        background.execute(session::abortRetry);
-        if (!status.waiting()) {
-            banner.cancelRequested();
-        }
-        return true;
+        boolean shown = banner.state() != RetryBannerViewModel.State.HIDDEN;
+        background.execute(() -> {
+            RetryStatus status = session.retryStatus();
+            if (status.retrying()) {
+                session.abortRetry();
+                if (!status.waiting()) {
+                    fx.execute(banner::cancelRequested);
+                }
+            }
+        });
+        return shown;
     }
 
     /** Retry now: the retry the banner shows starts at once. */
@@ -231,10 +236,13 @@ public final class ChatViewModel implements AutoCloseable {
 
     /** The user picked a model in the header. */
     public void chooseModel(ModelRef chosen) {
-        if (chosen == null || (chosen.equals(model.get()) && session.fallback().isEmpty())) {
+        if (chosen == null) {
             return;
         }
         background.execute(() -> {
+            if (chosen.equals(session.model()) && session.fallback().isEmpty()) {
+                return;
+            }
             try {
                 session.setModel(chosen);
             } catch (IllegalArgumentException e) {
@@ -452,8 +460,20 @@ public final class ChatViewModel implements AutoCloseable {
         return "Retry failed after " + attempts + (attempts == 1 ? " attempt: " : " attempts: ") + finalError;
     }
 
+    /**
+     * Reads the fallback state off the FX thread (it waits for the retry engine, which may be writing to disk) and
+     * shows it; a read that finishes after a newer one is dropped.
+     */
     private void refreshFallbackChip() {
-        fallbackChip.set(session.fallback().map(this::chipText).orElse(""));
+        long generation = ++chipGeneration;
+        background.execute(() -> {
+            String chip = session.fallback().map(this::chipText).orElse("");
+            fx.execute(() -> {
+                if (generation == chipGeneration) {
+                    fallbackChip.set(chip);
+                }
+            });
+        });
     }
 
     private String chipText(FallbackStatus status) {

@@ -298,7 +298,7 @@ class ChatViewModelTest {
         sendUntilTheRetriedRequestIsInFlight();
 
         assertThat(chat.cancelRetry()).isTrue();
-        assertThat(chat.banner().cancellableProperty().get()).isFalse();
+        fx.runUntil(() -> !chat.banner().cancellableProperty().get(), WAIT);
         assertThat(chat.banner().headlineProperty().get()).startsWith("Retrying (1/10)… Cancelled");
 
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
