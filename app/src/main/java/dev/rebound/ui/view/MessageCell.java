@@ -8,7 +8,6 @@ import dev.rebound.ui.model.NoticeItem;
 import dev.rebound.ui.model.ReplyPart;
 import dev.rebound.ui.model.UserItem;
 import java.util.List;
-import javafx.application.Platform;
 import javafx.beans.value.ChangeListener;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
@@ -126,8 +125,11 @@ final class MessageCell extends ListCell<ChatRow> {
         box.getChildren().addAll(markdown, status);
 
         boolean[] last = {part.last()};
-        boolean[] pending = {false};
-        boolean[] bound = {true};
+        PulseCoalescer render = new PulseCoalescer(() -> {
+            if (last[0]) {
+                markdown.advance(text);
+            }
+        });
         ChangeListener<Number> lengthListener = (obs, old, now) -> {
             if (!last[0]) {
                 return;
@@ -139,15 +141,7 @@ final class MessageCell extends ListCell<ChatRow> {
                 // "Waiting for the reply…" goes with the first character (and comes back when a retry restarts).
                 showStatus(item, status);
             }
-            if (!pending[0]) {
-                pending[0] = true;
-                Platform.runLater(() -> {
-                    pending[0] = false;
-                    if (bound[0] && last[0]) {
-                        markdown.advance(text);
-                    }
-                });
-            }
+            render.request();
         };
         ChangeListener<Object> statusListener = (obs, old, now) -> {
             if (!last[0]) {
@@ -196,7 +190,7 @@ final class MessageCell extends ListCell<ChatRow> {
         };
         item.thinkingLengthProperty().addListener(thinkingListener);
         unbind = () -> {
-            bound[0] = false;
+            render.cancel();
             markdown.cancelCatchUp();
             model.textProperty().unbind();
             item.lengthProperty().removeListener(lengthListener);

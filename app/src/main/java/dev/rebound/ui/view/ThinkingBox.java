@@ -2,7 +2,6 @@ package dev.rebound.ui.view;
 
 import atlantafx.base.theme.Styles;
 import dev.rebound.ui.model.AssistantItem;
-import javafx.application.Platform;
 import javafx.beans.value.ChangeListener;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
@@ -18,9 +17,8 @@ final class ThinkingBox extends VBox {
     private final AssistantItem item;
     private final Hyperlink toggle = new Hyperlink();
     private final Label text = new Label();
-    private final ChangeListener<Number> grew = (obs, old, now) -> schedule();
-    private boolean pending;
-    private boolean bound = true;
+    private final PulseCoalescer refresh = new PulseCoalescer(this::refresh);
+    private final ChangeListener<Number> grew = (obs, old, now) -> refresh.request();
 
     ThinkingBox(AssistantItem item) {
         this.item = item;
@@ -43,20 +41,8 @@ final class ThinkingBox extends VBox {
 
     /** Stops following the reply (the cell shows another row). */
     void release() {
-        bound = false;
+        refresh.cancel();
         item.thinkingLengthProperty().removeListener(grew);
-    }
-
-    private void schedule() {
-        if (!pending) {
-            pending = true;
-            Platform.runLater(() -> {
-                pending = false;
-                if (bound) {
-                    refresh();
-                }
-            });
-        }
     }
 
     private void refresh() {
