@@ -223,9 +223,15 @@ scene_settings() {
   stop_app
 }
 
-# The settings window at 200 % scaling (-Dglass.gtk.uiScale=2), light: the Retry and Providers tabs.
+# At 200 % scaling (-Dglass.gtk.uiScale=2), light: the chat window on its first start, then the settings window's
+# Retry and Providers tabs.
 scene_scaled() {
-  local config=$work/scaled
+  local config=$work/scaled-empty
+  mkdir -p "$config"
+  start_app "$config" light --scale 2
+  shot desktop-empty-light-200
+  stop_app
+  config=$work/scaled
   settings_config "$config"
   start_app "$config" light --scale 2
   open_settings
