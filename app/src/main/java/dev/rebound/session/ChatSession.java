@@ -113,11 +113,11 @@ public final class ChatSession implements AutoCloseable {
         synchronized (lock) {
             if (activeTurn != null) {
                 return new PromptResult.Rejected(
-                        "A turn is already running; wait for it to finish, or send abort first.");
+                        "A turn is already running; wait for it to finish, or stop it first.");
             }
             if (model.current() == null) {
-                return new PromptResult.Rejected("No model is selected. Add a provider with a model to "
-                        + "settings.json (or pass --model provider/modelId) and try again.");
+                return new PromptResult.Rejected("No model is selected. Add a provider with a model in the "
+                        + "settings (settings.json) and try again.");
             }
             turn = new Turn(ids.next(), text);
             activeTurn = turn;
@@ -183,7 +183,7 @@ public final class ChatSession implements AutoCloseable {
         Objects.requireNonNull(newModel, "model");
         if (settings.get().findModel(newModel).isEmpty()) {
             throw new IllegalArgumentException("Model " + newModel.selector() + " is not configured; "
-                    + "get_available_models lists the configured ones.");
+                    + "choose one of the configured models.");
         }
         ModelRef old = model.current();
         model.choose(newModel);

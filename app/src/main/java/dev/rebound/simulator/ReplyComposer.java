@@ -144,16 +144,13 @@ public final class ReplyComposer {
         out.append(sentence(random)).append(' ').append(sentence(random)).append("\n\n");
         switch (section % 3) {
             case 1 -> {
-                int items = 3 + random.nextInt(3);
-                for (int i = 0; i < items; i++) {
-                    out.append("- ").append(pick(random, ITEMS)).append('\n');
+                for (String item : pickDistinct(random, ITEMS, 3 + random.nextInt(3))) {
+                    out.append("- ").append(item).append('\n');
                 }
             }
             case 2 -> {
                 out.append("| status | meaning | what to do |\n|---|---|---|\n");
-                int rows = 2 + random.nextInt(3);
-                for (int i = 0; i < rows; i++) {
-                    String[] row = pick(random, ROWS);
+                for (String[] row : pickDistinct(random, ROWS, 2 + random.nextInt(3))) {
                     out.append("| ").append(row[0]).append(" | ").append(row[1]).append(" | ").append(row[2])
                             .append(" |\n");
                 }
@@ -166,6 +163,16 @@ public final class ReplyComposer {
     private static String sentence(SplittableRandom random) {
         String s = pick(random, SUBJECTS) + " " + pick(random, VERBS) + " " + pick(random, TAILS) + ".";
         return s.substring(0, 1).toUpperCase(Locale.ROOT) + s.substring(1);
+    }
+
+    /** {@code count} different elements of {@code from}, in a random order (a list never names a point twice). */
+    private static <T> List<T> pickDistinct(SplittableRandom random, List<T> from, int count) {
+        List<T> left = new java.util.ArrayList<>(from);
+        List<T> picked = new java.util.ArrayList<>(count);
+        for (int i = 0; i < count && !left.isEmpty(); i++) {
+            picked.add(left.remove(random.nextInt(left.size())));
+        }
+        return picked;
     }
 
     private static <T> T pick(SplittableRandom random, List<T> from) {

@@ -44,6 +44,11 @@ class ReplyComposerTest {
                         .as("fences closed, seed %d, %s", seed, prompt).isZero();
                 assertThat(lastLine).as("seed %d, %s", seed, prompt).endsWith(".").doesNotStartWith("|")
                         .doesNotStartWith("- ").doesNotStartWith("#");
+                for (String block : reply.split("\n\n")) {
+                    List<String> lines = block.lines().filter(l -> l.startsWith("- ") || l.startsWith("| 4")
+                            || l.startsWith("| 5")).toList();
+                    assertThat(lines).as("no list item or table row twice, seed %d", seed).doesNotHaveDuplicates();
+                }
             }
         }
     }
