@@ -244,6 +244,9 @@ public final class AssistantItem implements ChatItem {
         @Override
         public CharSequence subSequence(int start, int end) {
             Objects.checkFromToIndex(start, end, length());
+            if (start == end) {
+                return "";
+            }
             int from = partStarts[index];
             return text().subSequence(from + start, from + end);
         }

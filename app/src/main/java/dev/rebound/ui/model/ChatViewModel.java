@@ -66,6 +66,7 @@ public final class ChatViewModel implements AutoCloseable {
 
     private final ChatSession session;
     private final Executor fx;
+    /** The session calls of this chat, one at a time and in order, off the FX thread. */
     private final Executor background;
     private final ZoneId zone;
     private final ModelNames names;
@@ -91,14 +92,14 @@ public final class ChatViewModel implements AutoCloseable {
      *
      * @param notices what opening the session found, as (level, message) pairs; shown first
      * @param fx runs work on the FX thread ({@code Platform::runLater}; direct in tests)
-     * @param background runs session calls that may touch the disk
+     * @param background runs session calls that may touch the disk (this chat's run one at a time, in order)
      * @param names what models are called on screen (rows, notices, chip, banner)
      */
     public ChatViewModel(ChatSession session, List<String[]> notices, Executor fx, Executor background, Clock clock,
                          ZoneId zone, Ticker ticker, ModelNames names) {
         this.session = session;
         this.fx = fx;
-        this.background = background;
+        this.background = new SerialExecutor(background);
         this.zone = zone;
         this.names = names;
         this.banner = new RetryBannerViewModel(clock, ticker, names);
@@ -484,38 +485,61 @@ public final class ChatViewModel implements AutoCloseable {
         return text;
     }
 
+    /**
+     * Rows from the saved history, as the live chat showed them. The live chat keeps one row for a reply and its
+     * retries, made when the first attempt began, so the notices of a retry chain (a fallback, a key switch) follow
+     * it; in the file they come before the attempt that ended the chain, so they are held back until that reply.
+     */
     private void restore(List<HistoryEntry> history) {
         List<ChatItem> restored = new ArrayList<>();
+        List<ChatItem> heldBack = new ArrayList<>();
         AssistantItem lastReply = null;
+        boolean retrying = false;
         for (HistoryEntry entry : history) {
+            ChatItem notice = switch (entry) {
+                case HistoryEntry.Notice n -> new NoticeItem(NoticeItem.Level.of(n.level()), n.message());
+                case HistoryEntry.ModelChange c when "fallback".equals(c.reason()) ->
+                        new NoticeItem(NoticeItem.Level.WARNING, fallbackNotice(
+                                c.from() == null ? null : names.of(c.from()), names.of(c.to())));
+                case HistoryEntry.ModelChange c when ModelChanged.REVERT.equals(c.reason()) && c.from() != null ->
+                        new NoticeItem(NoticeItem.Level.INFO, revertNotice(names.of(c.from()), names.of(c.to())));
+                default -> null;
+            };
+            if (notice != null) {
+                (retrying ? heldBack : restored).add(notice);
+                continue;
+            }
             switch (entry) {
                 case HistoryEntry.Message m when m.message() instanceof UserMessage user -> {
+                    restored.addAll(heldBack);
+                    heldBack.clear();
+                    retrying = false;
                     restored.add(new UserItem(user.text()));
                     lastReply = null;
                 }
-                case HistoryEntry.Message m when !m.retried() && m.message() instanceof AssistantMessage a -> {
+                case HistoryEntry.Message m when m.message() instanceof AssistantMessage a && m.retried() ->
+                        retrying = true;
+                case HistoryEntry.Message m when m.message() instanceof AssistantMessage a -> {
+                    String error = a.stopReason() == StopReason.ABORTED
+                            && ChatSession.ABORT_MESSAGE.equals(a.errorMessage()) ? null : a.errorMessage();
                     lastReply = AssistantItem.finished(a.id(), a.provider() == null ? null : names.of(a.modelRef()),
-                            a.text(), thinkingOf(a), statusOf(a.stopReason()), a.errorMessage());
+                            a.text(), thinkingOf(a), statusOf(a.stopReason()), error);
                     restored.add(lastReply);
+                    restored.addAll(heldBack);
+                    heldBack.clear();
+                    retrying = false;
                 }
                 case HistoryEntry.RetryChain r -> {
                     if (lastReply != null) {
                         chainEnded(lastReply, r.chain());
                     }
                 }
-                case HistoryEntry.Notice n -> restored.add(new NoticeItem(NoticeItem.Level.of(n.level()),
-                        n.message()));
-                case HistoryEntry.ModelChange c when "fallback".equals(c.reason()) ->
-                        restored.add(new NoticeItem(NoticeItem.Level.WARNING, fallbackNotice(
-                                c.from() == null ? null : names.of(c.from()), names.of(c.to()))));
-                case HistoryEntry.ModelChange c when ModelChanged.REVERT.equals(c.reason()) && c.from() != null ->
-                        restored.add(new NoticeItem(NoticeItem.Level.INFO, revertNotice(names.of(c.from()),
-                                names.of(c.to()))));
                 default -> {
-                    // Retried attempts, titles and user model choices are not rows of the chat.
+                    // Titles and user model choices are not rows of the chat.
                 }
             }
         }
+        restored.addAll(heldBack);
         items.setAll(restored);
     }
 

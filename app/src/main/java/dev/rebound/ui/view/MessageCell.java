@@ -154,6 +154,13 @@ final class MessageCell extends ListCell<ChatRow> {
             showStatus(item, status);
         };
         ChangeListener<Number> partsListener = (obs, old, now) -> {
+            if (index >= now.intValue()) {
+                // A retry restarted the reply: this part is gone, and its row goes with the next layout.
+                last[0] = false;
+                render.cancel();
+                status.getChildren().clear();
+                return;
+            }
             boolean nowLast = index == now.intValue() - 1;
             if (last[0] && !nowLast) {
                 // The reply went on in a new part: this one is complete.

@@ -115,6 +115,8 @@ class AssistantItemTest {
 
         assertThat(item.partCount()).isEqualTo(1);
         assertThat(second.length()).isZero();
+        assertThat(second.toString()).isEmpty();
+        assertThat(second.subSequence(0, 0).toString()).isEmpty();
         item.append("Fresh\n\nstart\n");
         assertThat(item.partCount()).isEqualTo(1);
         assertThat(item.part(0).toString()).isEqualTo("Fresh\n\nstart\n");

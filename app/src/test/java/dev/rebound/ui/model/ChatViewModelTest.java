@@ -163,6 +163,31 @@ class ChatViewModelTest {
     }
 
     @Test
+    void cancelRetryLeavesTheSessionCallToTheBackgroundExecutor() throws Exception {
+        server.start();
+        harness = DesktopHarness.start(configDir, server.url("/v1").toString(), "{}");
+        opened = harness.context(null).sessions().create();
+        java.util.Queue<Runnable> background = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        chat = new ChatViewModel(opened.session(), List.of(), fx, background::add, Clock.systemUTC(),
+                ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current));
+        background.forEach(Runnable::run);
+        background.clear();
+        server.enqueue(Overloaded.response("retry-after", "30"));
+        chat.send("Hi");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.RETRY_WAITING, WAIT);
+        background.forEach(Runnable::run);
+        background.clear();
+
+        assertThat(chat.cancelRetry()).isTrue();
+
+        assertThat(opened.session().retryStatus().waiting()).as("nothing was asked of the session yet").isTrue();
+        background.forEach(Runnable::run);
+        assertThat(opened.session().retryStatus().retrying()).isFalse();
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.CANCELLED);
+    }
+
+    @Test
     void cancelRetryAsksTheLiveSessionAndDoesNothingWhenNoRetryWaits() throws Exception {
         open("{}");
 
@@ -225,7 +250,28 @@ class ChatViewModelTest {
                 "Switched local from key \"a\" to \"b\" after a usage limit.");
         assertThat(chat.items()).contains(switched);
 
-        assertThat(reopenedItems()).contains(switched);
+        assertThat(describe(reopenedItems())).as("the same rows, in the same order, when the chat is reopened")
+                .isEqualTo(describe(chat.items()));
+    }
+
+    @Test
+    void stopKeepsTheTextReceivedAndSaysStoppedAlsoWhenReopened() throws Exception {
+        open("{}");
+        String first = Sse.chunk("The first words");
+        server.enqueue(new mockwebserver3.MockResponse.Builder().code(200)
+                .addHeader("Content-Type", "text/event-stream").body(first + Sse.chunk(" and more") + Sse.finish())
+                .throttleBody(first.length(), 10, TimeUnit.SECONDS).build());
+        chat.send("Hi");
+        fx.runUntil(() -> hasReply() && reply().text().length() > 0, WAIT);
+
+        chat.stop();
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.STOPPED);
+        assertThat(reply().errorProperty().get()).as("a plain Stop needs no reason").isNull();
+        assertThat(reply().text().toString()).isEqualTo("The first words");
+        assertThat(describe(reopenedItems())).as("the same rows when the chat is reopened")
+                .isEqualTo(describe(chat.items()));
     }
 
     @Test
