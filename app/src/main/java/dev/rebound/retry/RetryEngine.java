@@ -11,6 +11,7 @@ import dev.rebound.api.SessionEvent;
 import dev.rebound.session.AgentEndDecision;
 import dev.rebound.session.AgentEndHandler;
 import dev.rebound.session.AttemptResult;
+import dev.rebound.session.RetryCancel;
 import dev.rebound.session.RetryStatus;
 import dev.rebound.settings.RetrySettings;
 import java.time.Clock;
@@ -264,19 +265,21 @@ public final class RetryEngine implements AgentEndHandler {
     }
 
     @Override
-    public void cancelPending(boolean userAbort) {
+    public RetryCancel cancelPending(boolean userAbort) {
         Pending p;
         synchronized (this) {
-            if (chain != null) {
-                chain.cancelRequested = true;
+            if (chain == null) {
+                return RetryCancel.NONE;
             }
+            chain.cancelRequested = true;
             p = pending;
             if (p == null) {
-                return;
+                return RetryCancel.RUNNING_REQUEST_FLAGGED;
             }
             p.userAbort = userAbort;
         }
         p.wait.cancel();
+        return RetryCancel.WAIT_CANCELLED;
     }
 
     @Override

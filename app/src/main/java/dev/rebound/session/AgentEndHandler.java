@@ -15,8 +15,9 @@ public interface AgentEndHandler {
      * {@code Cancelled}. Safe from any thread, and when nothing is scheduled.
      *
      * @param userAbort true when the user stopped the whole turn ({@code abort}), false for {@code abortRetry}
+     * @return what there was to cancel, decided in the same step as the cancel
      */
-    void cancelPending(boolean userAbort);
+    RetryCancel cancelPending(boolean userAbort);
 
     /**
      * Ends the current backoff early so the pending retry starts at once. Does nothing when none is pending, or when
@@ -61,7 +62,8 @@ public interface AgentEndHandler {
             }
 
             @Override
-            public void cancelPending(boolean userAbort) {
+            public RetryCancel cancelPending(boolean userAbort) {
+                return RetryCancel.NONE;
             }
 
             @Override

@@ -154,9 +154,11 @@ public final class ChatSession implements AutoCloseable {
      * Cancels a pending retry (Cancel Retry, Esc, RPC {@code abort_retry}): the turn ends with
      * {@code auto_retry_end{success:false, finalError:"Retry cancelled"}} and no further attempt starts. Does nothing
      * when no retry is waiting.
+     *
+     * @return what there was to cancel (a waiting retry, a retried request already running, or nothing)
      */
-    public void abortRetry() {
-        agentEndHandler.cancelPending(false);
+    public RetryCancel abortRetry() {
+        return agentEndHandler.cancelPending(false);
     }
 
     /** Ends the current backoff early: the pending retry starts at once, with the same attempt number. */

@@ -211,7 +211,7 @@ class RetryEngineTest {
         PromptResult.Accepted turn = h.promptAsync("hi");
         h.timer.nextWaiting();
         assertThat(h.session.retryStatus()).isEqualTo(new dev.rebound.session.RetryStatus(true, 1, true));
-        h.session.abortRetry();
+        assertThat(h.session.abortRetry()).isEqualTo(dev.rebound.session.RetryCancel.WAIT_CANCELLED);
         TurnOutcome outcome = turn.completion().get(5, TimeUnit.SECONDS);
 
         assertThat(h.requests).hasSize(1);
@@ -284,9 +284,10 @@ class RetryEngineTest {
         PromptResult.Accepted turn = h.promptAsync("hi");
         assertThat(inSecondCall.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(h.session.retryStatus().retrying()).as("the chain runs while its retry streams").isTrue();
-        h.session.abortRetry();
+        assertThat(h.session.abortRetry()).isEqualTo(dev.rebound.session.RetryCancel.RUNNING_REQUEST_FLAGGED);
         cancelled.countDown();
         turn.completion().get(5, TimeUnit.SECONDS);
+        assertThat(h.session.abortRetry()).as("no chain left").isEqualTo(dev.rebound.session.RetryCancel.NONE);
 
         assertThat(h.requests).hasSize(2);
         assertThat(h.all(AutoRetryEnd.class)).containsExactly(

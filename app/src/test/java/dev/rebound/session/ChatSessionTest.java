@@ -200,7 +200,8 @@ class ChatSessionTest {
             }
 
             @Override
-            public void cancelPending(boolean userAbort) {
+            public RetryCancel cancelPending(boolean userAbort) {
+                return RetryCancel.NONE;
             }
 
             @Override

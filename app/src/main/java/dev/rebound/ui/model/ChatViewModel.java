@@ -24,7 +24,7 @@ import dev.rebound.session.ChatSession;
 import dev.rebound.session.FallbackStatus;
 import dev.rebound.session.HistoryEntry;
 import dev.rebound.session.PromptResult;
-import dev.rebound.session.RetryStatus;
+import dev.rebound.session.RetryCancel;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -205,12 +205,8 @@ public final class ChatViewModel implements AutoCloseable {
     public boolean cancelRetry() {
         boolean shown = banner.state() != RetryBannerViewModel.State.HIDDEN;
         background.execute(() -> {
-            RetryStatus status = session.retryStatus();
-            if (status.retrying()) {
-                session.abortRetry();
-                if (!status.waiting()) {
-                    fx.execute(banner::cancelRequested);
-                }
+            if (session.abortRetry() == RetryCancel.RUNNING_REQUEST_FLAGGED) {
+                fx.execute(banner::cancelRequested);
             }
         });
         return shown;
