@@ -53,8 +53,6 @@ public final class AssistantItem implements ChatItem {
     /** The reasoning the model streamed before (or beside) its answer; null while there is none. */
     private StringBuilder thinking;
     private final ReadOnlyIntegerWrapper thinkingLength = new ReadOnlyIntegerWrapper(this, "thinkingLength");
-    /** Whether the chat's rows already follow this reply's parts (so it is listened to once). */
-    boolean partsFollowed;
     private final ReadOnlyIntegerWrapper partCount = new ReadOnlyIntegerWrapper(this, "partCount", 1);
 
     AssistantItem(String messageId, String model, Status status) {

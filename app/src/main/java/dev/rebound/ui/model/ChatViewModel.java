@@ -285,11 +285,6 @@ public final class ChatViewModel implements AutoCloseable {
             case UserItem user -> List.of(user);
             case NoticeItem notice -> List.of(notice);
             case AssistantItem reply -> {
-                if (!reply.partsFollowed) {
-                    reply.partsFollowed = true;
-                    reply.partCountProperty().addListener((obs, old, now) ->
-                            partsChanged(reply, old.intValue(), now.intValue()));
-                }
                 List<ChatRow> parts = new ArrayList<>(reply.partCount());
                 for (int i = 0; i < reply.partCount(); i++) {
                     parts.add(new ReplyPart(reply, i));
@@ -390,6 +385,10 @@ public final class ChatViewModel implements AutoCloseable {
                     reply.restart(assistant.id(), from);
                 } else {
                     reply = new AssistantItem(assistant.id(), from, AssistantItem.Status.STREAMING);
+                    // Only a live reply grows (or restarts): a restored one keeps the parts it was shown with.
+                    AssistantItem live = reply;
+                    live.partCountProperty().addListener((obs, old, now) ->
+                            partsChanged(live, old.intValue(), now.intValue()));
                     items.add(reply);
                 }
             }

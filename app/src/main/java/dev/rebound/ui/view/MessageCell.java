@@ -113,7 +113,8 @@ final class MessageCell extends ListCell<ChatRow> {
         status.getStyleClass().add("reply-status");
         VBox box = new VBox();
         box.getStyleClass().add("message-assistant");
-        Label model = new Label();
+        // The first part carries the model's name and the reasoning line.
+        Label model = index == 0 ? new Label() : null;
         ThinkingBox thinking = index == 0 ? new ThinkingBox(item) : null;
         if (index == 0) {
             model.textProperty().bind(item.modelProperty());
@@ -199,13 +200,13 @@ final class MessageCell extends ListCell<ChatRow> {
         unbind = () -> {
             render.cancel();
             markdown.cancelCatchUp();
-            model.textProperty().unbind();
             item.lengthProperty().removeListener(lengthListener);
             item.statusProperty().removeListener(statusListener);
             item.errorProperty().removeListener(statusListener);
             item.partCountProperty().removeListener(partsListener);
             item.thinkingLengthProperty().removeListener(thinkingListener);
-            if (thinking != null) {
+            if (index == 0) {
+                model.textProperty().unbind();
                 thinking.release();
             }
         };
