@@ -60,13 +60,15 @@ public final class SessionCredentials implements CredentialSource {
     }
 
     /**
-     * Moves the session off a blocked credential to an unblocked sibling, if there is one.
+     * Moves the session off a credential that hit a usage limit to an unblocked sibling, if there is one.
      *
+     * @param spent labels not to switch to either (they hit a usage limit earlier in the same retry chain)
      * @return the credential now in use
      */
-    public Optional<Credential> switchFrom(String provider, String blockedLabel) {
+    public Optional<Credential> switchFrom(String provider, String limitedLabel, java.util.Set<String> spent) {
         Optional<Credential> next = pool.credentials(provider).stream()
-                .filter(c -> !c.label().equals(blockedLabel) && !pool.isBlocked(provider, c.label()))
+                .filter(c -> !c.label().equals(limitedLabel) && !spent.contains(c.label())
+                        && !pool.isBlocked(provider, c.label()))
                 .findFirst();
         next.ifPresent(c -> chosen.put(provider, c.label()));
         return next;

@@ -81,7 +81,9 @@ public final class ChainFallback implements ModelFallback {
         ModelRef failedModel = failed.modelRef();
         failedThisTurn.add(failedModel);
         boolean refusal = classification.kind() == ErrorKind.REFUSAL;
-        if (!refusal) {
+        // A refusal or a missing entitlement says nothing about the model's health: it cools nothing down for the
+        // other chats (a chat that needs no long context still works on it).
+        if (!refusal && classification.usageLimitReason() != UsageLimitReason.ENTITLEMENT) {
             cooldowns.suppress(failedModel, at + cooldown(classification, hintMs), String.valueOf(classification.kind()));
         }
         // Forward only: the entries after the one that failed. A model that already failed or refused in this turn
@@ -111,7 +113,7 @@ public final class ChainFallback implements ModelFallback {
             return hintMs.getAsLong();
         }
         UsageLimitReason reason = classification.usageLimitReason();
-        if (reason != null && reason != UsageLimitReason.BILLING) {
+        if (reason != null && !reason.neverWaits()) {
             return WaitingUsageLimits.defaultWait(reason, random);
         }
         return DEFAULT_COOLDOWN_MS;

@@ -12,8 +12,10 @@ import java.util.Objects;
  * @param rule a short, stable name of the rule that decided (for logs, tests and the chain record), e.g.
  *     {@code status:529}, {@code type:overloaded_error}, {@code x-should-retry:false}, {@code text:socket hang up},
  *     {@code observable-output}
+ * @param advice what a person can do when the failure ends the turn, or null when the error says enough
  */
-public record Classification(Verdict verdict, ErrorKind kind, UsageLimitReason usageLimitReason, String rule) {
+public record Classification(Verdict verdict, ErrorKind kind, UsageLimitReason usageLimitReason, String rule,
+                             Advice advice) {
 
     /** What the session does with the message. */
     public enum Verdict {
@@ -38,16 +40,27 @@ public record Classification(Verdict verdict, ErrorKind kind, UsageLimitReason u
         }
     }
 
+    /** A verdict without advice. */
+    public Classification(Verdict verdict, ErrorKind kind, UsageLimitReason usageLimitReason, String rule) {
+        this(verdict, kind, usageLimitReason, rule, null);
+    }
+
     public static Classification retry(ErrorKind kind, String rule) {
         return new Classification(Verdict.RETRY, kind, null, rule);
     }
 
     public static Classification usageLimit(UsageLimitReason reason, String rule) {
-        return new Classification(Verdict.RETRY, ErrorKind.USAGE_LIMIT, reason, rule);
+        return new Classification(Verdict.RETRY, ErrorKind.USAGE_LIMIT, reason, rule,
+                reason == UsageLimitReason.ENTITLEMENT ? Advice.NOT_ENTITLED : null);
     }
 
     public static Classification terminal(String rule) {
         return new Classification(Verdict.TERMINAL, null, null, rule);
+    }
+
+    /** Terminal, with what a person can do about it. */
+    public static Classification terminal(String rule, Advice advice) {
+        return new Classification(Verdict.TERMINAL, null, null, rule, advice);
     }
 
     public static Classification overflow(String rule) {
@@ -60,5 +73,10 @@ public record Classification(Verdict verdict, ErrorKind kind, UsageLimitReason u
 
     public boolean isRetry() {
         return verdict == Verdict.RETRY;
+    }
+
+    /** The same verdict decided by another rule name (a wrapper rule, e.g. {@code status:429:text:daily}). */
+    Classification withRule(String newRule) {
+        return new Classification(verdict, kind, usageLimitReason, newRule, advice);
     }
 }

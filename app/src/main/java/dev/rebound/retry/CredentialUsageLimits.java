@@ -2,6 +2,7 @@ package dev.rebound.retry;
 
 import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.CredentialSwitched;
+import dev.rebound.api.FailureKind;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialPool;
 import dev.rebound.auth.SessionCredentials;
@@ -9,13 +10,16 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
- * The usage-limit path of §5 with a credential pool: block the credential that hit the limit (for the provider's hint,
- * or the reason's default), switch to an unblocked sibling at once, or else wait until the earliest sibling is free
- * again ({@code min(hint, earliest sibling unblock − now + 1 s)}). Billing or credit exhaustion switches but never
- * waits. Every usage limit blocks the credential it hit, so the same limit can never be hit in a loop.
+ * The usage-limit path of §5 with a credential pool: block the credential that hit the limit until the wait decided
+ * (the provider's hint, escalated for a repeat, or the reason's default) and never longer, switch to a sibling that is
+ * neither blocked nor spent in this chain at once, or else wait until the earliest sibling is free again
+ * ({@code min(wait, earliest sibling unblock − now + 1 s)}). Billing or credit exhaustion switches but never waits. A
+ * missing entitlement switches but neither waits nor blocks: the key still serves requests that do not need the
+ * feature. A call that sent nothing (every key was blocked already) blocks nothing more.
  */
 public final class CredentialUsageLimits implements UsageLimitPolicy {
     /** Margin after a sibling's block ends before trying it. */
@@ -34,23 +38,26 @@ public final class CredentialUsageLimits implements UsageLimitPolicy {
     }
 
     @Override
-    public Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong hintMs) {
+    public Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs,
+                                 Set<String> spentCredentials) {
         long now = clock.millis();
-        boolean billing = reason == UsageLimitReason.BILLING;
-        long wait = hintMs.orElseGet(() -> WaitingUsageLimits.defaultWait(
-                billing ? UsageLimitReason.QUOTA : reason, random));
+        long wait = waitMs.orElseGet(() -> WaitingUsageLimits.defaultWait(
+                reason.neverWaits() ? UsageLimitReason.QUOTA : reason, random));
         String provider = failed.provider();
         String label = failed.credential();
         if (label == null) {
-            return billing ? new Decision.GiveUp() : new Decision.Wait(wait);
+            return reason.neverWaits() ? new Decision.GiveUp() : new Decision.Wait(wait);
         }
-        // A billing block lasts like a quota block: the key stays useless for a while, for every session.
-        pool.block(provider, label, now + wait, billing ? "billing" : "usage_limit");
-        Optional<Credential> next = session.switchFrom(provider, label);
+        boolean nothingSent = failed.failure() != null && failed.failure().kind() == FailureKind.CREDENTIALS_BLOCKED;
+        if (!nothingSent && reason != UsageLimitReason.ENTITLEMENT) {
+            // A billing block lasts like a quota block: the key stays useless for a while, for every session.
+            pool.block(provider, label, now + wait, reason == UsageLimitReason.BILLING ? "billing" : "usage_limit");
+        }
+        Optional<Credential> next = session.switchFrom(provider, label, spentCredentials);
         if (next.isPresent()) {
             return new Decision.Switched(List.of(new CredentialSwitched(provider, label, next.get().label())));
         }
-        if (billing) {
+        if (reason.neverWaits()) {
             return new Decision.GiveUp();
         }
         OptionalLong sibling = session.earliestSiblingUnblock(provider, label);

@@ -4,6 +4,7 @@ import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.AutoRetryEnd;
 import dev.rebound.api.AutoRetryStart;
 import dev.rebound.api.ErrorKind;
+import dev.rebound.api.FailureKind;
 import dev.rebound.api.RetryAttempt;
 import dev.rebound.api.RetryChainEnd;
 import dev.rebound.api.RetryEndReason;
@@ -16,10 +17,14 @@ import dev.rebound.session.RetryStatus;
 import dev.rebound.settings.RetrySettings;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -126,15 +131,10 @@ public final class RetryEngine implements AgentEndHandler {
         boolean waitDecided = false;
 
         if (c.kind() == ErrorKind.USAGE_LIMIT) {
-            OptionalLong limitHint = hint;
-            if (!chain.limited.add(failed.provider() + "/" + failed.credential() + "/" + failed.model())
-                    && c.usageLimitReason() != UsageLimitReason.BILLING) {
-                // The same credential hit a usage limit again in this chain: its short hint was wrong (a daily
-                // quota saying "retry in 0.3s"), so it waits at least the reason's default from now on.
-                long floor = WaitingUsageLimits.defaultWait(c.usageLimitReason(), random);
-                limitHint = OptionalLong.of(Math.max(floor, hint.orElse(0)));
-            }
-            UsageLimitPolicy.Decision d = usageLimits.onUsageLimit(failed, c.usageLimitReason(), limitHint);
+            OptionalLong limitWait = chain.usageLimitWait(failed, c.usageLimitReason(), hint, random);
+            UsageLimitPolicy.Decision d = usageLimits.onUsageLimit(failed, c.usageLimitReason(), limitWait,
+                    chain.spentCredentials(failed.provider()));
+            chain.spend(failed);
             switch (d) {
                 case UsageLimitPolicy.Decision.Switched sw -> {
                     events.addAll(sw.events());
@@ -168,8 +168,7 @@ public final class RetryEngine implements AgentEndHandler {
             delay = hint.getAsLong();
         }
         if (!switched && s.maxDelayMs() > 0 && delay > s.maxDelayMs()) {
-            boolean blocked = failed.failure() != null
-                    && failed.failure().kind() == dev.rebound.api.FailureKind.CREDENTIALS_BLOCKED;
+            boolean blocked = failed.failure() != null && failed.failure().kind() == FailureKind.CREDENTIALS_BLOCKED;
             String who;
             if (!blocked && hint.isPresent() && hint.getAsLong() == delay) {
                 who = "Provider requested " + delay + "ms wait";
@@ -323,14 +322,56 @@ public final class RetryEngine implements AgentEndHandler {
     private static final class Chain {
         final long startedAt;
         final List<RetryAttempt> attempts = new ArrayList<>();
-        /** Provider/credential/model combinations that hit a usage limit in this chain. */
-        final java.util.Set<String> limited = new java.util.HashSet<>();
+        /** Usage limits hit in this chain by each provider/credential/model, counted for the escalation of §5.1. */
+        final Map<String, Integer> usageLimits = new HashMap<>();
+        /** Provider to the labels of its credentials that hit a usage limit in this chain. */
+        final Map<String, Set<String>> spent = new HashMap<>();
         int attempt;
         /** The user cancelled while no wait was pending (a retry's request was running). */
         boolean cancelRequested;
 
         Chain(long startedAt) {
             this.startedAt = startedAt;
+        }
+
+        /**
+         * The wait of a usage limit (§5.1): the provider's hint is believed; when the same credential hits a usage
+         * limit again in this chain, the hint doubles per repeat, never beyond the reason's default (a hint longer
+         * than the default is kept as it is). Without a hint: empty, the reason's default. A call that sent nothing
+         * (every key blocked) and limits that never wait are not counted as repeats.
+         */
+        OptionalLong usageLimitWait(AssistantMessage failed, UsageLimitReason reason, OptionalLong hint,
+                                    RandomGenerator random) {
+            if (nothingSent(failed) || reason.neverWaits()) {
+                return hint;
+            }
+            int repeats = usageLimits.merge(failed.provider() + "/" + failed.credential() + "/" + failed.model(), 1,
+                    Integer::sum) - 1;
+            if (hint.isEmpty() || repeats == 0) {
+                return hint;
+            }
+            long provided = hint.getAsLong();
+            long ceiling = Math.max(provided, WaitingUsageLimits.defaultWait(reason, random));
+            long doubled = provided;
+            for (int i = 0; i < repeats && doubled < ceiling; i++) {
+                doubled = Math.max(doubled * 2, 1);
+            }
+            return OptionalLong.of(Math.min(doubled, ceiling));
+        }
+
+        /** The labels of the provider's credentials that hit a usage limit in this chain. */
+        Set<String> spentCredentials(String provider) {
+            return Set.copyOf(spent.getOrDefault(provider, Set.of()));
+        }
+
+        void spend(AssistantMessage failed) {
+            if (failed.credential() != null && !nothingSent(failed)) {
+                spent.computeIfAbsent(failed.provider(), p -> new HashSet<>()).add(failed.credential());
+            }
+        }
+
+        private static boolean nothingSent(AssistantMessage failed) {
+            return failed.failure() != null && failed.failure().kind() == FailureKind.CREDENTIALS_BLOCKED;
         }
     }
 

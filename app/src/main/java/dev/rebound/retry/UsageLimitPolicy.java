@@ -4,6 +4,7 @@ import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.SessionEvent;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Step 6 of the retry chain (§5 of the retry policy): what a usage limit does to the chain — switch credential, wait,
@@ -13,11 +14,16 @@ import java.util.OptionalLong;
 public interface UsageLimitPolicy {
 
     /**
-     * @param failed the failed message (its provider and credential label)
+     * @param failed the failed message (its provider and credential label); a {@code credentials_blocked} failure
+     *     sent nothing, so it blocks nothing
      * @param reason why the limit was hit
-     * @param hintMs the provider's requested wait, if any (§4)
+     * @param waitMs the wait decided from the provider's hint (§4, escalated for a repeat, §5.1), if any; without it
+     *     the reason's default applies
+     * @param spentCredentials labels of the failed provider's credentials that already hit a usage limit in this
+     *     chain: never switched back to within it
      */
-    Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong hintMs);
+    Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs,
+                          Set<String> spentCredentials);
 
     /** The outcome of a usage limit. */
     sealed interface Decision {

@@ -2,11 +2,13 @@ package dev.rebound.retry;
 
 import dev.rebound.api.AssistantMessage;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
  * The usage-limit policy of a session with a single credential: wait for the provider's hint, or else the default wait
- * of the reason (§5.1); billing or credit exhaustion gives up at once, since waiting cannot help (§5.5). The credential
+ * of the reason (§5.1); billing or credit exhaustion and a missing entitlement give up at once, since waiting cannot
+ * help (§5.5). The credential
  * pool of the next stage replaces it and switches credentials first.
  */
 public final class WaitingUsageLimits implements UsageLimitPolicy {
@@ -17,11 +19,12 @@ public final class WaitingUsageLimits implements UsageLimitPolicy {
     }
 
     @Override
-    public Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong hintMs) {
-        if (reason == UsageLimitReason.BILLING) {
+    public Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs,
+                                 Set<String> spentCredentials) {
+        if (reason.neverWaits()) {
             return new Decision.GiveUp();
         }
-        return new Decision.Wait(hintMs.orElseGet(() -> defaultWait(reason, random)));
+        return new Decision.Wait(waitMs.orElseGet(() -> defaultWait(reason, random)));
     }
 
     /** The default wait of a reason when the provider gave no hint (§5.1 of the retry policy). */
@@ -30,7 +33,7 @@ public final class WaitingUsageLimits implements UsageLimitPolicy {
             case PER_MINUTE -> 30_000;
             case MODEL_CAPACITY -> 45_000 + random.nextLong(30_001);
             case QUOTA, UNKNOWN -> 1_800_000;
-            case BILLING -> 0;
+            case BILLING, ENTITLEMENT -> 0;
         };
     }
 }

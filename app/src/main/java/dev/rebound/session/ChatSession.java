@@ -300,6 +300,8 @@ public final class ChatSession implements AutoCloseable {
 
     private void runTurn(Turn turn) {
         AssistantMessage last = null;
+        // The failure taken out of the context for a retry that has not delivered its own reply yet.
+        AssistantMessage awaitingReplacement = null;
         boolean ended = false;
         Throwable failure = null;
         try {
@@ -315,6 +317,7 @@ public final class ChatSession implements AutoCloseable {
                     bus.emit(new AgentStart(turn.id));
                 }
                 last = runAttempt(turn);
+                awaitingReplacement = null;
                 AgentEndDecision decision = agentEndHandler.onAgentEnd(
                         new AttemptResult(turn.id, attempt, last, turn.userAborted));
                 if (decision instanceof AgentEndDecision.Finish finish) {
@@ -325,12 +328,13 @@ public final class ChatSession implements AutoCloseable {
                 AgentEndDecision.Retry retry = (AgentEndDecision.Retry) decision;
                 context.remove(last.id());
                 history.markRetried(last.id(), true);
+                awaitingReplacement = last;
                 bus.emit(new AgentEnd(turn.id, true));
                 emitAll(retry.events());
                 if (retry.retry().awaitDue() instanceof AgentEndDecision.Resume.Cancelled cancelled) {
                     // Not retried after all: the failure is what the user is left with.
-                    context.add(last);
-                    history.markRetried(last.id(), false);
+                    restore(awaitingReplacement);
+                    awaitingReplacement = null;
                     endTurn(turn, cancelled.events());
                     ended = true;
                     break;
@@ -343,6 +347,8 @@ public final class ChatSession implements AutoCloseable {
             failure = e;
         } finally {
             if (!ended) {
+                // The retry never delivered: the failure it was to replace is what the turn leaves, as after a cancel.
+                restore(awaitingReplacement);
                 String what = failure == null ? "The turn was interrupted"
                         : "Something went wrong inside Rebound while answering (" + failure.getClass().getSimpleName()
                                 + ")";
@@ -357,6 +363,14 @@ public final class ChatSession implements AutoCloseable {
             LOG.info("Turn {} ended: {}{}", turn.id, finalMessage.stopReason(),
                     finalMessage.errorMessage() == null ? "" : " (" + finalMessage.errorMessage() + ")");
             turn.completion.complete(new TurnOutcome(turn.id, finalMessage));
+        }
+    }
+
+    /** Puts a failure taken out for a retry back into the context, no longer marked retried; null does nothing. */
+    private void restore(AssistantMessage failure) {
+        if (failure != null) {
+            context.add(failure);
+            history.markRetried(failure.id(), false);
         }
     }
 

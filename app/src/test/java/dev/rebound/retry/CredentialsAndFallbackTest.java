@@ -388,6 +388,54 @@ class CredentialsAndFallbackTest {
                 .contains("'a' until").contains("billing").doesNotContain("sk-ant");
     }
 
+    private static Function<ProviderRequest, AssistantMessage> shortUsageLimit() {
+        return http(429, "Too Many Requests", "You have reached your usage limit. Please retry in 1s.", null, null,
+                Map.of());
+    }
+
+    @Test
+    void aRepeatedShortUsageLimitBlocksTheOnlyKeyNoLongerThanTheWaitDecided() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.oneKey());
+        h.script(shortUsageLimit(), shortUsageLimit(), ok("made it"), ok("next prompt at once"));
+        h.prompt("hi");
+
+        assertThat(h.timer.delays()).containsExactly(1_000L, 2_000L);
+        assertThat(h.all(AutoRetryEnd.class)).singleElement()
+                .satisfies(e -> assertThat(e.reason()).isEqualTo(RetryEndReason.SUCCEEDED));
+        long secondFailure = h.requestTimes.get(1);
+        assertThat(h.blocks.get("anthropic/a")).isEmpty();
+        assertThat(h.requestTimes.get(2)).isEqualTo(secondFailure + 2_000);
+
+        h.prompt("two");
+        assertThat(h.requests).hasSize(4);
+        assertThat(h.requestTimes.get(3)).isEqualTo(h.requestTimes.get(2));
+    }
+
+    @Test
+    void aRepeatedShortUsageLimitThatEndsTheChainLeavesABlockNoLongerThanTheLastWait() throws Exception {
+        h = new PoolHarness(dir, retry(1_500, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.oneKey());
+        h.script(shortUsageLimit(), shortUsageLimit());
+        h.prompt("hi");
+
+        AutoRetryEnd end = h.all(AutoRetryEnd.class).getFirst();
+        assertThat(end.reason()).isEqualTo(RetryEndReason.MAX_DELAY_EXCEEDED);
+        assertThat(end.finalError()).startsWith("Rebound would wait 2000ms for this usage_limit (the provider asked "
+                + "for 1000ms), exceeds retry.maxDelayMs (1500ms)");
+        assertThat(h.pool.blockedUntil("anthropic", "a")).hasValue(h.requestTimes.get(1) + 2_000);
+    }
+
+    @Test
+    void aCallThatSentNothingBecauseEveryKeyWasBlockedIsNotARepeatOfTheUsageLimit() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.oneKey());
+        h.pool.block("anthropic", "a", T0 + 60_000, "usage_limit");
+        h.script(shortUsageLimit(), ok("made it"));
+        h.prompt("hi");
+
+        assertThat(h.timer.delays()).containsExactly(60_000L, 1_000L);
+        assertThat(h.requests).hasSize(2);
+        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 2);
+    }
+
     @Test
     void aShorterBlockOrCooldownNeverShortensALongerOneEvenFromAnotherProcess() throws Exception {
         h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());

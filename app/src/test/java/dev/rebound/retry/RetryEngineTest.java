@@ -327,6 +327,20 @@ class RetryEngineTest {
     }
 
     @Test
+    void anInternalErrorDuringAChainLeavesTheFailedReplyInTheContextAsACancelDoes() throws Exception {
+        h.script(overloaded(), r -> {
+            throw new IllegalStateException("a provider bug");
+        });
+        h.prompt("first");
+
+        assertThat(h.session.messages()).last().isInstanceOfSatisfying(dev.rebound.api.AssistantMessage.class,
+                m -> assertThat(m.errorMessage()).isEqualTo(OVERLOADED));
+        assertThat(h.session.history()).filteredOn(e -> e instanceof HistoryEntry.Message m
+                        && m.message() instanceof dev.rebound.api.AssistantMessage)
+                .singleElement().satisfies(e -> assertThat(((HistoryEntry.Message) e).retried()).isFalse());
+    }
+
+    @Test
     void anInternalErrorDuringAChainClosesItSoTheNextTurnStartsClean() throws Exception {
         h.script(overloaded(), r -> {
             throw new IllegalStateException("a provider bug");
@@ -341,17 +355,56 @@ class RetryEngineTest {
         assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 1);
     }
 
+    private static java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.api.AssistantMessage>
+            usageLimit(String text) {
+        return http(429, "Too Many Requests", text, null, null, Map.of());
+    }
+
     @Test
-    void theSameCredentialHittingAUsageLimitTwiceInAChainWaitsAtLeastTheReasonsDefault() throws Exception {
+    void aRepeatedUsageLimitBelievesTheProvidersHintAndDoublesItPerRepeat() throws Exception {
+        h.settings(retry(10, 300_000, 0));
+        var limit = usageLimit("You have reached your usage limit. Please retry in 1s.");
+        h.script(limit, limit, limit, limit, ok("x"));
+        TurnOutcome outcome = h.prompt("hi");
+
+        assertThat(outcome.succeeded()).isTrue();
+        assertThat(h.timer.delays()).containsExactly(1_000L, 2_000L, 4_000L, 8_000L);
+        assertThat(h.all(AutoRetryEnd.class)).singleElement()
+                .satisfies(e -> assertThat(e.reason()).isEqualTo(RetryEndReason.SUCCEEDED));
+    }
+
+    @Test
+    void theDoublingOfARepeatedUsageLimitStopsAtTheReasonsDefault() throws Exception {
         h.settings(retry(10, 0, 0));
-        java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.api.AssistantMessage> daily =
-                http(429, "Too Many Requests", "You exceeded your current quota. Quota exceeded for metric: "
-                        + "generate_requests_per_model_per_day, limit: 50. Please retry in 0.3s.",
-                        "RESOURCE_EXHAUSTED", null, Map.of());
-        h.script(daily, daily, ok("x"));
+        var perMinute = usageLimit("Quota exceeded for requests per minute. Please retry in 20s.");
+        h.script(perMinute, perMinute, perMinute, ok("x"));
         h.prompt("hi");
-        assertThat(h.timer.delays().get(0)).isEqualTo(438L);
-        assertThat(h.timer.delays().get(1)).isGreaterThanOrEqualTo(30_000L);
+
+        assertThat(h.timer.delays()).containsExactly(20_000L, 30_000L, 30_000L);
+    }
+
+    @Test
+    void aHintLongerThanTheReasonsDefaultIsBelievedAsItIsOnARepeat() throws Exception {
+        h.settings(retry(10, 0, 0));
+        var perMinute = usageLimit("Quota exceeded for requests per minute. Please retry in 45s.");
+        h.script(perMinute, perMinute, ok("x"));
+        h.prompt("hi");
+
+        assertThat(h.timer.delays()).containsExactly(45_000L, 45_000L);
+    }
+
+    @Test
+    void usageLimitsOfDifferentCredentialsAreNotRepeatsOfEachOther() throws Exception {
+        h.settings(retry(10, 0, 0));
+        var limit = usageLimit("You have reached your usage limit. Please retry in 1s.");
+        h.script(limit, r -> {
+            dev.rebound.api.AssistantMessage m = limit.apply(r);
+            return new dev.rebound.api.AssistantMessage(m.id(), m.content(), m.provider(), m.model(), m.api(),
+                    "personal", null, m.stopReason(), m.errorMessage(), m.stopDetails(), m.failure(), 0);
+        }, ok("x"));
+        h.prompt("hi");
+
+        assertThat(h.timer.delays()).containsExactly(1_000L, 1_000L);
     }
 
     @Test
