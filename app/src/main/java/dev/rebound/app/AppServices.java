@@ -148,7 +148,7 @@ final class AppServices implements AutoCloseable {
         }
         LoggingSetup.addLogFile(dir.logsDir());
         LOG.info("Rebound {} starting; config directory {} ({})", AppVersion.current(), dir.root(), dir.source());
-        return new AppServices(dir, env, Clock.systemUTC());
+        return new AppServices(dir, env, Clock.systemDefaultZone());
     }
 
     /** Where the desktop window remembers its theme. */

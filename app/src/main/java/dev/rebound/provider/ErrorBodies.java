@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
  *   <li>OpenAI and most compatible servers: {@code {"error":{"message","type","code","param"}}};</li>
  *   <li>Anthropic: {@code {"type":"error","error":{"type","message"}}};</li>
  *   <li>Google Gemini: {@code {"error":{"code":429,"message","status":"RESOURCE_EXHAUSTED","details":[...]}}}, where
- *       {@code status} becomes the type and a {@code RetryInfo.retryDelay} is kept; its OpenAI-compatible endpoint wraps
- *       this in a JSON array;</li>
+ *       {@code status} becomes the type, and a {@code RetryInfo.retryDelay} and the quotas a {@code QuotaFailure} names
+ *       are kept; its OpenAI-compatible endpoint wraps this in a JSON array;</li>
  *   <li>OpenRouter: {@code {"error":{"message","code":429,"metadata":{"raw","provider_name"}}}}, the upstream's raw
  *       error appended to the message;</li>
  *   <li>flat objects: {@code {"object":"error","message","type","code"}} (vLLM, Mistral), {@code {"message"}},
@@ -28,6 +28,7 @@ public final class ErrorBodies {
     /** Longest line kept from a plain-text or HTML body. */
     static final int MAX_TEXT_CHARS = 300;
     private static final int MAX_UPSTREAM_CHARS = 500;
+    private static final int MAX_QUOTA_CHARS = 120;
 
     private static final Pattern SCRIPT_OR_STYLE = Pattern.compile("(?is)<(script|style)\\b[^>]*>.*?</\\1\\s*>");
     private static final Pattern COMMENT = Pattern.compile("(?s)<!--.*?-->");
@@ -81,7 +82,9 @@ public final class ErrorBodies {
         if (error != null && error.isObject()) {
             String message = withUpstream(text(error.get("message")), error.get("metadata"));
             String type = firstNonNull(text(error.get("type")), text(error.get("status")));
-            ErrorBody body = new ErrorBody(message, type, text(error.get("code")), retryDelay(error.get("details")));
+            JsonNode details = error.get("details");
+            ErrorBody body = new ErrorBody(message, type, text(error.get("code")), retryDelay(details),
+                    quotas(details));
             return unwrapNested(body);
         }
         if (error != null && error.isTextual()) {
@@ -114,15 +117,16 @@ public final class ErrorBodies {
         }
         String trimmed = message.strip();
         if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) {
-            return new ErrorBody(capped(message), outer.type(), outer.code(), outer.retryDelay());
+            return new ErrorBody(capped(message), outer.type(), outer.code(), outer.retryDelay(), outer.quotas());
         }
         JsonNode nested = readTree(trimmed);
         ErrorBody inner = nested == null ? ErrorBody.EMPTY : fromJson(nested);
         if (inner.message() == null) {
-            return new ErrorBody(capped(message), outer.type(), outer.code(), outer.retryDelay());
+            return new ErrorBody(capped(message), outer.type(), outer.code(), outer.retryDelay(), outer.quotas());
         }
         return new ErrorBody(inner.message(), firstNonNull(inner.type(), outer.type()),
-                firstNonNull(inner.code(), outer.code()), firstNonNull(inner.retryDelay(), outer.retryDelay()));
+                firstNonNull(inner.code(), outer.code()), firstNonNull(inner.retryDelay(), outer.retryDelay()),
+                firstNonNull(inner.quotas(), outer.quotas()));
     }
 
     private JsonNode readTree(String json) {
@@ -158,6 +162,30 @@ public final class ErrorBodies {
             }
         }
         return null;
+    }
+
+    /**
+     * The violated quotas of a Google {@code QuotaFailure} detail: each violation's {@code quotaId}, else its
+     * {@code quotaMetric}, comma-separated without repeats; null when there is none.
+     */
+    private static String quotas(JsonNode details) {
+        if (details == null || !details.isArray()) {
+            return null;
+        }
+        java.util.Set<String> quotas = new java.util.LinkedHashSet<>();
+        for (JsonNode detail : details) {
+            JsonNode violations = detail.get("violations");
+            if (violations == null || !violations.isArray()) {
+                continue;
+            }
+            for (JsonNode violation : violations) {
+                String quota = firstNonNull(text(violation.get("quotaId")), text(violation.get("quotaMetric")));
+                if (quota != null) {
+                    quotas.add(singleLine(quota, MAX_QUOTA_CHARS));
+                }
+            }
+        }
+        return quotas.isEmpty() ? null : String.join(", ", quotas);
     }
 
     /** A node as text: strings verbatim, numbers and booleans printed, objects and arrays as compact JSON. */

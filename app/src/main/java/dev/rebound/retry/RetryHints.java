@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.regex.Pattern;
  *   <li>{@code retry-after-ms} (milliseconds);</li>
  *   <li>{@code retry-after} (seconds, or an HTTP date);</li>
  *   <li>phrases in the error text ({@code Please retry in 47.4s}, {@code "retryDelay": "38s"}, {@code try again in
- *       20ms}, {@code reset after 1h2m3s}, {@code retry after 6 seconds}); the longest of them wins;</li>
+ *       20ms}, {@code reset after 1h2m3s}, {@code retry after 6 seconds}) and wall-clock resets ({@code limits will
+ *       reset at 9:30 AM}, read by {@link WallClockResets} in the clock's zone); the longest of them wins;</li>
  *   <li>{@code x-ratelimit-reset-ms};</li>
  *   <li>{@code x-ratelimit-reset} (epoch milliseconds from 10<sup>12</sup>, epoch seconds from 10<sup>9</sup>, else
  *       seconds from now);</li>
@@ -61,6 +63,8 @@ public final class RetryHints {
             new BodyPhrase("body:reset after", NOT_A_TRANSPORT_RESET + "\\bresets?\\s++after\\s++" + DURATION),
             new BodyPhrase("body:reset in", NOT_A_TRANSPORT_RESET + "\\bresets?\\s++in\\s++" + DURATION),
             new BodyPhrase("body:retryDelay", "\\bretryDelay\\\\?\"?\\s*+[:=]\\s*+\\\\?\"?" + DURATION));
+    /** The source of a hint read from a wall-clock reset in the text. */
+    static final String WALL_CLOCK_SOURCE = "body:resets at";
     private static final Pattern LIST_SEPARATOR = Pattern.compile("\\s*,\\s*");
     private static final Pattern WEEKDAY = Pattern.compile("^[A-Za-z]{3},\\s*");
     private static final Pattern DATE_SPACE_TIME = Pattern.compile("^(\\d{4}-\\d{2}-\\d{2}) ");
@@ -85,7 +89,7 @@ public final class RetryHints {
             hint = fromHeader(failure, "retry-after", value -> retryAfter(value, now));
         }
         if (hint.isEmpty()) {
-            hint = fromText(errorMessage);
+            hint = fromText(errorMessage, now, clock.getZone());
         }
         if (!rateLimited(failure)) {
             // Providers send their rate-limit reset headers on every response: they say when a bucket is full again,
@@ -159,13 +163,24 @@ public final class RetryHints {
         return Optional.ofNullable(best);
     }
 
-    /** The longest wait any known phrase of the text asks for; the earliest phrase wins a tie. */
-    private static Optional<RetryHint> fromText(String text) {
+    /**
+     * The longest wait any known phrase of the text asks for, a wall-clock reset ("resets at 9:30 AM") included; the
+     * earliest phrase wins a tie.
+     */
+    private static Optional<RetryHint> fromText(String text, Instant now, ZoneId zone) {
         if (text == null || text.isEmpty()) {
             return Optional.empty();
         }
         RetryHint best = null;
         int bestAt = Integer.MAX_VALUE;
+        for (WallClockResets.Reset reset : WallClockResets.find(text, now, zone)) {
+            RetryHint hint = hint(until(reset.at(), now), WALL_CLOCK_SOURCE);
+            if (best == null || hint.delayMs() > best.delayMs() || hint.delayMs() == best.delayMs()
+                    && reset.start() < bestAt) {
+                best = hint;
+                bestAt = reset.start();
+            }
+        }
         for (BodyPhrase phrase : BODY_PHRASES) {
             Matcher m = phrase.pattern().matcher(text);
             while (m.find()) {

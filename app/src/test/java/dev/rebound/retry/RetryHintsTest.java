@@ -549,7 +549,10 @@ class RetryHintsTest {
                 ".", "-", "+", "e", "E", "s", "ms", "m", "h", "d", "min", "seconds", "µs", "ns", " ", "  ", ",", ":",
                 "T", "Z", "z", "GMT", "Wed, ", "21 Oct 2026 ", "07:28:00", "2026-12-01", "T10:00:30", "+02:00",
                 "retry in ", "try again in ", "retry after ", "reset after ", "resets in ", "retryDelay", "\"", "\\",
-                "~", "and ", "NaN", "Infinity", "\n", "\t", "\u0000", "٣", "𝟗", "(", ")", "[", "{", "}"};
+                "~", "and ", "NaN", "Infinity", "\n", "\t", "\u0000", "٣", "𝟗", "(", ")", "[", "{", "}",
+                "resets at ", "try again at ", "9:30 AM", "5pm", "12am", "Jan 5th, 2026 ", "Thu, Dec 3 at ",
+                "(Europe/Berlin)", "(Etc/GMT+5)", "GMT-3", "PST", "tomorrow at ", "limit reached|", "1796119200",
+                "\"resets_at\":", "10 de jul. de "};
         private static final String[] NAMES = {"retry-after-ms", "retry-after", "x-ratelimit-reset-ms",
                 "x-ratelimit-reset", "x-ratelimit-reset-requests", "x-ratelimit-reset-tokens",
                 "anthropic-ratelimit-requests-reset", "anthropic-ratelimit-tokens-reset",
