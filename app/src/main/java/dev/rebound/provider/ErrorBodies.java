@@ -62,6 +62,34 @@ public final class ErrorBodies {
         return line.isEmpty() ? ErrorBody.EMPTY : new ErrorBody(line, null, null, null);
     }
 
+    /**
+     * The object of a stream event that holds its error: the event itself when it has an {@code error}, else its first
+     * choice that has one (OpenRouter reports an upstream failure as {@code choices[0].error} with
+     * {@code finish_reason: "error"}); null when there is none.
+     */
+    public static JsonNode errorHolder(JsonNode event) {
+        if (event == null || !event.isObject()) {
+            return null;
+        }
+        if (hasError(event)) {
+            return event;
+        }
+        JsonNode choices = event.get("choices");
+        if (choices != null && choices.isArray()) {
+            for (JsonNode choice : choices) {
+                if (hasError(choice)) {
+                    return choice;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean hasError(JsonNode node) {
+        JsonNode error = node.get("error");
+        return error != null && !error.isNull();
+    }
+
     /** What a parsed error document says (an HTTP error body, or an event of a stream that carries an error). */
     public ErrorBody fromJson(JsonNode root) {
         if (root == null || root.isNull() || root.isMissingNode()) {

@@ -5,38 +5,86 @@ import java.util.Optional;
 
 /**
  * Wording of account and plan limits (§5 of the retry policy), shared by the structured and the text layer: billing or
- * credit exhaustion, a model at capacity, and usage or quota limits, with the period that decides their
- * {@link UsageLimitReason}.
+ * credit exhaustion, a missing entitlement, a model at capacity, and usage or quota limits, with the period that
+ * decides their {@link UsageLimitReason}.
  *
  * <p>The patterns are deliberately narrower than "anything mentioning billing or quota": Gemini's per-minute limit says
  * "please check your plan and billing details", Azure's rate limit links to {@code aka.ms/oai/quotaincrease} and Groq's
- * to {@code console.groq.com/settings/billing}; none of these is a billing failure.
+ * to {@code console.groq.com/settings/billing}; none of these is a billing failure. Likewise an upsell attached to a
+ * limit ("Need more tokens? Upgrade to Dev Tier today") is no entitlement gate: the limit ends by itself.
  */
 final class AccountLimitRules {
     private static final List<NamedPattern> BILLING = List.of(
             NamedPattern.of("credit-balance-too-low", "credit balance is too low"),
-            NamedPattern.of("insufficient-credits", "insufficient[ _](?:credits?|balance|funds)"),
-            NamedPattern.of("requires-more-credits", "requires more credits|out of credits|not enough credits"),
+            NamedPattern.of("insufficient-credits", "insufficient[ _](?:credits?|balance|funds|account balance)"),
+            NamedPattern.of("requires-more-credits", "requires more credits|out of credits|not enough credits"
+                    + "|credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up)"
+                    + "|(?:used|exhausted|run out of|ran out of) (?:all )?(?:(?:your|its|their|the|available) )*credits"
+                    + "|purchase more credits|positive (?:credit )?balance"),
             NamedPattern.of("payment-required", "payment required"),
-            NamedPattern.of("spend-limit", "reached your specified (?:workspace )?API usage limits?"),
+            NamedPattern.of("spend-limit", "reached your specified (?:workspace )?API usage limits?"
+                    + "|(?:spend(?:ing)?|budget) (?:limit|cap) (?:has been |was )?(?:reached|exceeded|hit)"
+                    + "|(?:reach(?:ed|ing)?|exceed(?:ed|ing)?|hit) (?:(?:your|its|their|the|a|monthly|team|key) )*"
+                    + "spend(?:ing)? (?:limit|cap)|budget has been exceeded|exceeded (?:your |the )?(?:monthly |team "
+                    + "|key )?budget|failure to pay|(?:unpaid|past|overdue) invoices?"),
             NamedPattern.of("billing-hard-limit", "billing hard limit"));
+
+    /**
+     * A plan or key that lacks what the request needs. Phrased as a requirement or an access rule — never as a limit
+     * that was reached — so upsells on ordinary limits do not match.
+     */
+    private static final List<NamedPattern> ENTITLEMENT = List.of(
+            NamedPattern.of("entitlement-required",
+                    "\\b(?:extra usage|a paid (?:plan|tier|account|subscription)|an? (?:upgraded|higher|pro|plus"
+                            + "|premium|enterprise|team|paid) (?:plan|tier|account|subscription)|(?:a |an )?"
+                            + "(?:subscription|billing (?:setup|account)|paid credits)) (?:is|are) required\\b"
+                            + "|\\brequires? (?:a |an )?(?:paid|upgraded|higher|pro|plus|premium|enterprise|team)"
+                            + "\\b[\\w -]{0,30}?\\b(?:plan|tier|account|subscription|access)\\b"),
+            NamedPattern.of("entitlement-not-available",
+                    "\\bnot (?:available|included|supported|enabled|allowed) (?:on|in|for|with|under) (?:your|the|this"
+                            + "|a) (?:current |free |account'?s? )?(?:plan|tier|subscription|account|organization"
+                            + "|key|free tier)\\b|\\b(?:is )?only available (?:to|for|on) (?:paid|pro|plus|premium"
+                            + "|enterprise|team|higher|upgraded)\\b|access to this model is (?:only )?(?:allowed|"
+                            + "available|restricted)|\\ballowed (?:only )?for [\\w ]{0,30}?\\btier\\b"),
+            NamedPattern.of("entitlement-no-access",
+                    "\\b(?:does not|doesn't|do not|don't) have access to (?:this|the|that)?\\s*(?:model|feature|"
+                            + "beta|tier|long context)|\\bnot (?:entitled|eligible) (?:to|for)\\b"),
+            NamedPattern.of("entitlement-zero-quota",
+                    "(?:quota|limit)\\b[^\\n]{0,200}?\\blimit:? 0(?!\\d|[.,]\\d)"));
 
     private static final List<NamedPattern> CAPACITY = List.of(
             NamedPattern.of("model-capacity",
-                    "\\b(?:at|over|out of) capacity\\b|capacity[ _](?:exceeded|exhausted)|no capacity available"));
+                    "\\b(?:at|over|out of) capacity\\b|capacity[ _](?:exceeded|exhausted)|no capacity available"
+                            + "|insufficient capacity|high traffic|\\bqueue_exceeded\\b|no (?:more )?(?:data ?centers"
+                            + "|servers|instances|workers) (?:available|to forward)"));
 
     private static final List<NamedPattern> USAGE_LIMIT = List.of(
-            NamedPattern.of("usage-limit", "usage[ _]limit"),
+            NamedPattern.of("usage-limit", "(?<!not your )(?<!not a )(?<!not the )(?<!not )usage[ _]limit"),
             NamedPattern.of("quota-exceeded",
-                    "quota exceeded|exceeded (?:your |the )?(?:current )?quota|out of quota"),
+                    "quota (?:exceeded|exhausted|reached)|exceeded (?:your |the )?(?:current |daily |monthly |weekly )?"
+                            + "quota|out of quota|quota (?:has been|was) (?:exceeded|exhausted|reached)"),
             NamedPattern.of("periodic-limit",
-                    "\\b(?:hourly|daily|weekly|monthly) (?:\\w+ )?limit|\\bper-(?:day|week|month)\\b"));
+                    "\\b(?:hourly|daily|weekly|monthly|5-hour|five-hour|session) (?:[\\w.-]+ ){0,2}(?:limit|quota|cap"
+                            + "|allocation|allowance)\\b"
+                            + "|\\bper-(?:day|week|month)\\b|\\b(?:requests?|tokens?|messages?) per (?:day|week|month)\\b"
+                            + "|(?<![A-Za-z])[RT]PD(?![A-Za-z])"),
+            NamedPattern.of("limit-reached",
+                    "\\b(?:you(?:'ve| have)?|your (?:org(?:anization)?|account|team|workspace)(?: has)?) (?:hit|reached"
+                            + "|exceeded|used up|run out of) (?:your |the |its |their )?(?:[\\w.-]+ ){0,3}?(?:limit|cap"
+                            + "|allowance|allocation|quota)s?\\b(?<!rate limit)(?<!rate limits)"
+                            + "|\\bout of (?:\\w+ )?(?:messages|requests|prompts)\\b"));
 
     private static final NamedPattern PER_MINUTE =
-            NamedPattern.of("per-minute", "per[ -]?min(?:ute)?\\b|PerMinute|\\b[RT]PM\\b");
+            NamedPattern.of("per-minute", "per[ _-]?min(?:ute)?(?:\\b|_)|PerMinute|(?<![A-Za-z])[RT]PM(?![A-Za-z])"
+                    + "|per[ _-]?second(?:\\b|_)|\\bRPS\\b");
+    /** A window of an hour or more: such a limit does not end in seconds. */
     private static final NamedPattern LONGER_PERIOD = NamedPattern.of("longer-period",
-            "per[ -]?(?:hour|day|week|month)\\b|Per(?:Hour|Day|Week|Month)|\\b(?:hourly|daily|weekly|monthly)\\b"
-                    + "|\\b[RT]PD\\b|plan limit|upgrade (?:your plan|to )|subscription");
+            "per[ _-]?(?:hour|day|week|month)(?:\\b|_)|Per(?:Hour|Day|Week|Month)|\\b(?:hourly|daily|weekly|monthly)\\b"
+                    + "|(?<![A-Za-z])[RT]PD(?![A-Za-z])|\\bper (?:24 ?h(?:ours)?|calendar day)\\b"
+                    + "|\\b(?:5|five)-hour (?:limit|window|usage)"
+                    + "|\\b(?:try again|retry|resets?) in (?:about |~)?\\d+\\s*(?:days?|d|hours?|hrs?|h)\\b");
+    private static final NamedPattern PLAN = NamedPattern.of("plan",
+            "plan limit|upgrade (?:your plan|to )|subscription");
 
     private AccountLimitRules() {
     }
@@ -46,25 +94,50 @@ final class AccountLimitRules {
         return NamedPattern.firstIn(BILLING, text);
     }
 
+    /** The name of the wording of a missing entitlement in {@code text}, if any. */
+    static Optional<String> entitlement(String text) {
+        return NamedPattern.firstIn(ENTITLEMENT, text);
+    }
+
     /** The name of the model-capacity wording in {@code text}, if any. */
     static Optional<String> capacity(String text) {
         return NamedPattern.firstIn(CAPACITY, text);
     }
 
-    /** The name of the usage- or quota-limit wording in {@code text}, if any. */
+    /**
+     * The name of the usage- or quota-limit wording in {@code text}, if any: a usage or quota limit, a periodic or
+     * per-day limit, a limit the account reached, or any limit that resets at a time of day or on a date.
+     */
     static Optional<String> usageLimit(String text) {
-        return NamedPattern.firstIn(USAGE_LIMIT, text);
+        Optional<String> named = NamedPattern.firstIn(USAGE_LIMIT, text);
+        if (named.isPresent()) {
+            return named;
+        }
+        return text != null && text.toLowerCase(java.util.Locale.ROOT).contains("limit")
+                && WallClockResets.mentioned(text) ? Optional.of("limit-resets-at") : Optional.empty();
     }
 
     /**
-     * The period of a usage limit: {@link UsageLimitReason#PER_MINUTE} when the text names a per-minute budget,
-     * {@link UsageLimitReason#QUOTA} for an hourly, daily, weekly, monthly or plan limit, else
-     * {@link UsageLimitReason#UNKNOWN}.
+     * Whether the limit named in {@code text} lasts an hour or more: a per-day or longer window, or a reset at a time of
+     * day or on a date. Such a limit is a usage limit even when the provider calls it a rate limit: retrying it after
+     * a second only earns another refusal.
+     */
+    static boolean outlastsMinutes(String text) {
+        return LONGER_PERIOD.foundIn(text) || WallClockResets.mentioned(text);
+    }
+
+    /**
+     * The period of a usage limit: {@link UsageLimitReason#QUOTA} for an hour or more (a day's quota that is exhausted
+     * outlasts any per-minute one named beside it) or a plan limit, {@link UsageLimitReason#PER_MINUTE} when the text
+     * names only a per-minute (or per-second) budget, else {@link UsageLimitReason#UNKNOWN}.
      */
     static UsageLimitReason period(String text) {
+        if (outlastsMinutes(text)) {
+            return UsageLimitReason.QUOTA;
+        }
         if (PER_MINUTE.foundIn(text)) {
             return UsageLimitReason.PER_MINUTE;
         }
-        return LONGER_PERIOD.foundIn(text) ? UsageLimitReason.QUOTA : UsageLimitReason.UNKNOWN;
+        return PLAN.foundIn(text) ? UsageLimitReason.QUOTA : UsageLimitReason.UNKNOWN;
     }
 }

@@ -28,7 +28,10 @@ final class OverflowRules {
             NamedPattern.of("context-exceeded",
                     "context[ _](?:window|length|size)[ _](?:has been |was |is )?exceeded"),
             NamedPattern.of("reduce-message-length", "reduce the length of the messages"),
-            NamedPattern.of("too-many-tokens", "too many tokens"));
+            NamedPattern.of("too-many-tokens", "too many tokens"),
+            NamedPattern.of("longer-than-context",
+                    "(?:greater|larger|longer|more) than (?:the |its )?(?:model'?s? )?context (?:length|window|size)"
+                            + "|n_keep\\b.{0,20}n_ctx"));
 
     private static final NamedPattern THROUGHPUT_LIMIT = NamedPattern.of("throughput-limit",
             "\\brate[ _-]?limit|please wait|throttl|tokens per (?:min|minute|day)\\b|\\b[RT]P[MD]\\b");

@@ -100,8 +100,12 @@ public final class RetryEngine implements AgentEndHandler {
                 events.addAll(overflow.onOverflow(message));
                 yield new AgentEndDecision.Finish(events);
             }
-            case TERMINAL -> new AgentEndDecision.Finish(endChain(result.turnId(), RetryEndReason.NOT_RETRYABLE,
-                    message.errorMessage(), message, null));
+            case TERMINAL -> {
+                List<SessionEvent> events = new ArrayList<>(endChain(result.turnId(), RetryEndReason.NOT_RETRYABLE,
+                        message.errorMessage(), message, null));
+                events.addAll(AdviceNotices.of(c, message));
+                yield new AgentEndDecision.Finish(events);
+            }
             case RETRY -> onRetryable(result.turnId(), message, c);
         };
     }
@@ -214,8 +218,10 @@ public final class RetryEngine implements AgentEndHandler {
 
     private AgentEndDecision giveUpAfterUsageLimit(String turnId, AssistantMessage failed, Classification c) {
         chain.attempt--;
-        return new AgentEndDecision.Finish(chain.attempt == 0 ? resetQuietly()
+        List<SessionEvent> events = new ArrayList<>(chain.attempt == 0 ? resetQuietly()
                 : endChain(turnId, RetryEndReason.NOT_RETRYABLE, failed.errorMessage(), failed, c.kind()));
+        events.addAll(AdviceNotices.of(c, failed));
+        return new AgentEndDecision.Finish(events);
     }
 
     /** {@code min(base · 2^(attempt−1), 8 s)} times a jitter factor in [0.75, 1.00]. */

@@ -13,15 +13,22 @@ import java.util.Optional;
  *
  * <p>Order, first match wins:
  * <ol>
- *   <li>billing or credit exhaustion (402, {@code insufficient_quota}, {@code billing_error}, credit wording), even
- *       on a 400 and even with {@code x-should-retry: false}: it never repeats the request on the same credential, it
- *       only switches credential or model (§5), and is terminal when there is nothing to switch to;</li>
+ *   <li>billing by its facts (402, {@code insufficient_quota}, {@code billing_error}), even on a 400 and even with
+ *       {@code x-should-retry: false}: it never repeats the request on the same credential, it only switches credential
+ *       or model (§5), and is terminal when there is nothing to switch to;</li>
+ *   <li>a missing entitlement (a plan or key without the feature or model) on a 429, a typed rate limit or with no
+ *       status: a usage limit that never waits, and blocks the key for nobody (its upsell may mention credits);</li>
+ *   <li>billing by its wording (credit balance, spend limits), under the same terms as its facts;</li>
  *   <li>{@code x-should-retry: false}: terminal, even on a 429 or 5xx;</li>
+ *   <li>a request larger than a per-minute token limit on its own: terminal, with advice, whatever the status;</li>
+ *   <li>a model server that cannot load the model, on a 5xx or with no status: terminal, with advice;</li>
  *   <li>model capacity ({@code 498}, {@code capacity_exceeded}, capacity wording), even on a 400;</li>
  *   <li>a client-error status other than 402/408/409/429: terminal, whatever the text says;</li>
- *   <li>the provider's type or code: rate limit, {@code RESOURCE_EXHAUSTED} (a usage limit when worded as a quota),
- *       usage limit, transient; a terminal type only when there is no status;</li>
- *   <li>the status: 429 is a usage limit when worded so, else a rate limit; 408, 409 and 5xx are transient.</li>
+ *   <li>the provider's type or code: rate limit (a usage limit when its window is a day or longer),
+ *       {@code RESOURCE_EXHAUSTED} (a usage limit when worded as a quota or per day), usage limit, transient; a terminal
+ *       type only when there is no status;</li>
+ *   <li>the status: 429 is a usage limit when worded so or when its window is a day or longer, else a rate limit;
+ *       408, 409 and 5xx are transient.</li>
  * </ol>
  * The billing and capacity wording is not read when the type or code says rate limit: a rate limit worded like billing
  * stays a rate limit. Nothing else is decided here: the caller moves on to the failure kind and the text.
@@ -48,6 +55,7 @@ final class StructuredRules {
             Map.entry("throttlingexception", TypeClass.RATE_LIMIT),
             Map.entry("resource_exhausted", TypeClass.RESOURCE_EXHAUSTED),
             Map.entry("usage_limit_reached", TypeClass.USAGE_LIMIT),
+            Map.entry("queue_exceeded", TypeClass.CAPACITY),
             Map.entry("overloaded_error", TypeClass.TRANSIENT),
             Map.entry("api_error", TypeClass.TRANSIENT),
             Map.entry("server_error", TypeClass.TRANSIENT),
@@ -92,21 +100,30 @@ final class StructuredRules {
             return Optional.empty();
         }
         Facts facts = Facts.of(failure);
-        return billing(facts, text)
+        return billingFacts(facts)
+                .or(() -> entitlement(facts, text))
+                .or(() -> billingWording(facts, text))
                 .or(() -> shouldRetryFalse(failure))
+                .or(() -> RequestSizeRules.match(text))
+                .or(() -> modelCannotLoad(facts, text))
+                .or(() -> unsupportedRequest(facts, text))
                 .or(() -> capacity(facts, text))
                 .or(() -> terminalStatus(facts))
                 .or(() -> byType(facts, text))
                 .or(() -> byStatus(facts, text));
     }
 
-    private static Optional<Classification> billing(Facts facts, String text) {
+    private static Optional<Classification> billingFacts(Facts facts) {
         if (facts.hasStatus(PAYMENT_REQUIRED)) {
             return Optional.of(Classification.usageLimit(UsageLimitReason.BILLING, facts.statusRule()));
         }
         if (facts.is(TypeClass.BILLING)) {
             return Optional.of(Classification.usageLimit(UsageLimitReason.BILLING, facts.typed().rule()));
         }
+        return Optional.empty();
+    }
+
+    private static Optional<Classification> billingWording(Facts facts, String text) {
         if (facts.typedRateLimit()) {
             return Optional.empty();
         }
@@ -121,6 +138,17 @@ final class StructuredRules {
                 : Optional.empty();
     }
 
+    private static Optional<Classification> entitlement(Facts facts, String text) {
+        boolean limitLike = facts.status() == null || facts.hasStatus(TOO_MANY_REQUESTS) || facts.typedRateLimit();
+        return limitLike ? AccountLimitRules.entitlement(text)
+                .map(name -> Classification.usageLimit(UsageLimitReason.ENTITLEMENT, "text:" + name))
+                : Optional.empty();
+    }
+
+    private static Optional<Classification> modelCannotLoad(Facts facts, String text) {
+        return facts.status() == null || facts.status() >= 500 ? LocalModelRules.match(text) : Optional.empty();
+    }
+
     private static Optional<Classification> capacity(Facts facts, String text) {
         if (facts.is(TypeClass.CAPACITY)) {
             return Optional.of(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, facts.typed().rule()));
@@ -128,8 +156,8 @@ final class StructuredRules {
         if (facts.hasStatus(FLEX_CAPACITY_EXCEEDED)) {
             return Optional.of(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, facts.statusRule()));
         }
-        if (facts.typedRateLimit() || (facts.status() != null && isTerminalStatus(facts.status()))) {
-            // A bad request stays terminal whatever its text says about capacity (§2).
+        if (facts.is(TypeClass.RATE_LIMIT) || (facts.status() != null && isTerminalStatus(facts.status()))) {
+            // A bad request stays terminal whatever its text says about capacity (§2); a typed rate limit stays one.
             return Optional.empty();
         }
         return AccountLimitRules.capacity(text)
@@ -148,16 +176,28 @@ final class StructuredRules {
             return Optional.empty();
         }
         return switch (typed.typeClass()) {
-            case RATE_LIMIT -> Optional.of(Classification.retry(ErrorKind.RATE_LIMIT, typed.rule()));
+            case RATE_LIMIT -> Optional.of(TextRules.rateLimit(text, typed.rule()));
             case RESOURCE_EXHAUSTED -> Optional.of(AccountLimitRules.usageLimit(text)
                     .map(name -> Classification.usageLimit(AccountLimitRules.period(text), typed.rule() + ":" + name))
-                    .orElseGet(() -> Classification.retry(ErrorKind.RATE_LIMIT, typed.rule())));
-            case USAGE_LIMIT -> Optional.of(Classification.usageLimit(AccountLimitRules.period(text), typed.rule()));
+                    .orElseGet(() -> TextRules.rateLimit(text, typed.rule())));
+            case USAGE_LIMIT -> Optional.of(Classification.usageLimit(planPeriod(text), typed.rule()));
             case TRANSIENT -> Optional.of(Classification.retry(ErrorKind.TRANSIENT, typed.rule()));
             case TERMINAL -> facts.status() == null ? Optional.of(Classification.terminal(typed.rule()))
                     : Optional.empty();
             case BILLING, CAPACITY -> Optional.empty();
         };
+    }
+
+    /** A typed usage limit ({@code usage_limit_reached}) is a plan's: a quota unless its text names a minute. */
+    private static UsageLimitReason planPeriod(String text) {
+        UsageLimitReason period = AccountLimitRules.period(text);
+        return period == UsageLimitReason.UNKNOWN ? UsageLimitReason.QUOTA : period;
+    }
+
+    /** A 5xx that is a request the server cannot handle ({@code Unsupported param: tools}): terminal. */
+    private static Optional<Classification> unsupportedRequest(Facts facts, String text) {
+        return facts.status() != null && facts.status() >= 500 ? TextRules.unsupportedRequest(text)
+                : Optional.empty();
     }
 
     private static Optional<Classification> byStatus(Facts facts, String text) {
@@ -169,7 +209,7 @@ final class StructuredRules {
             return Optional.of(AccountLimitRules.usageLimit(text)
                     .map(name -> Classification.usageLimit(AccountLimitRules.period(text),
                             facts.statusRule() + ":" + name))
-                    .orElseGet(() -> Classification.retry(ErrorKind.RATE_LIMIT, facts.statusRule())));
+                    .orElseGet(() -> TextRules.rateLimit(text, facts.statusRule())));
         }
         if (status == 408 || status == 409 || (status >= 500 && status <= 599 && status != 501 && status != 505)) {
             return Optional.of(Classification.retry(ErrorKind.TRANSIENT, facts.statusRule()));

@@ -8,17 +8,30 @@ import java.util.Optional;
  * The second layer of the classifier: the error text, for failures the structured facts do not decide (transport
  * exceptions, errors inside streams, errors wrapped by proxies and plugins). Numbers match only as whole tokens.
  *
- * <p>Order, first match wins: a TLS certificate failure (terminal: retrying cannot fix a certificate), billing, model
- * capacity, usage limit, rate limit, transient wording, a transient status number, else terminal {@code unrecognised}.
+ * <p>Order, first match wins: a TLS certificate failure (terminal: retrying cannot fix a certificate), a request larger
+ * than a per-minute limit (terminal), a model a server cannot load (terminal), a missing entitlement, billing, model
+ * capacity, usage limit, rate limit (a usage limit when its window is a day or longer), access, credential and
+ * unknown-model wording (terminal, even inside a "connection error"), transient wording and transport failures
+ * ({@link TransportWording}), a transient status number, else terminal {@code unrecognised}.
  */
 final class TextRules {
     private static final NamedPattern TLS_CERTIFICATE = NamedPattern.of("tls-certificate",
-            "PKIX path|certification path|CertificateException|certificate (?:has expired|is not trusted|verify failed)"
+            "PKIX path|certification path|CertificateException|certificate (?:has expired|is not trusted|verify failed"
+                    + "|signed by unknown authority|is not valid|is valid for)|CERTIFICATE_VERIFY_FAILED"
+                    + "|SSLCertVerificationError|ClientConnectorCertificateError|self[- ]signed certificate"
+                    + "|SELF_SIGNED_CERT|unable to (?:get local issuer|verify the first) certificate"
+                    + "|failed to verify certificate|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_HAS_EXPIRED"
+                    + "|ERR_TLS_CERT_ALTNAME_INVALID|does not match certificate's altnames"
                     + "|SSLPeerUnverifiedException|Hostname \\S+ not verified");
+
+    /** A request the server cannot handle: it answers it the same way every time. */
+    private static final NamedPattern UNSUPPORTED = NamedPattern.of("unsupported-request",
+            "unsupported (?:param(?:eter)?|argument|field|feature|value)s?\\b|requires (?:the )?--[\\w-]+ flag"
+                    + "|(?:param(?:eter)?|argument|field) (?:`[^`]*`|'[^']*'|\\S+) (?:is )?not supported");
 
     private static final List<NamedPattern> RATE_LIMIT = List.of(
             NamedPattern.of("rate-limit", "\\brate[ _-]?limit"),
-            NamedPattern.of("too-many-requests", "too many requests"),
+            NamedPattern.of("too-many-requests", "too many (?:requests|tokens)|no deployments available"),
             NamedPattern.of("throttled", "throttl"),
             NamedPattern.of("status-429", NamedPattern.wholeNumber("429")));
 
@@ -32,30 +45,45 @@ final class TextRules {
             NamedPattern.of("gateway-timeout", "gateway time-?out"),
             NamedPattern.of("retry-your-request", "retry your request"),
             NamedPattern.of("upstream-connect", "upstream connect error|reset before headers|no healthy upstream"),
-            NamedPattern.of("socket-hang-up", "socket hang up"),
-            NamedPattern.of("connection-failure", "connection (?:error|refused|reset|closed|lost|failed|terminated)"
-                    + "|connection was (?:reset|closed|aborted)|other side closed|broken pipe|no route to host"
-                    + "|network (?:error|is unreachable)|\\bECONN(?:RESET|REFUSED|ABORTED)\\b|\\bEPIPE\\b"),
-            NamedPattern.of("unexpected-end-of-stream",
-                    "unexpected end of (?:stream|file)|unexpected EOF|EOFException|end of stream on"),
-            NamedPattern.of("http2-stream-reset", "RST_STREAM|stream was reset|GOAWAY|ConnectionShutdownException"),
             NamedPattern.of("stream-stalled", "stream stalled"),
             NamedPattern.of("truncated-stream",
                     "stream ended before|ended before the reply was complete|stream disconnected before completion"),
             NamedPattern.of("finish-reason-error", "finish_reason '?error'?"),
-            NamedPattern.of("fetch-failed", "fetch failed"),
+            NamedPattern.of("fetch-failed", "fetch failed|failed to fetch"),
             NamedPattern.of("timeout", "timed? ?out\\b|timeout|deadline exceeded"),
             NamedPattern.of("terminated", "^(?:typeerror: )?terminated$|(?:error|exception): terminated\\b"
                     + "|(?:stream|request|fetch|socket|connection|response)(?: was)? terminated"
-                    + "|terminated unexpectedly"),
-            NamedPattern.of("retry-delay", "retry delay|retry (?:in|after) \\d|try again in \\d"));
+                    + "|terminated unexpectedly|\\bterminated; caused by"),
+            NamedPattern.of("retry-delay", "retry delay|retry (?:in|after) \\d|try again in \\d"),
+            NamedPattern.of("try-again", "\\btry (?:your request |the request |it |that )?again\\b"
+                    + "(?!\\s+(?:with|using|by|once|after)\\b)|not ready (?:for|yet)"
+                    + "|health check (?:failed|timed out)|unknown error"));
+
+    /**
+     * Wording of failures that no retry fixes, read before the transient and transport wording: proxies wrap an
+     * access or request error into a "connection error" ({@code litellm.APIConnectionError: BedrockException - Model
+     * access is denied …}).
+     */
+    private static final List<NamedPattern> TERMINAL = List.of(
+            NamedPattern.of("access-denied", "access (?:is |was )?denied|not authori[sz]ed to|\\bunauthori[sz]ed\\b"
+                    + "|permission[ _]denied|\\bforbidden\\b"),
+            NamedPattern.of("invalid-credentials", "invalid[ _](?:api[ _-]?key|x-api-key|authentication|auth|bearer"
+                    + "|token|credentials?)|incorrect api key|authentication[ _](?:failed|error)|api key (?:is )?"
+                    + "(?:invalid|missing|not valid|expired)"),
+            NamedPattern.of("unknown-model", "model (?:`[^`]*`|'[^']*'|\"[^\"]*\"|\\S+) (?:was )?(?:not found|does not "
+                    + "exist)|no such model|unknown model|model not found"),
+            NamedPattern.of("client-error-type", "\\b(?:ValidationException|AccessDeniedException|BadRequestError"
+                    + "|AuthenticationError|PermissionDeniedError|NotFoundError|UnprocessableEntityError"
+                    + "|InvalidRequestError|invalid_request_error)\\b"),
+            UNSUPPORTED);
 
     private static final List<NamedPattern> TRANSIENT_STATUS = List.of(
             NamedPattern.of("status-500", NamedPattern.wholeNumber("500")),
             NamedPattern.of("status-502", NamedPattern.wholeNumber("502")),
             NamedPattern.of("status-503", NamedPattern.wholeNumber("503")),
             NamedPattern.of("status-504", NamedPattern.wholeNumber("504")),
-            NamedPattern.of("status-529", NamedPattern.wholeNumber("529")));
+            NamedPattern.of("status-529", NamedPattern.wholeNumber("529")),
+            NamedPattern.of("status-52x", NamedPattern.wholeNumber("52[0-7]")));
 
     private TextRules() {
     }
@@ -70,18 +98,42 @@ final class TextRules {
         if (isCertificateFailure(text)) {
             return Classification.terminal("text:" + TLS_CERTIFICATE.name());
         }
-        return accountLimit(text)
-                .or(() -> NamedPattern.firstIn(RATE_LIMIT, text)
-                        .map(name -> Classification.retry(ErrorKind.RATE_LIMIT, "text:" + name)))
-                .or(() -> NamedPattern.firstIn(TRANSIENT, text)
+        return RequestSizeRules.match(text)
+                .or(() -> LocalModelRules.match(text))
+                .or(() -> accountLimit(text))
+                .or(() -> NamedPattern.firstIn(RATE_LIMIT, text).map(name -> rateLimit(text, "text:" + name)))
+                .or(() -> NamedPattern.firstIn(TERMINAL, text).map(name -> Classification.terminal("text:" + name)))
+                .or(() -> transientWording(text)
                         .or(() -> NamedPattern.firstIn(TRANSIENT_STATUS, text))
                         .map(name -> Classification.retry(ErrorKind.TRANSIENT, "text:" + name)))
                 .orElseGet(() -> Classification.terminal("unrecognised"));
     }
 
+    /** A request the server says it cannot handle (an unsupported parameter), as a terminal verdict. */
+    static Optional<Classification> unsupportedRequest(String text) {
+        return UNSUPPORTED.foundIn(text) ? Optional.of(Classification.terminal("text:" + UNSUPPORTED.name()))
+                : Optional.empty();
+    }
+
+    /** The transient or transport wording of the text, if any. */
+    static Optional<String> transientWording(String text) {
+        return NamedPattern.firstIn(TRANSIENT, text).or(() -> TransportWording.match(text));
+    }
+
+    /**
+     * A rate limit, or a {@link UsageLimitReason#QUOTA} usage limit when its window is a day or longer or it resets at
+     * a time of day: such a limit does not end in seconds, whatever the provider calls it.
+     */
+    static Classification rateLimit(String text, String rule) {
+        return AccountLimitRules.outlastsMinutes(text) ? Classification.usageLimit(UsageLimitReason.QUOTA, rule)
+                : Classification.retry(ErrorKind.RATE_LIMIT, rule);
+    }
+
     private static Optional<Classification> accountLimit(String text) {
-        return AccountLimitRules.billing(text)
-                .map(name -> Classification.usageLimit(UsageLimitReason.BILLING, "text:" + name))
+        return AccountLimitRules.entitlement(text)
+                .map(name -> Classification.usageLimit(UsageLimitReason.ENTITLEMENT, "text:" + name))
+                .or(() -> AccountLimitRules.billing(text)
+                        .map(name -> Classification.usageLimit(UsageLimitReason.BILLING, "text:" + name)))
                 .or(() -> AccountLimitRules.capacity(text)
                         .map(name -> Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, "text:" + name)))
                 .or(() -> AccountLimitRules.usageLimit(text)

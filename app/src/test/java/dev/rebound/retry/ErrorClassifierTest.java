@@ -271,7 +271,7 @@ class ErrorClassifierTest {
 
         @ParameterizedTest
         @CsvSource(delimiter = '|', value = {
-                "Connection reset before the response headers arrived (IOException: closed)|text:connection-failure",
+                "Connection reset before the response headers arrived (IOException: closed)|text:connection-reset",
                 "Stream stalled: no data for 300 ms (timeouts.idleMs); 0 characters had arrived|text:stream-stalled",
                 "The stream ended before the reply was complete (no finish_reason or [DONE] received); 0 characters"
                         + " had arrived|text:truncated-stream",

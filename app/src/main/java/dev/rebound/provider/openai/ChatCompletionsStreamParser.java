@@ -65,8 +65,9 @@ final class ChatCompletionsStreamParser {
             problem = protocol("The server sent a stream event that is not a JSON object: " + quote(payload));
             return true;
         }
-        if (hasError(root) || "error".equals(type)) {
-            problem = providerError("The provider reported an error mid-stream", root);
+        JsonNode holder = ErrorBodies.errorHolder(root);
+        if (holder != null || "error".equals(type)) {
+            problem = providerError("The provider reported an error mid-stream", holder != null ? holder : root);
             return true;
         }
         readChunk(root, "delta");
