@@ -74,6 +74,10 @@ final class AccountLimitRules {
                             + "|allowance|allocation|quota)s?\\b(?<!rate limit)(?<!rate limits)"
                             + "|\\bout of (?:\\w+ )?(?:messages|requests|prompts)\\b"));
 
+    /** A word for a limit: with a wall-clock reset beside it, the text speaks of a usage limit. */
+    private static final NamedPattern LIMIT_WORD = NamedPattern.of("limit-word",
+            "\\b(?:limit|cap|quota|allowance|allocation)s?\\b|\\busage\\b");
+
     private static final NamedPattern PER_MINUTE =
             NamedPattern.of("per-minute", "per[ _-]?min(?:ute)?(?:\\b|_)|PerMinute|(?<![A-Za-z])[RT]PM(?![A-Za-z])"
                     + "|per[ _-]?second(?:\\b|_)|\\bRPS\\b");
@@ -113,8 +117,8 @@ final class AccountLimitRules {
         if (named.isPresent()) {
             return named;
         }
-        return text != null && text.toLowerCase(java.util.Locale.ROOT).contains("limit")
-                && WallClockResets.mentioned(text) ? Optional.of("limit-resets-at") : Optional.empty();
+        return LIMIT_WORD.foundIn(text) && WallClockResets.mentioned(text) ? Optional.of("limit-resets-at")
+                : Optional.empty();
     }
 
     /**

@@ -436,6 +436,68 @@ class CredentialsAndFallbackTest {
         assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 2);
     }
 
+    private static Function<ProviderRequest, AssistantMessage> longContextGate() {
+        return http(429, "Too Many Requests", "Extra usage is required for long context requests.",
+                "rate_limit_error", null, Map.of());
+    }
+
+    @Test
+    void anEntitlementGateWithOneKeyIsTerminalAfterOneRequestAndBlocksNothing() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.oneKey());
+        h.script(longContextGate(), ok("a short chat still works on the same key"));
+        h.prompt("a very long prompt");
+
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.timer.delays()).isEmpty();
+        assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
+        assertThat(h.all(dev.rebound.api.Notice.class)).singleElement()
+                .satisfies(n -> assertThat(n.message()).contains("does not include what this request needs")
+                        .contains("did not retry"));
+        assertThat(h.pool.isBlocked("anthropic", "a")).isFalse();
+
+        h.prompt("short");
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "anthropic/claude-sonnet-4-5@a");
+    }
+
+    @Test
+    void anEntitlementGateSwitchesToAnotherKeyAtOnceWithoutBlockingTheFirst() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.script(longContextGate(), ok("b has extra usage"));
+        h.prompt("a very long prompt");
+
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "anthropic/claude-sonnet-4-5@b");
+        assertThat(h.timer.delays()).containsExactly(0L);
+        assertThat(h.all(CredentialSwitched.class)).singleElement()
+                .satisfies(c -> assertThat(c.to()).isEqualTo("b"));
+        assertThat(h.pool.isBlocked("anthropic", "a")).isFalse();
+    }
+
+    @Test
+    void anEntitlementGateOnEveryKeyEndsTheTurnWithoutPingPong() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
+        h.script(longContextGate(), longContextGate());
+        h.prompt("a very long prompt");
+
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "anthropic/claude-sonnet-4-5@b");
+        assertThat(h.timer.delays()).containsExactly(0L);
+        AutoRetryEnd end = h.all(AutoRetryEnd.class).getFirst();
+        assertThat(end.reason()).isEqualTo(RetryEndReason.NOT_RETRYABLE);
+        assertThat(end.finalError()).contains("Extra usage is required");
+        assertThat(h.pool.isBlocked("anthropic", "a")).isFalse();
+        assertThat(h.pool.isBlocked("anthropic", "b")).isFalse();
+    }
+
+    @Test
+    void anEntitlementGateFallsBackToTheNextModelWithoutCoolingTheGatedOneDown() throws Exception {
+        h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, defaultChain()),
+                PoolHarness.oneKey());
+        h.script(longContextGate(), ok("gpt answers"));
+        h.prompt("a very long prompt");
+
+        assertThat(h.targets()).containsExactly("anthropic/claude-sonnet-4-5@a", "openai/gpt-4.1-mini@-");
+        assertThat(h.cooldownStore.get(CLAUDE.selector())).isEmpty();
+    }
+
     @Test
     void aShorterBlockOrCooldownNeverShortensALongerOneEvenFromAnotherProcess() throws Exception {
         h = new PoolHarness(dir, retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());

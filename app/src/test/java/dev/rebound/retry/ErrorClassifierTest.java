@@ -343,6 +343,169 @@ class ErrorClassifierTest {
         }
     }
 
+    /** The families of issue 13, at their edges: the cases the corpus of real texts does not reach on its own. */
+    @Nested
+    class Families {
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "Request too large for gpt-4.1 in organization org-x on tokens per min (TPM): Limit 30000, "
+                        + "Requested 30001. The input or output tokens must be reduced in order to run successfully.",
+                "Request too large for model `llama-3.3-70b` on tokens per minute (TPM): Limit: 6,000, Requested: "
+                        + "12,903, please reduce your message size and try again.",
+                "rate limit on requests per min (RPM) - limit 10; used 0; requested ~11"})
+        void aRequestLargerThanAPerMinuteLimitIsTerminalWithAdvice(String text) {
+            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
+                    "tokens", "rate_limit_exceeded", Map.of()));
+            assertThat(c).isEqualTo(Classification.terminal("text:request-exceeds-rate-limit",
+                    Advice.REQUEST_EXCEEDS_RATE_LIMIT));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29990, Requested 500.",
+                "Rate limit reached on tokens per min (TPM): Limit 30000, Requested 30000.",
+                "Request too large? No: Limit 30000, Requested 1 (tokens per minute)"})
+        void aRequestThatFitsThePerMinuteLimitStaysARateLimit(String text) {
+            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
+                    "tokens", "rate_limit_exceeded", Map.of()));
+            assertThat(c.kind()).isEqualTo(ErrorKind.RATE_LIMIT);
+        }
+
+        @Test
+        void limitAndRequestedNumbersWithoutAPerMinuteBudgetDecideNothingOnTheirOwn() {
+            assertThat(classifyText("Batch rejected: limit 10, requested 12 files").verdict())
+                    .isEqualTo(Verdict.TERMINAL);
+            assertThat(classifyText("Batch rejected: limit 10, requested 12 files").advice()).isNull();
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "Rate limit reached for model x on requests per day (RPD): Limit 1000, Used 1000, Requested 1.",
+                "Rate limit exceeded: free-models-per-day",
+                "Quota exceeded for quota metric 'Generate requests' and limit 'GenerateRequestsPerDayPerProjectPerModel'",
+                "You have exceeded the daily request limit for this key",
+                "Too many requests: monthly token allowance exhausted, resets on Jan 1",
+                "Rate limited: limit_rpd/google/gemini-2.0-flash"})
+        void aLimitOfADayOrLongerIsAQuotaWhateverItIsTyped(String text) {
+            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
+                    "rate_limit_error", null, Map.of()));
+            assertThat(c.kind()).isEqualTo(ErrorKind.USAGE_LIMIT);
+            assertThat(c.usageLimitReason()).isEqualTo(UsageLimitReason.QUOTA);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "Rate limit reached on tokens per min (TPM). Need more tokens? Upgrade to Dev Tier today at "
+                        + "https://console.groq.com/settings/billing",
+                "Too many requests, please slow down (requests per second)",
+                "Rate limit exceeded: free-models-per-min."})
+        void aPerMinuteLimitWithAnUpsellStaysARateLimit(String text) {
+            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
+                    "rate_limit_error", null, Map.of()));
+            assertThat(c.kind()).isEqualTo(ErrorKind.RATE_LIMIT);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "You have reached your message limit. Your limit will reset at 9:30 AM.",
+                "You've hit your limit · resets 5am (Europe/Berlin)",
+                "Usage cap hit. It resets Thu, Dec 3 at 10am."})
+        void aLimitThatResetsAtAClockTimeIsAQuota(String text) {
+            Classification c = classifyText(text);
+            assertThat(c.kind()).isEqualTo(ErrorKind.USAGE_LIMIT);
+            assertThat(c.usageLimitReason()).isEqualTo(UsageLimitReason.QUOTA);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "Extra usage is required for long context requests.",
+                "This model requires a paid plan. Upgrade at https://example.com/billing",
+                "Your organization does not have access to this model.",
+                "Model gpt-5-pro is not available on the free tier",
+                "Quota exceeded for metric: generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro"})
+        void anEntitlementGateSentAsARateLimitNeverWaits(String text) {
+            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
+                    "rate_limit_error", null, Map.of()));
+            assertThat(c.usageLimitReason()).isEqualTo(UsageLimitReason.ENTITLEMENT);
+            assertThat(c.advice()).isEqualTo(Advice.NOT_ENTITLED);
+            assertThat(c.usageLimitReason().neverWaits()).isTrue();
+        }
+
+        @Test
+        void anEntitlementWordingOnAForbiddenStatusStaysTerminal() {
+            assertThat(classify("403 Forbidden: Your organization does not have access to this model.", http(403)))
+                    .isEqualTo(Classification.terminal("status:403"));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "Quota exceeded: limit: 0.5 requests per second",
+                "rate limit: 0,5 rps",
+                "limit: 05 per minute"})
+        void aZeroLimitIsOnlyAZero(String text) {
+            assertThat(classify("429 Too Many Requests: " + text, http(429)).usageLimitReason())
+                    .isNotEqualTo(UsageLimitReason.ENTITLEMENT);
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {
+                "model requires more system memory (12.3 GiB) than is available (7.1 GiB)|text:model-memory",
+                "llama runner process has terminated: exit status 0xc0000409|text:model-runner-died",
+                "error loading model: llama_model_loader: failed to load model from /models/x.gguf|text:model-load-failed",
+                "unknown model architecture: 'qwen3moe'|text:model-architecture",
+                "invalid model file: not a valid GGUF|text:model-file",
+                "CUDA error: out of memory|text:model-memory"})
+        void aModelServerThatCannotLoadTheModelIsTerminalWithAdvice(String text, String rule) {
+            assertThat(classify("500 Internal Server Error: " + text, failure(FailureKind.HTTP, 500, "api_error",
+                    null, Map.of()))).isEqualTo(Classification.terminal(rule, Advice.MODEL_CANNOT_LOAD));
+            assertThat(classifyText(text)).isEqualTo(Classification.terminal(rule, Advice.MODEL_CANNOT_LOAD));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "Loading model",
+                "server busy, please try again.  maximum pending requests exceeded",
+                "Model is currently loading, please retry in 20s"})
+        void aModelServerThatIsOnlyBusyOrLoadingIsTransient(String text) {
+            assertThat(classify("503 Service Unavailable: " + text, failure(FailureKind.HTTP, 503,
+                    "unavailable_error", null, Map.of())).kind()).isEqualTo(ErrorKind.TRANSIENT);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "httpx.RemoteProtocolError: peer closed connection without sending complete message body",
+                "aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected",
+                "requests.exceptions.ConnectionError: ('Connection aborted.', RemoteDisconnected('Remote end closed "
+                        + "connection without response'))",
+                "TypeError: fetch failed; caused by SocketError: other side closed (UND_ERR_SOCKET)",
+                "read tcp 10.0.0.2:51234->1.2.3.4:443: read: connection reset by peer",
+                "http2: server sent GOAWAY and closed the connection",
+                "java.net.SocketException: Unexpected end of file from server",
+                "okhttp3.internal.http2.StreamResetException: stream was reset: CANCEL",
+                "Unexpected socket close",
+                "curl: (52) Empty reply from server",
+                "request ended without sending any chunks",
+                "The upstream did not send a response"})
+        void transportFailuresReportedAsTextAreTransient(String text) {
+            assertThat(classifyText(text).kind()).as(text).isEqualTo(ErrorKind.TRANSIENT);
+            assertThat(classify("The provider reported an error mid-stream: " + text,
+                    failure(FailureKind.STREAM_ERROR, null, null, null, Map.of())).kind()).isEqualTo(ErrorKind.TRANSIENT);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "httpcore.ConnectError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get "
+                        + "local issuer certificate",
+                "TypeError: fetch failed; caused by Error: self-signed certificate in certificate chain",
+                "tls: failed to verify certificate: x509: certificate signed by unknown authority",
+                "litellm.APIConnectionError: BedrockException - Model access is denied for this account",
+                "Connection error: invalid x-api-key",
+                "Your account has been terminated."})
+        void connectionWordsAroundACertificateOrAccessFailureAreTerminal(String text) {
+            assertThat(classifyText(text).verdict()).as(text).isEqualTo(Verdict.TERMINAL);
+        }
+    }
+
     @Test
     void everyRetryableKindButRefusalIsGuardedByObservableOutput() {
         List<ContentBlock> shown = List.of(new ContentBlock.Thinking("", true));

@@ -408,6 +408,50 @@ class RetryEngineTest {
     }
 
     @Test
+    void aRequestLargerThanThePerMinuteLimitEndsTheTurnAtOnceWithAdvice() throws Exception {
+        h.script(http(429, "Too Many Requests", "Request too large for gpt-4o in organization org-x on tokens per min "
+                + "(TPM): Limit 30000, Requested 49447. The input or output tokens must be reduced in order to run "
+                + "successfully.", "tokens", "rate_limit_exceeded", Map.of("retry-after", "1")));
+        h.prompt("a very long prompt");
+
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
+        assertThat(h.all(Notice.class)).singleElement().satisfies(n -> {
+            assertThat(n.level()).isEqualTo(Notice.ERROR);
+            assertThat(n.message()).contains("larger than the per-minute token limit of openai/gpt-4.1-mini")
+                    .contains("Shorten the conversation").contains("higher limit");
+        });
+    }
+
+    @Test
+    void aModelServerThatCannotLoadTheModelIsNotRetriedAndSaysWhatToDo() throws Exception {
+        h.script(http(500, "Internal Server Error", "model requires more system memory (12.3 GiB) than is available "
+                + "(7.1 GiB)", "api_error", null, Map.of()));
+        h.prompt("hi");
+
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.types()).doesNotContain("auto_retry_start");
+        assertThat(h.all(Notice.class)).singleElement().satisfies(n -> assertThat(n.message())
+                .contains("cannot run the model (there is not enough memory for it)").contains("Free memory")
+                .contains("smaller"));
+    }
+
+    @Test
+    void aDailyQuotaWithoutAHintFailsFastUnderMaxDelayInsteadOfRetryingAfterMilliseconds() throws Exception {
+        h.settings(retry(10, 300_000, 600_000));
+        h.script(http(429, "Too Many Requests", "Rate limit reached for model x on requests per day (RPD): Limit 1000, "
+                + "Used 1000, Requested 1.", "requests", "rate_limit_exceeded", Map.of()));
+        h.prompt("hi");
+
+        assertThat(h.requests).hasSize(1);
+        assertThat(h.timer.delays()).isEmpty();
+        AutoRetryEnd end = h.all(AutoRetryEnd.class).getFirst();
+        assertThat(end.reason()).isEqualTo(RetryEndReason.MAX_DELAY_EXCEEDED);
+        assertThat(end.attempt()).isZero();
+        assertThat(end.finalError()).startsWith("Rebound would wait 1800000ms for this usage_limit");
+    }
+
+    @Test
     void aFailFastOnAWaitTheProviderNeverAskedForSaysSo() throws Exception {
         h.settings(retry(10, 60_000, 0));
         h.script(http(429, "Too Many Requests", "You've hit your usage limit for this plan.", null, null, Map.of()));
