@@ -27,7 +27,10 @@ final class AccountLimitRules {
                     + "|(?:reach(?:ed|ing)?|exceed(?:ed|ing)?|hit) (?:(?:your|its|their|the|a|monthly|team|key) )*"
                     + "spend(?:ing)? (?:limit|cap)|budget has been exceeded|exceeded (?:your |the )?(?:monthly |team "
                     + "|key )?budget|failure to pay|(?:unpaid|past|overdue) invoices?"),
-            NamedPattern.of("billing-hard-limit", "billing hard limit"));
+            NamedPattern.of("billing-hard-limit", "billing hard limit"),
+            NamedPattern.of("free-tier-exhausted", "free (?:tier|trial|credits?|allowance)\\b[^.]{0,40}?(?:has been |have "
+                    + "been |is |are )?(?:exhausted|used up|depleted|expired|ended)"),
+            NamedPattern.of("balance-chinese", "余额不足|欠费|账户余额|额度不足"));
 
     /**
      * A plan or key that lacks what the request needs. Phrased as a requirement or an access rule — never as a limit
@@ -45,7 +48,9 @@ final class AccountLimitRules {
                             + "|a) (?:current |free |account'?s? )?(?:plan|tier|subscription|account|organization"
                             + "|key|free tier)\\b|\\b(?:is )?only available (?:to|for|on) (?:paid|pro|plus|premium"
                             + "|enterprise|team|higher|upgraded)\\b|access to this model is (?:only )?(?:allowed|"
-                            + "available|restricted)|\\ballowed (?:only )?for [\\w ]{0,30}?\\btier\\b"),
+                            + "available|restricted)|\\ballowed (?:only )?for [\\w ]{0,30}?\\btier\\b"
+                            + "|(?:does not|doesn't) have a free (?:quota )?tier|\\bno free (?:quota )?tier\\b"
+                            + "|too many free trial|free trial (?:accounts?|users?) (?:are|is) not"),
             NamedPattern.of("entitlement-no-access",
                     "\\b(?:does not|doesn't|do not|don't) have access to (?:this|the|that)?\\s*(?:model|feature|"
                             + "beta|tier|long context)|\\bnot (?:entitled|eligible) (?:to|for)\\b"),
@@ -72,7 +77,17 @@ final class AccountLimitRules {
                     "\\b(?:you(?:'ve| have)?|your (?:org(?:anization)?|account|team|workspace)(?: has)?) (?:hit|reached"
                             + "|exceeded|used up|run out of) (?:your |the |its |their )?(?:[\\w.-]+ ){0,3}?(?:limit|cap"
                             + "|allowance|allocation|quota)s?\\b(?<!rate limit)(?<!rate limits)"
-                            + "|\\bout of (?:\\w+ )?(?:messages|requests|prompts)\\b"));
+                            + "|\\bout of (?:\\w+ )?(?:messages|requests|prompts)\\b"
+                            + "|\\b(?:used|exhausted|spent) (?:all|up)? ?(?:of )?(?:your |the |this |today['’]s |this "
+                            + "(?:week|month)['’]s )?(?:free |daily |weekly |monthly |included )?(?:usage|quota|"
+                            + "allowance|capacity|requests|messages)\\b|\\b(?:quota|usage|allowance) will reset\\b"),
+            NamedPattern.of("usage-limit-chinese", "使用上限|用量上限|额度(?:已)?(?:用尽|用完|耗尽)|配额(?:已)?(?:用尽|用完|耗尽|超限)"
+                    + "|已达(?:到)?(?:[^。]{0,20})(?:上限|限额)"));
+
+    /** Any limit that was exceeded or reached: a usage limit when its window is an hour or more. */
+    private static final NamedPattern LIMIT_EXCEEDED = NamedPattern.of("limit-exceeded-per-period",
+            "\\b(?:limit|quota|cap)s?\\b[^.]{0,60}?\\b(?:exceeded|reached|hit|exhausted)\\b"
+                    + "|\\b(?:exceeded|reached|hit|exhausted)\\b[^.]{0,40}?\\b(?:limit|quota|cap)s?\\b");
 
     /** A word for a limit: with a wall-clock reset beside it, the text speaks of a usage limit. */
     private static final NamedPattern LIMIT_WORD = NamedPattern.of("limit-word",
@@ -83,10 +98,13 @@ final class AccountLimitRules {
                     + "|per[ _-]?second(?:\\b|_)|\\bRPS\\b");
     /** A window of an hour or more: such a limit does not end in seconds. */
     private static final NamedPattern LONGER_PERIOD = NamedPattern.of("longer-period",
-            "per[ _-]?(?:hour|day|week|month)(?:\\b|_)|Per(?:Hour|Day|Week|Month)|\\b(?:hourly|daily|weekly|monthly)\\b"
+            "per[ _-]?(?:hour|day|week|month)(?:\\b|_)|Per(?:Hour|Day|Week|Month)"
+                    + "|(?<![A-Za-z])(?:hourly|daily|weekly|monthly)(?![A-Za-z])|\\btoday['’]s (?:free )?(?:usage|quota"
+                    + "|limit|allowance)|\\b(?:7|seven|30)-day (?:window|limit|usage|quota)|每日|每天|每周|每月|\\d+ ?小时"
                     + "|(?<![A-Za-z])[RT]PD(?![A-Za-z])|\\bper (?:24 ?h(?:ours)?|calendar day)\\b"
                     + "|\\b(?:5|five)-hour (?:limit|window|usage)"
-                    + "|\\b(?:try again|retry|resets?) in (?:about |~)?\\d+\\s*(?:days?|d|hours?|hrs?|h)\\b");
+                    + "|\\b(?:try again|retry|come back|resets?|reset) (?:in|after) (?:about |~)?\\d+(?:\\.\\d+)?\\s*"
+                    + "(?:days?|d|hours?|hrs?|h)(?![a-z])");
     private static final NamedPattern PLAN = NamedPattern.of("plan",
             "plan limit|upgrade (?:your plan|to )|subscription");
 
@@ -116,6 +134,9 @@ final class AccountLimitRules {
         Optional<String> named = NamedPattern.firstIn(USAGE_LIMIT, text);
         if (named.isPresent()) {
             return named;
+        }
+        if (LIMIT_EXCEEDED.foundIn(text) && LONGER_PERIOD.foundIn(text)) {
+            return Optional.of(LIMIT_EXCEEDED.name());
         }
         return LIMIT_WORD.foundIn(text) && WallClockResets.mentioned(text) ? Optional.of("limit-resets-at")
                 : Optional.empty();

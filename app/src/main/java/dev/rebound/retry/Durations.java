@@ -72,6 +72,37 @@ public final class Durations {
                 ? OptionalLong.empty() : OptionalLong.of(whole.longValueExact());
     }
 
+    /**
+     * A duration as people read it: {@code 800 ms}, {@code 1.5 s}, {@code 30 s}, {@code 5 min}, {@code 4 min 30 s},
+     * {@code 24 h}, {@code 1 h 30 min}, {@code 3 days}. Whole units are rounded up, so a wait is never understated.
+     */
+    public static String describe(long ms) {
+        if (ms < 1_000) {
+            return Math.max(0, ms) + " ms";
+        }
+        if (ms < 10_000 && ms % 1_000 != 0) {
+            return BigDecimal.valueOf(ms).divide(SECOND, 1, RoundingMode.CEILING).stripTrailingZeros().toPlainString()
+                    + " s";
+        }
+        long seconds = ceilDiv(ms, 1_000);
+        if (seconds < 60) {
+            return seconds + " s";
+        }
+        if (seconds < 3_600) {
+            return seconds / 60 + " min" + (seconds % 60 == 0 ? "" : " " + seconds % 60 + " s");
+        }
+        long minutes = ceilDiv(seconds, 60);
+        if (minutes < 48 * 60) {
+            return minutes / 60 + " h" + (minutes % 60 == 0 ? "" : " " + minutes % 60 + " min");
+        }
+        long days = ceilDiv(minutes, 24 * 60);
+        return days + " days";
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return -Math.floorDiv(-a, b);
+    }
+
     /** The exact duration in milliseconds, or null when {@code text} is not one duration. */
     static BigDecimal millis(String text) {
         if (text == null) {

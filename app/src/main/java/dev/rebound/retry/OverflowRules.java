@@ -31,7 +31,12 @@ final class OverflowRules {
             NamedPattern.of("too-many-tokens", "too many tokens"),
             NamedPattern.of("longer-than-context",
                     "(?:greater|larger|longer|more) than (?:the |its )?(?:model'?s? )?context (?:length|window|size)"
-                            + "|n_keep\\b.{0,20}n_ctx"));
+                            + "|n_keep\\b.{0,20}n_ctx"),
+            NamedPattern.of("input-tokens-must-be-less",
+                    "(?:prompt|input)s?[_ `]*tokens?\\W.{0,60}?must be (?:<=?|less than|smaller than|at most|no "
+                            + "(?:more|greater) than)|length of prompt_tokens"),
+            NamedPattern.of("too-large-for-model",
+                    "too (?:large|long) for (?:the )?\\S+ model\\b|max(?:imum)? size:? [\\d,]+ tokens"));
 
     private static final NamedPattern THROUGHPUT_LIMIT = NamedPattern.of("throughput-limit",
             "\\brate[ _-]?limit|please wait|throttl|tokens per (?:min|minute|day)\\b|\\b[RT]P[MD]\\b");

@@ -173,17 +173,12 @@ public final class RetryEngine implements AgentEndHandler {
         }
         if (!switched && s.maxDelayMs() > 0 && delay > s.maxDelayMs()) {
             boolean blocked = failed.failure() != null && failed.failure().kind() == FailureKind.CREDENTIALS_BLOCKED;
-            String who;
-            if (!blocked && hint.isPresent() && hint.getAsLong() == delay) {
-                who = "Provider requested " + delay + "ms wait";
-            } else {
-                String why = blocked ? "until an API key is free again"
-                        : hint.isPresent() ? "the provider asked for " + hint.getAsLong() + "ms"
-                        : "the provider named no wait";
-                who = "Rebound would wait " + delay + "ms for this " + c.kind() + " (" + why + ")";
-            }
-            String message = who + ", exceeds retry.maxDelayMs (" + s.maxDelayMs() + "ms). Original error: "
-                    + failed.errorMessage();
+            MaxDelayExceeded.Cause cause = blocked ? MaxDelayExceeded.Cause.KEYS_BLOCKED
+                    : hint.isPresent() && hint.getAsLong() == delay ? MaxDelayExceeded.Cause.PROVIDER
+                    : MaxDelayExceeded.Cause.REBOUND;
+            Long hinted = cause == MaxDelayExceeded.Cause.REBOUND && hint.isPresent() ? hint.getAsLong() : null;
+            String message = new MaxDelayExceeded(delay, s.maxDelayMs(), cause, String.valueOf(c.kind()), hinted,
+                    failed.errorMessage()).message();
             return stop(turnId, RetryEndReason.MAX_DELAY_EXCEEDED, message, failed, c);
         }
         if (s.maxElapsedMs() > 0 && now + delay - chain.startedAt > s.maxElapsedMs()) {

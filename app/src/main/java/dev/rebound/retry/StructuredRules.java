@@ -42,6 +42,8 @@ final class StructuredRules {
             Map.entry("insufficient_quota", TypeClass.BILLING),
             Map.entry("billing_error", TypeClass.BILLING),
             Map.entry("payment_required", TypeClass.BILLING),
+            Map.entry("billing_not_active", TypeClass.BILLING),
+            Map.entry("exceeded_current_quota_error", TypeClass.BILLING),
             Map.entry("insufficient_credits", TypeClass.BILLING),
             Map.entry("capacity_exceeded", TypeClass.CAPACITY),
             Map.entry("service_tier_capacity_exceeded", TypeClass.CAPACITY),
@@ -108,6 +110,7 @@ final class StructuredRules {
                 .or(() -> modelCannotLoad(facts, text))
                 .or(() -> unsupportedRequest(facts, text))
                 .or(() -> capacity(facts, text))
+                .or(() -> periodicLimitOnForbidden(facts, text))
                 .or(() -> terminalStatus(facts))
                 .or(() -> byType(facts, text))
                 .or(() -> byStatus(facts, text));
@@ -162,6 +165,18 @@ final class StructuredRules {
         }
         return AccountLimitRules.capacity(text)
                 .map(name -> Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, "text:" + name));
+    }
+
+    /**
+     * A 403 that reports a usage limit of a day or longer ("You've reached your weekly usage limit"): some providers
+     * send a plan's cap as a refusal of access. It is a usage limit, not a permission failure: another key may serve.
+     */
+    private static Optional<Classification> periodicLimitOnForbidden(Facts facts, String text) {
+        if (!facts.hasStatus(403) || !AccountLimitRules.outlastsMinutes(text)) {
+            return Optional.empty();
+        }
+        return AccountLimitRules.usageLimit(text)
+                .map(name -> Classification.usageLimit(UsageLimitReason.QUOTA, facts.statusRule() + ":" + name));
     }
 
     private static Optional<Classification> terminalStatus(Facts facts) {

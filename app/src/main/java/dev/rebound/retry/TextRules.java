@@ -32,6 +32,7 @@ final class TextRules {
     private static final List<NamedPattern> RATE_LIMIT = List.of(
             NamedPattern.of("rate-limit", "\\brate[ _-]?limit"),
             NamedPattern.of("too-many-requests", "too many (?:requests|tokens)|no deployments available"),
+            NamedPattern.of("rate-limit-chinese", "请求过于频繁|请求过多|频率(?:超限|限制|过高)|速率限制|限流|并发(?:数)?(?:超限|过高|超过)"),
             NamedPattern.of("throttled", "throttl"),
             NamedPattern.of("status-429", NamedPattern.wholeNumber("429")));
 
@@ -55,6 +56,13 @@ final class TextRules {
                     + "|(?:stream|request|fetch|socket|connection|response)(?: was)? terminated"
                     + "|terminated unexpectedly|\\bterminated; caused by"),
             NamedPattern.of("retry-delay", "retry delay|retry (?:in|after) \\d|try again in \\d"),
+            NamedPattern.of("model-loading", "(?:is )?currently loading|\\bmodel is (?:still )?loading|^loading model"
+                    + "|slot unavailable|no (?:free |available |idle )slots?|all slots are busy"),
+            NamedPattern.of("upstream-failure", "invalid response (?:was )?(?:received )?from (?:the )?upstream"
+                    + "|upstream (?:server )?(?:error|failure|unavailable|timed? ?out|closed|disconnected)"
+                    + "|error from (?:the )?upstream"),
+            NamedPattern.of("transient-chinese", "服务(?:器)?(?:繁忙|不可用|暂时不可用|过载)|系统繁忙|网络(?:错误|异常)"
+                    + "|连接(?:失败|超时|被重置|中断|断开)|请稍后(?:再)?重试"),
             NamedPattern.of("try-again", "\\btry (?:your request |the request |it |that )?again\\b"
                     + "(?!\\s+(?:with|using|by|once|after)\\b)|not ready (?:for|yet)"
                     + "|health check (?:failed|timed out)|unknown error"));

@@ -50,7 +50,7 @@ final class TransportWording {
                             + "|data|body|JSON input)|unexpected EOF|EOFException|\\bEOF\\b|end of stream|header parser "
                             + "received no bytes|\\\\n not found|ERR_INCOMPLETE_CHUNKED_ENCODING"
                             + "|closed before (?:response\\.completed|a finish_reason|the (?:response|reply|message) "
-                            + "(?:was )?complete)"),
+                            + "(?:was )?complete)|\\bstream (?:failed|ended|aborted|interrupted|closed unexpectedly)\\b"),
             NamedPattern.of("no-response",
                     "(?:empty|no) (?:reply|response) from (?:the )?(?:server|upstream|host)|without (?:sending |"
                             + "returning )?(?:a |any )?response|(?:server|upstream|host) (?:did not|didn't) (?:send|"

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * "resets 5am (Europe/Berlin)", "resets at 14:00 UTC", "try again at Jan 5th, 2026 9:30 AM", "resets on
  * 2026-01-05T09:30:00Z", "resets Monday at 9am", "resets tomorrow at 08:00", and Claude Code's
  * {@code usage limit reached|1736960400} and Codex's {@code "resets_at":1775317531} (epoch seconds); a date may also be
- * written the Portuguese and Spanish way ({@code 10 de jul. de 2026, 11:52}).
+ * written the Portuguese and Spanish way ({@code 10 de jul. de 2026, 11:52}), "midnight" and "noon" are times, US zone
+ * names (Pacific, Eastern...) are zones, and Chinese gateways' {@code 将在 2026-08-25 07:41:44 重置} is read too.
  *
  * <p>A time without a date is its <em>next occurrence</em> after now: 9:30 AM read at 10:00 is tomorrow's. A date
  * without a year is its next occurrence too. The time is local — the zone of the clock Rebound runs with — unless the
@@ -39,7 +40,7 @@ final class WallClockResets {
             + "|fri(?:day)?|sat(?:urday)?|sun(?:day)?";
     /** A time of day: an hour with am/pm ({@code 5am}, {@code 9:30 p.m.}), or hours and minutes ({@code 14:00}). */
     private static final String TIME = "\\d{1,2}(?::\\d{2})?(?::\\d{2})?\\s*[ap]\\.?\\s*m\\b\\.?"
-            + "|\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\.\\d+)?";
+            + "|\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\.\\d+)?|midnight|noon";
     private static final Pattern TWELVE_HOUR = Pattern.compile(
             "(\\d{1,2})(?::(\\d{2}))?(?::\\d{2})?\\s*([ap])\\.?\\s*m\\.?", FLAGS);
     private static final Pattern TWENTY_FOUR_HOUR = Pattern.compile("(\\d{1,2}):(\\d{2})(?::(\\d{2}))?(?:\\.\\d+)?");
@@ -50,11 +51,12 @@ final class WallClockResets {
     private static final String ZONE = "(?:\\s*(?<zone>\\(?(?:UTC|GMT)(?:\\s*[+-]\\s*\\d{1,2}(?::?\\d{2})?)?\\)?"
             + "|(?-i:Z)\\b|[+-]\\d{2}:?\\d{2}\\b|(?-i:\\(?[A-Z][A-Za-z_]+(?:/[A-Za-z0-9_+-]+)+\\)?)"
             + "|(?-i:\\(?(?:PST|PDT|MST|MDT|CST|CDT|EST|EDT|AKST|AKDT|HST|CET|CEST|EET|EEST|WET|WEST|BST|IST|JST"
-            + "|KST|AEST|AEDT|ACST|AWST|NZST|NZDT|SGT|HKT)\\)?)\\b))?";
+            + "|KST|AEST|AEDT|ACST|AWST|NZST|NZDT|SGT|HKT)\\)?)\\b|(?-i:(?:Pacific|Eastern|Central|Mountain)"
+            + "(?: [Tt]ime)?)\\b))?";
     /** The words that announce a reset; what follows them is read by the {@link #FORMS}. */
     private static final Pattern LEAD = Pattern.compile("(?<!(?:connection|socket|stream)\\s)\\b(?<lead>resets?|renews?|refreshes|unlocks?"
             + "|replenish(?:es)?|(?:try|retry|check back|come back)(?:\\s+again)?|available(?:\\s+again)?)\\s+"
-            + "(?:(?<prep>at|on|after|by|from)\\s+)?", FLAGS);
+            + "(?:(?:automatically|again|daily)\\s+)?(?:(?<prep>at|on|after|by|from)\\s+)?|(?<chinese>将在|将于|会在|將在|將於)\\s*", FLAGS);
     /** The forms of a date and time, tried in order right after a lead. */
     private static final List<Pattern> FORMS = List.of(
             Pattern.compile("(?<iso>\\d{4}-\\d{2}-\\d{2})(?:[T ](?<time>\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\.\\d+)?))?"
@@ -86,7 +88,9 @@ final class WallClockResets {
             Map.entry("AEDT", "Australia/Sydney"), Map.entry("ACST", "Australia/Adelaide"),
             Map.entry("AWST", "Australia/Perth"), Map.entry("NZST", "Pacific/Auckland"),
             Map.entry("NZDT", "Pacific/Auckland"), Map.entry("SGT", "Asia/Singapore"),
-            Map.entry("HKT", "Asia/Hong_Kong"));
+            Map.entry("HKT", "Asia/Hong_Kong"), Map.entry("Pacific", "America/Los_Angeles"),
+            Map.entry("Eastern", "America/New_York"), Map.entry("Central", "America/Chicago"),
+            Map.entry("Mountain", "America/Denver"));
 
     /** A reset found in the text, with where it starts (for tie-breaking). */
     record Reset(Instant at, int start) {
@@ -186,6 +190,9 @@ final class WallClockResets {
      * time only with "at".
      */
     private static boolean ambiguousDuration(Matcher lead, String time) {
+        if (lead.group("lead") == null) {
+            return false;
+        }
         String word = lead.group("lead").toLowerCase(Locale.ROOT);
         boolean retryWord = word.startsWith("try") || word.startsWith("retry");
         return retryWord && !"at".equalsIgnoreCase(lead.group("prep")) && TWENTY_FOUR_HOUR.matcher(time).matches();
@@ -193,6 +200,12 @@ final class WallClockResets {
 
     /** The time of day written ({@code 5am}, {@code 9:30 PM}, {@code 14:00}), or null when it is not one. */
     private static LocalTime time(String written) {
+        if (written.equalsIgnoreCase("midnight")) {
+            return LocalTime.MIDNIGHT;
+        }
+        if (written.equalsIgnoreCase("noon")) {
+            return LocalTime.NOON;
+        }
         Matcher twelve = TWELVE_HOUR.matcher(written.strip());
         if (twelve.matches()) {
             int hour = Integer.parseInt(twelve.group(1));
@@ -225,7 +238,8 @@ final class WallClockResets {
         if (written == null) {
             return local;
         }
-        String zone = written.replace("(", "").replace(")", "").replace(" ", "");
+        String zone = written.replace("(", "").replace(")", "").replace(" Time", "").replace(" time", "")
+                .replace(" ", "");
         if (zone.equals("Z")) {
             return ZoneOffset.UTC;
         }

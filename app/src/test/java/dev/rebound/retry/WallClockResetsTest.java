@@ -87,6 +87,9 @@ class WallClockResetsTest {
             2026-12-01T10:00:00Z | UTC           | Daily limit reached; resets tomorrow at 08:00                          | PT22H
             2026-12-01T10:00:00Z | UTC           | Limit reached: available again on 5 December at 10:00                 | PT96H
             2026-07-09T11:52:00Z | UTC           | You've hit your usage limit. try again at 10 de jul. de 2026, 11:52.   | PT24H
+            2026-12-01T10:00:00Z | UTC           | Your free usage resets automatically at midnight Pacific.              | PT22H
+            2026-12-01T10:00:00Z | UTC           | The daily cap resets at noon Eastern Time.                             | PT7H
+            2026-08-24T07:41:44Z | UTC           | 已达到 5 小时的使用上限。您的限额将在 2026-08-25 07:41:44 重置。           | PT24H
             """)
     void datesAndWeekdaysAreReadToo(String now, String zone, String text, Duration expected) {
         assertThat(wait(now, zone, text)).isEqualTo(expected);

@@ -3,6 +3,7 @@ package dev.rebound.ui.model;
 import dev.rebound.api.AgentStart;
 import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.AutoRetryEnd;
+import dev.rebound.retry.ChainEndWording;
 import dev.rebound.api.AutoRetryStart;
 import dev.rebound.api.ChatMessage;
 import dev.rebound.api.ContentBlock;
@@ -435,7 +436,7 @@ public final class ChatViewModel implements AutoCloseable {
         } else if (reason == RetryEndReason.ABORTED) {
             reply.end(AssistantItem.Status.STOPPED, null);
         } else {
-            reply.end(AssistantItem.Status.FAILED, failedAfter(attempt, finalError));
+            reply.end(AssistantItem.Status.FAILED, ChainEndWording.describe(reason, attempt, finalError));
         }
     }
 
@@ -450,10 +451,6 @@ public final class ChatViewModel implements AutoCloseable {
     /** The same words live and in a reopened chat: {@code Back on A (your model); B was a temporary fallback.} */
     static String revertNotice(String from, String to) {
         return "Back on " + to + " (your model); " + from + " was a temporary fallback.";
-    }
-
-    static String failedAfter(int attempts, String finalError) {
-        return "Retry failed after " + attempts + (attempts == 1 ? " attempt: " : " attempts: ") + finalError;
     }
 
     /**

@@ -211,6 +211,23 @@ class ChatViewModelTest {
                 .isEqualTo(describe(chat.items()));
     }
 
+    @Test
+    void aFailFastOnTheFirstFailureSaysWhatHappenedNotAfterZeroAttemptsAlsoWhenReopened() throws Exception {
+        open("{}");
+        server.enqueue(new mockwebserver3.MockResponse.Builder().code(429)
+                .addHeader("Content-Type", "application/json").addHeader("retry-after", "86400")
+                .body("{\"error\":{\"message\":\"Rate limit exceeded\",\"type\":\"rate_limit_error\"}}").build());
+        chat.send("Hi");
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.FAILED);
+        assertThat(reply().errorProperty().get()).isEqualTo("Not retried: the provider asked for a 24 h wait, more "
+                + "than the 5 min allowed (Settings → Retry). 429 Too Many Requests: Rate limit exceeded "
+                + "(type: rate_limit_error)");
+        assertThat(describe(reopenedItems())).as("the same words when the chat is reopened")
+                .isEqualTo(describe(chat.items()));
+    }
+
     /** The chat as a reopened window shows it: the session file read back by a new session. */
     private List<ChatItem> reopenedItems() throws Exception {
         SessionFactory.Opened again = harness.context(null).sessions().resume(opened.session().sessionFile());
