@@ -92,6 +92,8 @@ final class AppServices implements AutoCloseable {
     private volatile PluginHost plugins = PluginHost.none();
     /** The session made last: where a plugin's failure while running is announced. */
     private final AtomicReference<ChatSession> newestSession = new AtomicReference<>();
+    /** The requests of model roles (titles), retried and falling back like a chat's. */
+    private final RoleSessions roleCalls = new RoleSessions(this::roleSession);
 
     private AppServices(ConfigDirectory dir, Map<String, String> env, Clock clock) {
         this.dir = dir;
@@ -307,27 +309,48 @@ final class AppServices implements AutoCloseable {
         };
     }
 
-    private ChatSession build(String id, RestoredSession restored, ModelRef startModel, SessionJournal journal) {
+    /**
+     * A session's retry engine (§3–§6): its usage-limit path on the shared credential pool, and model fallback along
+     * the chain of its role, with the shared cooldowns.
+     */
+    private RetryEngine engine(SessionModel model, SessionCredentials sessionCredentials, String role) {
         SplittableRandom random = new SplittableRandom();
-        SessionModel model = new SessionModel(startModel);
-        SessionCredentials sessionCredentials = new SessionCredentials(credentialPool);
-        RetryEngine engine = RetryEngine.builder()
+        return RetryEngine.builder()
                 .settings(() -> settings.current().retry())
                 .clock(clock)
                 .random(random)
                 .timer(RetryTimer.realTime())
                 .usageLimits(new CredentialUsageLimits(credentialPool, sessionCredentials, clock, random))
-                .fallback(new ChainFallback(settings::current, model, cooldowns, clock, random,
-                        FallbackChains.DEFAULT,
+                .fallback(new ChainFallback(settings::current, model, cooldowns, clock, random, role,
                         m -> !credentialPool.allBlocked(m.provider())))
                 .build();
+    }
+
+    /** A one-turn session for a model role's request (a title): no file, no plugins, the role's fallback chain. */
+    private ChatSession roleSession(String role, ModelRef model) {
+        SessionModel sessionModel = new SessionModel(model);
+        SessionCredentials sessionCredentials = new SessionCredentials(credentialPool);
+        return ChatSession.builder()
+                .sessionId(role + "-" + IdGenerator.uuids().next())
+                .settings(settings::current)
+                .providers(providers)
+                .credentials(sessionCredentials)
+                .agentEndHandler(engine(sessionModel, sessionCredentials, role))
+                .clock(clock)
+                .sessionModel(sessionModel)
+                .build();
+    }
+
+    private ChatSession build(String id, RestoredSession restored, ModelRef startModel, SessionJournal journal) {
+        SessionModel model = new SessionModel(startModel);
+        SessionCredentials sessionCredentials = new SessionCredentials(credentialPool);
         AtomicReference<ChatSession> self = new AtomicReference<>();
         ChatSession.Builder builder = ChatSession.builder()
                 .sessionId(id)
                 .settings(settings::current)
                 .providers(providers)
                 .credentials(sessionCredentials)
-                .agentEndHandler(engine)
+                .agentEndHandler(engine(model, sessionCredentials, FallbackChains.DEFAULT))
                 .clock(clock)
                 .sessionModel(model);
         if (restored != null) {
@@ -343,7 +366,7 @@ final class AppServices implements AutoCloseable {
         PluginHost host = plugins;
         session.subscribe(host::publish);
         newestSession.set(session);
-        session.subscribe(new SessionTitler(session, settings::current, providers, sessionCredentials, background));
+        session.subscribe(new SessionTitler(session, settings::current, roleCalls, background));
         return session;
     }
 
@@ -364,11 +387,12 @@ final class AppServices implements AutoCloseable {
         plugins.close();
         background.shutdown();
         try {
-            // A model-written title that is on its way is worth a short wait.
+            // A model-written title that is on its way is worth a short wait; one still waiting to retry is stopped.
             background.awaitTermination(3, java.util.concurrent.TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        roleCalls.close();
         watchdogScheduler.shutdownNow();
         simulator.close();
         try {

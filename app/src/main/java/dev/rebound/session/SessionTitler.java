@@ -7,13 +7,7 @@ import dev.rebound.api.ModelRef;
 import dev.rebound.api.SessionEvent;
 import dev.rebound.api.StopReason;
 import dev.rebound.api.UserMessage;
-import dev.rebound.auth.CredentialSource;
 import dev.rebound.history.SessionTitles;
-import dev.rebound.provider.CallControl;
-import dev.rebound.provider.ChatProvider;
-import dev.rebound.provider.ProviderRequest;
-import dev.rebound.provider.StreamListener;
-import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.Settings;
 import java.util.List;
 import java.util.Optional;
@@ -25,27 +19,31 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Titles a chat after its first good exchange: at once from the first words of the prompt, then — when a model is set
- * for the {@code title} role ({@code modelRoles.title}) — with a short title that model writes, in the background. A
- * title model that fails leaves the first-words title; nothing of it reaches the chat.
+ * for the {@code title} role ({@code modelRoles.title}) — with a short title that model writes, in the background,
+ * retried like any request and falling back along the {@code title} role's chain. A title model that still fails
+ * leaves the first-words title; nothing of it reaches the chat.
  */
 public final class SessionTitler implements SessionListener {
     private static final Logger LOG = LoggerFactory.getLogger(SessionTitler.class);
+    /** The role whose model writes titles, and whose fallback chain ({@code retry.fallbackChains.title}) it uses. */
+    public static final String ROLE = "title";
     /** The longest title kept from a model. */
     static final int MAX_TITLE = 60;
 
     private final ChatSession session;
     private final Supplier<Settings> settings;
-    private final ProviderDirectory providers;
-    private final CredentialSource credentials;
+    private final RoleCalls roleCalls;
     private final Executor background;
     private final AtomicBoolean done = new AtomicBoolean();
 
-    public SessionTitler(ChatSession session, Supplier<Settings> settings, ProviderDirectory providers,
-                         CredentialSource credentials, Executor background) {
+    /**
+     * @param roleCalls makes the title request, with retries and the {@code title} role's fallback chain
+     * @param background where that request runs, off the session's thread
+     */
+    public SessionTitler(ChatSession session, Supplier<Settings> settings, RoleCalls roleCalls, Executor background) {
         this.session = session;
         this.settings = settings;
-        this.providers = providers;
-        this.credentials = credentials;
+        this.roleCalls = roleCalls;
         this.background = background;
         if (session.title() != null) {
             done.set(true);
@@ -68,7 +66,7 @@ public final class SessionTitler implements SessionListener {
         String text = prompt.get().text();
         String firstWords = SessionTitles.fromPrompt(text);
         session.setTitle(firstWords);
-        ModelRef titleModel = settings.get().modelRoles().get("title");
+        ModelRef titleModel = settings.get().modelRoles().get(ROLE);
         if (titleModel != null) {
             // Only replaces the automatic title: a rename made meanwhile wins.
             background.execute(() -> fromModel(titleModel, text).filter(t -> firstWords.equals(session.title()))
@@ -77,24 +75,15 @@ public final class SessionTitler implements SessionListener {
     }
 
     private Optional<String> fromModel(ModelRef model, String prompt) {
-        Settings now = settings.get();
-        Optional<ProviderConfig> config = now.provider(model.provider());
-        Optional<ChatProvider> provider = config.flatMap(c -> providers.forApi(c.api()));
-        if (config.isEmpty() || provider.isEmpty()) {
-            return Optional.empty();
-        }
         String ask = "Write a title of at most six words for a chat that begins with the message below. Answer with "
                 + "the title only, without quotes.\n\n" + prompt.substring(0, Math.min(prompt.length(), 2000));
-        ProviderRequest request = new ProviderRequest("title-" + session.id(), config.get(), model,
-                List.of(new UserMessage("title-prompt", ask, 0)), credentials.credentialFor(model.provider())
-                .orElse(null), now.timeouts());
-        AssistantMessage reply = provider.get().stream(request, StreamListener.IGNORE, new CallControl());
-        if (reply.stopReason() != StopReason.STOP) {
+        Optional<AssistantMessage> reply = roleCalls.call(ROLE, model, ask);
+        if (reply.isEmpty() || reply.get().stopReason() != StopReason.STOP) {
             LOG.info("The title model {} did not answer ({}); keeping the first-words title", model,
-                    reply.errorMessage());
+                    reply.map(AssistantMessage::errorMessage).orElse("not asked"));
             return Optional.empty();
         }
-        return clean(reply.text());
+        return clean(reply.get().text());
     }
 
     /** The first line of a model's answer, without quotes or a trailing period, at most {@value #MAX_TITLE} chars. */

@@ -93,6 +93,32 @@ class FallbackIT {
     }
 
     @Test
+    void aTitleRequestIsRetriedAlongTheChainOfTheTitleRole() throws Exception {
+        configure("{ \"fallbackChains\": { \"title\": [\"ollama/llama\"] } }", false);
+        String settings = Files.readString(configDir.resolve("settings.json"));
+        Files.writeString(configDir.resolve("settings.json"),
+                settings.replaceFirst("\\{", "{ \"modelRoles\": { \"title\": \"openai/gpt\" },"));
+        script.on("gpt", overloaded("retry-after", "60"));
+        script.on("llama", Sse.reply("Backoff for flaky servers"));
+        startRebound();
+
+        List<JsonNode> frames = wholeTurn("How do I configure exponential backoff for a flaky server?");
+        assertThat(frames).noneMatch(f -> type(f).startsWith("retry_fallback"));
+        String title = "";
+        for (int i = 0; i < 100 && !title.equals("Backoff for flaky servers"); i++) {
+            rebound.send("{\"id\":\"s" + i + "\",\"type\":\"get_state\"}");
+            String id = "s" + i;
+            title = rebound.until(f -> id.equals(f.path("id").asText()), WAIT).path("data").path("title").asText();
+            Thread.sleep(100);
+        }
+
+        assertThat(title).isEqualTo("Backoff for flaky servers");
+        assertThat(script.log).containsExactly("claude@" + KEY_A, "gpt@-", "llama@-");
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+    }
+
+    @Test
     void aUsageLimitOnTheFirstKeyMovesToTheSecondAtOnceAndARestartStillSkipsIt() throws Exception {
         configure("{}", true);
         script.on("claude@" + KEY_A, usageLimit("1800"));

@@ -25,6 +25,7 @@ class SessionTitlerTest {
     private static final ModelRef CHAT = new ModelRef("local", "chat");
     private static final ModelRef TITLER = new ModelRef("local", "nano");
     private final List<ProviderRequest> requests = new CopyOnWriteArrayList<>();
+    private final List<String> askedRoles = new CopyOnWriteArrayList<>();
     private ChatSession session;
 
     @AfterEach
@@ -45,8 +46,14 @@ class SessionTitlerTest {
         };
         session = ChatSession.builder().settings(() -> settings).providers(api -> Optional.of(provider)).model(CHAT)
                 .build();
-        session.subscribe(new SessionTitler(session, () -> settings, api -> Optional.of(provider),
-                p -> Optional.empty(), Runnable::run));
+        RoleCalls direct = (role, model, prompt) -> {
+            askedRoles.add(role);
+            return Optional.of(provider.stream(new ProviderRequest("title", local, model,
+                    List.of(new UserMessage("ask", prompt, 0)), null, settings.timeouts()),
+                    dev.rebound.provider.StreamListener.IGNORE,
+                    new dev.rebound.provider.CallControl()));
+        };
+        session.subscribe(new SessionTitler(session, () -> settings, direct, Runnable::run));
         return session;
     }
 
@@ -69,6 +76,7 @@ class SessionTitlerTest {
         session(Map.of("title", TITLER), "\"Backoff for flaky servers.\"\nExtra line", StopReason.STOP);
         prompt("How do I configure exponential backoff?");
         assertThat(session.title()).isEqualTo("Backoff for flaky servers");
+        assertThat(askedRoles).containsExactly(SessionTitler.ROLE);
         ProviderRequest ask = requests.stream().filter(r -> r.model().equals(TITLER)).findFirst().orElseThrow();
         assertThat(((UserMessage) ask.context().getFirst()).text()).contains("How do I configure exponential backoff?");
     }
