@@ -70,17 +70,8 @@ class FallbackIT {
         return rebound.framesUntil("agent_end", WAIT).stream().toList();
     }
 
-    /** Frames of a whole turn, retries included: until the agent_end that does not announce a retry. */
     private List<JsonNode> wholeTurn(String message) throws Exception {
-        rebound.send("{\"type\":\"prompt\",\"message\":\"" + message + "\"}");
-        List<JsonNode> frames = new java.util.ArrayList<>();
-        while (true) {
-            List<JsonNode> part = rebound.framesUntil("agent_end", WAIT);
-            frames.addAll(part);
-            if (!part.getLast().path("willRetry").asBoolean()) {
-                return frames;
-            }
-        }
+        return rebound.wholeTurn(message, WAIT);
     }
 
     private static String type(JsonNode f) {

@@ -66,15 +66,7 @@ final class PluginFixtures {
 
     /** Frames of a whole turn, retries included: until the agent_end that does not announce a retry. */
     static List<JsonNode> wholeTurn(ReboundProcess rebound, String message) throws Exception {
-        rebound.send("{\"type\":\"prompt\",\"message\":\"" + message + "\"}");
-        List<JsonNode> frames = new ArrayList<>();
-        while (true) {
-            List<JsonNode> part = rebound.framesUntil("agent_end", WAIT);
-            frames.addAll(part);
-            if (!part.getLast().path("willRetry").asBoolean()) {
-                return frames;
-            }
-        }
+        return rebound.wholeTurn(message, WAIT);
     }
 
     /**

@@ -160,6 +160,22 @@ final class ReboundProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends a prompt and returns the frames of its whole turn, retries included: until the {@code agent_end} that
+     * announces no retry.
+     */
+    List<JsonNode> wholeTurn(String message, Duration timeout) throws IOException, InterruptedException {
+        send("{\"type\":\"prompt\",\"message\":" + JSON.writeValueAsString(message) + "}");
+        List<JsonNode> frames = new ArrayList<>();
+        while (true) {
+            List<JsonNode> part = framesUntil("agent_end", timeout);
+            frames.addAll(part);
+            if (!part.getLast().path("willRetry").asBoolean()) {
+                return frames;
+            }
+        }
+    }
+
     int waitForExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("The process did not exit within " + timeout + "; stderr:\n" + stderr());

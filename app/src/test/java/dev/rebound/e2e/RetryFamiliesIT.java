@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import mockwebserver3.MockResponse;
@@ -81,17 +80,8 @@ class RetryFamiliesIT {
                 .body("data: " + errorJson + "\n\n").build();
     }
 
-    /** Every frame of one prompt's turn, retries included: until the agent_end that announces no retry. */
     private List<JsonNode> turn(String message) throws Exception {
-        rebound.send("{\"type\":\"prompt\",\"message\":\"" + message + "\"}");
-        List<JsonNode> frames = new ArrayList<>();
-        while (true) {
-            List<JsonNode> part = rebound.framesUntil("agent_end", WAIT);
-            frames.addAll(part);
-            if (!part.getLast().path("willRetry").asBoolean()) {
-                return frames;
-            }
-        }
+        return rebound.wholeTurn(message, WAIT);
     }
 
     private static List<JsonNode> ofType(List<JsonNode> frames, String type) {

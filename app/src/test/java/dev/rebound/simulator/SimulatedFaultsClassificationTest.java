@@ -86,7 +86,7 @@ class SimulatedFaultsClassificationTest {
                 Arguments.of(new Fault.ServerError(500), ErrorKind.TRANSIENT, null,
                         "500 Internal Server Error: The server had an error"),
                 Arguments.of(new Fault.RateLimit(3L, null), ErrorKind.RATE_LIMIT, null, "429 Too Many Requests"),
-                Arguments.of(new Fault.UsageLimit(90), ErrorKind.USAGE_LIMIT, UsageLimitReason.UNKNOWN,
+                Arguments.of(new Fault.UsageLimit(90), ErrorKind.USAGE_LIMIT, UsageLimitReason.QUOTA,
                         "The usage limit has been reached"),
                 Arguments.of(new Fault.InsufficientQuota(), ErrorKind.USAGE_LIMIT, UsageLimitReason.BILLING,
                         "You exceeded your current quota"),

@@ -142,7 +142,7 @@ class OpenAiCompletionsHttpErrorTest {
     }
 
     @Test
-    void geminiResourceExhaustedInAnArrayKeepsStatusAndRetryDelay() {
+    void geminiResourceExhaustedInAnArrayKeepsStatusRetryDelayAndTheViolatedQuota() {
         AssistantMessage message = failWith(429, """
                 [{
                   "error": {
@@ -176,7 +176,8 @@ class OpenAiCompletionsHttpErrorTest {
 
         assertThat(message.errorMessage()).startsWith("429 Too Many Requests: You exceeded your current quota")
                 .contains("\n* Quota exceeded for metric: generativelanguage.googleapis.com/")
-                .endsWith("Please retry in 38.470252s. (type: RESOURCE_EXHAUSTED, code: 429, retryDelay: 38s)");
+                .endsWith("Please retry in 38.470252s. (type: RESOURCE_EXHAUSTED, code: 429, retryDelay: 38s, "
+                        + "quota: GenerateRequestsPerMinutePerProjectPerModel-FreeTier)");
         assertThat(message.failure().errorType()).isEqualTo("RESOURCE_EXHAUSTED");
         assertThat(message.failure().errorCode()).isEqualTo("429");
     }
