@@ -30,7 +30,10 @@ final class AccountLimitRules {
             NamedPattern.of("billing-hard-limit", "billing hard limit"),
             NamedPattern.of("free-tier-exhausted", "free (?:tier|trial|credits?|allowance)\\b[^.]{0,40}?(?:has been |have "
                     + "been |is |are )?(?:exhausted|used up|depleted|expired|ended)"),
-            NamedPattern.of("balance-chinese", "余额不足|欠费|账户余额|额度不足"));
+            NamedPattern.of("balance-chinese", "余额不足|欠费|账户余额|额度不足"),
+            NamedPattern.of("credits-exceeded", "\\b(?:exceeded|used|exhausted|spent) (?:all (?:of )?)?(?:your |the |its )?"
+                    + "(?:monthly |daily |free |included |available |prepaid |trial )*credits?\\b"
+                    + "|quota\\b[^.]{0,60}?\\bis not enough|not enough quota"));
 
     /**
      * A plan or key that lacks what the request needs. Phrased as a requirement or an access rule — never as a limit
@@ -50,7 +53,9 @@ final class AccountLimitRules {
                             + "|enterprise|team|higher|upgraded)\\b|access to this model is (?:only )?(?:allowed|"
                             + "available|restricted)|\\ballowed (?:only )?for [\\w ]{0,30}?\\btier\\b"
                             + "|(?:does not|doesn't) have a free (?:quota )?tier|\\bno free (?:quota )?tier\\b"
-                            + "|too many free trial|free trial (?:accounts?|users?) (?:are|is) not"),
+                            + "|too many free trial|free trial (?:accounts?|users?) (?:are|is) not"
+                            + "|(?:free|trial) (?:credits?|tier|keys?|accounts?|users?) (?:\\w+ )?(?:have|has|is|are) "
+                            + "(?:temporarily )?restricted"),
             NamedPattern.of("entitlement-no-access",
                     "\\b(?:does not|doesn't|do not|don't) have access to (?:this|the|that)?\\s*(?:model|feature|"
                             + "beta|tier|long context)|\\bnot (?:entitled|eligible) (?:to|for)\\b"),
@@ -60,14 +65,15 @@ final class AccountLimitRules {
     private static final List<NamedPattern> CAPACITY = List.of(
             NamedPattern.of("model-capacity",
                     "\\b(?:at|over|out of) capacity\\b|capacity[ _](?:exceeded|exhausted)|no capacity available"
-                            + "|insufficient capacity|high traffic|\\bqueue_exceeded\\b|no (?:more )?(?:data ?centers"
+                            + "|insufficient capacity|\\bqueue_exceeded\\b|queue position|no (?:more )?(?:data ?centers"
                             + "|servers|instances|workers) (?:available|to forward)"));
 
     private static final List<NamedPattern> USAGE_LIMIT = List.of(
             NamedPattern.of("usage-limit", "(?<!not your )(?<!not a )(?<!not the )(?<!not )usage[ _]limit"),
             NamedPattern.of("quota-exceeded",
                     "quota (?:exceeded|exhausted|reached)|exceeded (?:your |the )?(?:current |daily |monthly |weekly )?"
-                            + "quota|out of quota|quota (?:has been|was) (?:exceeded|exhausted|reached)"),
+                            + "quota|out of (?:[\\w-]+ ){0,3}quota|quota (?:has been|was) (?:exceeded|exhausted|reached)"
+                            + "|quota will be (?:replenished|reset|refilled)"),
             NamedPattern.of("periodic-limit",
                     "\\b(?:hourly|daily|weekly|monthly|5-hour|five-hour|session) (?:[\\w.-]+ ){0,2}(?:limit|quota|cap"
                             + "|allocation|allowance)\\b"
@@ -102,7 +108,8 @@ final class AccountLimitRules {
                     + "|(?<![A-Za-z])(?:hourly|daily|weekly|monthly)(?![A-Za-z])|\\btoday['’]s (?:free )?(?:usage|quota"
                     + "|limit|allowance)|\\b(?:7|seven|30)-day (?:window|limit|usage|quota)|每日|每天|每周|每月|\\d+ ?小时"
                     + "|(?<![A-Za-z])[RT]PD(?![A-Za-z])|\\bper (?:24 ?h(?:ours)?|calendar day)\\b"
-                    + "|\\b(?:5|five)-hour (?:limit|window|usage)"
+                    + "|\\b(?:5|five)-hour (?:limit|window|usage)|\\bsession (?:usage )?limit|/ ?(?:hour|day|week|month)\\b"
+                    + "|(?:replenished|reset|refilled) in \\d+\\.\\d{1,2}:\\d{2}:\\d{2}"
                     + "|\\b(?:try again|retry|come back|resets?|reset) (?:in|after) (?:about |~)?\\d+(?:\\.\\d+)?\\s*"
                     + "(?:days?|d|hours?|hrs?|h)(?![a-z])");
     private static final NamedPattern PLAN = NamedPattern.of("plan",

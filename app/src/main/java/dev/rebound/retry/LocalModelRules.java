@@ -26,7 +26,7 @@ final class LocalModelRules {
                             + "running)"),
             NamedPattern.of("model-load-failed",
                     "(?:failed|unable|could not|couldn't|error) (?:to )?load(?:ing)? (?:the )?model|model failed to "
-                            + "load|failed to (?:create|initiali[sz]e) (?:the )?(?:llama[_ ])?(?:context|model)"
+                            + "load|model[ _]load[ _]failed|failed to (?:create|initiali[sz]e) (?:the )?(?:llama[_ ])?(?:context|model)"
                             + "|no models? (?:are |is )?(?:currently )?loaded"),
             NamedPattern.of("model-architecture",
                     "unknown (?:model )?architecture|unsupported (?:model )?architecture|architecture \\S+ (?:is )?not "

@@ -33,8 +33,9 @@ final class OverflowRules {
                     "(?:greater|larger|longer|more) than (?:the |its )?(?:model'?s? )?context (?:length|window|size)"
                             + "|n_keep\\b.{0,20}n_ctx"),
             NamedPattern.of("input-tokens-must-be-less",
-                    "(?:prompt|input)s?[_ `]*tokens?\\W.{0,60}?must be (?:<=?|less than|smaller than|at most|no "
-                            + "(?:more|greater) than)|length of prompt_tokens"),
+                    "(?:prompt|input)s?\\W*(?:tokens?\\W)?.{0,60}?must (?:be|have) (?:<=?|less than|smaller than|at most"
+                            + "|no (?:more|greater) than|fewer than)|length of prompt_tokens"
+                            + "|(?:input|prompt|context) length\\b.{0,40}?exceeds? (?:the )?max(?:imum)?"),
             NamedPattern.of("too-large-for-model",
                     "too (?:large|long) for (?:the )?\\S+ model\\b|max(?:imum)? size:? [\\d,]+ tokens"));
 

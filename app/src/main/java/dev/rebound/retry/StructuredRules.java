@@ -44,6 +44,7 @@ final class StructuredRules {
             Map.entry("payment_required", TypeClass.BILLING),
             Map.entry("billing_not_active", TypeClass.BILLING),
             Map.entry("exceeded_current_quota_error", TypeClass.BILLING),
+            Map.entry("insufficient_user_quota", TypeClass.BILLING),
             Map.entry("insufficient_credits", TypeClass.BILLING),
             Map.entry("capacity_exceeded", TypeClass.CAPACITY),
             Map.entry("service_tier_capacity_exceeded", TypeClass.CAPACITY),
@@ -102,7 +103,7 @@ final class StructuredRules {
             return Optional.empty();
         }
         Facts facts = Facts.of(failure);
-        return billingFacts(facts)
+        return billingFacts(facts, text)
                 .or(() -> entitlement(facts, text))
                 .or(() -> billingWording(facts, text))
                 .or(() -> shouldRetryFalse(failure))
@@ -116,14 +117,20 @@ final class StructuredRules {
                 .or(() -> byStatus(facts, text));
     }
 
-    private static Optional<Classification> billingFacts(Facts facts) {
-        if (facts.hasStatus(PAYMENT_REQUIRED)) {
-            return Optional.of(Classification.usageLimit(UsageLimitReason.BILLING, facts.statusRule()));
+    /**
+     * Billing by its facts. A "billing" failure whose text says when the allowance comes back ("Free quota used (30
+     * requests / 5h). Resets at 10:00 UTC", on a 402 typed {@code insufficient_quota}) is a quota that refills, not
+     * credit that ran out: a {@code QUOTA} usage limit, whose reset is the wait.
+     */
+    private static Optional<Classification> billingFacts(Facts facts, String text) {
+        String rule = facts.hasStatus(PAYMENT_REQUIRED) ? facts.statusRule()
+                : facts.is(TypeClass.BILLING) ? facts.typed().rule() : null;
+        if (rule == null) {
+            return Optional.empty();
         }
-        if (facts.is(TypeClass.BILLING)) {
-            return Optional.of(Classification.usageLimit(UsageLimitReason.BILLING, facts.typed().rule()));
-        }
-        return Optional.empty();
+        return Optional.of(AccountLimitRules.outlastsMinutes(text) && AccountLimitRules.usageLimit(text).isPresent()
+                ? Classification.usageLimit(UsageLimitReason.QUOTA, rule + ":refills")
+                : Classification.usageLimit(UsageLimitReason.BILLING, rule));
     }
 
     private static Optional<Classification> billingWording(Facts facts, String text) {

@@ -22,7 +22,8 @@ final class TextRules {
                     + "|SELF_SIGNED_CERT|unable to (?:get local issuer|verify the first) certificate"
                     + "|failed to verify certificate|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_HAS_EXPIRED"
                     + "|ERR_TLS_CERT_ALTNAME_INVALID|does not match certificate's altnames"
-                    + "|SSLPeerUnverifiedException|Hostname \\S+ not verified");
+                    + "|SSLPeerUnverifiedException|Hostname \\S+ not verified|remote certificate|certificate is invalid"
+                    + "|errors in the certificate chain|RemoteCertificate\\w+");
 
     /** A request the server cannot handle: it answers it the same way every time. */
     private static final NamedPattern UNSUPPORTED = NamedPattern.of("unsupported-request",
@@ -31,10 +32,13 @@ final class TextRules {
 
     private static final List<NamedPattern> RATE_LIMIT = List.of(
             NamedPattern.of("rate-limit", "\\brate[ _-]?limit"),
-            NamedPattern.of("too-many-requests", "too many (?:requests|tokens)|no deployments available"),
+            NamedPattern.of("too-many-requests", "too many (?:\\w+ )?(?:requests|tokens)|no deployments available"
+                    + "|spike arrest|requests? threshold (?:reached|exceeded)"),
             NamedPattern.of("rate-limit-chinese", "请求过于频繁|请求过多|频率(?:超限|限制|过高)|速率限制|限流|并发(?:数)?(?:超限|过高|超过)"),
-            NamedPattern.of("throttled", "throttl"),
-            NamedPattern.of("status-429", NamedPattern.wholeNumber("429")));
+            NamedPattern.of("throttled", "throttl"));
+
+    /** A standalone 429 decides only after the transient wording: "Error code: 429 - … overloaded" is an overload. */
+    private static final NamedPattern STATUS_429 = NamedPattern.of("status-429", NamedPattern.wholeNumber("429"));
 
     private static final List<NamedPattern> TRANSIENT = List.of(
             NamedPattern.of("overloaded", "overload"),
@@ -57,7 +61,10 @@ final class TextRules {
                     + "|terminated unexpectedly|\\bterminated; caused by"),
             NamedPattern.of("retry-delay", "retry delay|retry (?:in|after) \\d|try again in \\d"),
             NamedPattern.of("model-loading", "(?:is )?currently loading|\\bmodel is (?:still )?loading|^loading model"
-                    + "|slot unavailable|no (?:free |available |idle )slots?|all slots are busy"),
+                    + "|slot unavailable|no (?:free |available |idle )slots?|no slots? (?:are )?available"
+                    + "|all slots are busy"),
+            NamedPattern.of("high-demand", "high (?:traffic|demand|load)|temporary (?:errors?|issues?|problems?|failures?)"
+                    + "|访问量过大|请(?:您)?稍后(?:再)?(?:重)?试"),
             NamedPattern.of("upstream-failure", "invalid response (?:was )?(?:received )?from (?:the )?upstream"
                     + "|upstream (?:server )?(?:error|failure|unavailable|timed? ?out|closed|disconnected)"
                     + "|error from (?:the )?upstream"),
@@ -79,7 +86,11 @@ final class TextRules {
                     + "|token|credentials?)|incorrect api key|authentication[ _](?:failed|error)|api key (?:is )?"
                     + "(?:invalid|missing|not valid|expired)"),
             NamedPattern.of("unknown-model", "model (?:`[^`]*`|'[^']*'|\"[^\"]*\"|\\S+) (?:was )?(?:not found|does not "
-                    + "exist)|no such model|unknown model|model not found"),
+                    + "exist)|no such model|unknown model|model not found|\\b(?:deployment|endpoint)s?\\b[^.]{0,40}?\\b(?:not "
+                    + "found|does not exist|doesn't exist)|no endpoints found"),
+            NamedPattern.of("client-error-status", "\\b(?:400 Bad Request|401 Unauthorized|403 Forbidden|404 Not Found"
+                    + "|405 Method Not Allowed|413 (?:Payload|Request Entity|Content) Too Large|422 Unprocessable)"
+                    + "|\\b(?:HTTP|status(?: code)?|error code)[ :=]*(?:400|401|403|404|405|413|422)\\b"),
             NamedPattern.of("client-error-type", "\\b(?:ValidationException|AccessDeniedException|BadRequestError"
                     + "|AuthenticationError|PermissionDeniedError|NotFoundError|UnprocessableEntityError"
                     + "|InvalidRequestError|invalid_request_error)\\b"),
@@ -112,7 +123,10 @@ final class TextRules {
                 .or(() -> NamedPattern.firstIn(RATE_LIMIT, text).map(name -> rateLimit(text, "text:" + name)))
                 .or(() -> NamedPattern.firstIn(TERMINAL, text).map(name -> Classification.terminal("text:" + name)))
                 .or(() -> transientWording(text)
-                        .or(() -> NamedPattern.firstIn(TRANSIENT_STATUS, text))
+                        .map(name -> Classification.retry(ErrorKind.TRANSIENT, "text:" + name)))
+                .or(() -> STATUS_429.foundIn(text) ? Optional.of(rateLimit(text, "text:" + STATUS_429.name()))
+                        : Optional.empty())
+                .or(() -> NamedPattern.firstIn(TRANSIENT_STATUS, text)
                         .map(name -> Classification.retry(ErrorKind.TRANSIENT, "text:" + name)))
                 .orElseGet(() -> Classification.terminal("unrecognised"));
     }

@@ -38,7 +38,8 @@ final class TransportWording {
                             + "failed|connect call failed|ConnectError|ConnectException|APIConnectionError"
                             + "|ClientConnectorError|NewConnectionError|No connection could be made"
                             + "|Max retries exceeded with url|error (?:trying to connect|communicating with)"
-                            + "|error sending request|do request failed|(?:dial|read|write) tcp\\b"),
+                            + "|error sending request|do request failed|(?:dial|read|write) tcp\\b|failed to open stream"
+                            + "|HTTP request failed|TypeError: Load failed"),
             NamedPattern.of("socket",
                     "socket (?:hang ?up|closed|error|disconnected|was closed|connection (?:was )?closed)"
                             + "|unexpected socket close|SocketError|SocketException|\\bUND_ERR_(?:SOCKET|CLOSED|"
@@ -56,7 +57,8 @@ final class TransportWording {
                             + "returning )?(?:a |any )?response|(?:server|upstream|host) (?:did not|didn't) (?:send|"
                             + "return) (?:a |any )?response|ended without sending any chunks|no (?:chunks|bytes|data) "
                             + "(?:were |was )?received|received no (?:bytes|data|response)|got no response"
-                            + "|no response (?:was )?received|request ended without"),
+                            + "|no response (?:was )?received|request ended without|(?:did not|didn't|failed to) respond in "
+                            + "time|(?:backends?|servers?|upstreams?) (?:\\w+ )?responded in time"),
             NamedPattern.of("http2-stream-reset",
                     "RST_STREAM|stream (?:was )?reset|GOAWAY|stream error: stream ID|REFUSED_STREAM"
                             + "|StreamResetException|ConnectionShutdownException|\\bhttp2: "),
