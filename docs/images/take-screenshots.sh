@@ -3,7 +3,7 @@
 #
 #   ./mvnw -B -q -DskipTests package && docs/images/take-screenshots.sh [SCENE...]
 #
-# SCENE is any of: empty chat failed settings scaled (default: all). Each scene starts the real jar with a fresh temporary
+# SCENE is any of: empty chat failed failfast settings scaled (default: all). Each scene starts the real jar with a fresh temporary
 # config directory and, where it needs failures, a scenario for the built-in simulator (no network, no key), types into
 # the window with xdotool and saves it with ImageMagick's `import`. Needs xvfb, xdotool and imagemagick
 # (apt-get install -y xvfb xdotool imagemagick). Not part of the test suite: it takes about two minutes.
@@ -28,13 +28,13 @@ done
 # Outside Xvfb: run the 100 % scenes on a 1400x900 screen and the 200 % one on a larger screen, then stop.
 if [ -z "${REBOUND_SHOTS_INSIDE:-}" ]; then
   scenes=("$@")
-  [ ${#scenes[@]} -eq 0 ] && scenes=(empty chat failed settings scaled)
+  [ ${#scenes[@]} -eq 0 ] && scenes=(empty chat failed failfast settings scaled)
   normal=() scaled=()
   for scene in "${scenes[@]}"; do
     case $scene in
-      empty | chat | failed | settings) normal+=("$scene") ;;
+      empty | chat | failed | failfast | settings) normal+=("$scene") ;;
       scaled) scaled+=("$scene") ;;
-      *) echo "take-screenshots: unknown scene '$scene' (empty, chat, failed, settings, scaled)" >&2; exit 2 ;;
+      *) echo "take-screenshots: unknown scene '$scene' (empty, chat, failed, failfast, settings, scaled)" >&2; exit 2 ;;
     esac
   done
   export REBOUND_SHOTS_INSIDE=1
@@ -153,6 +153,21 @@ scene_failed() {
   sleep 5
   scroll_chat_to_end
   shot "desktop-failed-$theme"
+  stop_app
+}
+
+# A provider that asks for an hour's wait: more than retry.maxDelayMs, so nothing is retried, and the reply says why.
+scene_failfast() {
+  local theme=$1 config=$work/failfast-$1
+  mkdir -p "$config"
+  echo '{ "steps": [ "ok", { "fault": "rate-limit", "retryAfterSeconds": 3600 } ] }' > "$config/scenario.json"
+  start_app "$config" "$theme" --scenario "$config/scenario.json"
+  send "Why do retries need jitter?"
+  sleep 4
+  send "And when should a client give up?"
+  sleep 3
+  scroll_chat_to_end
+  shot "desktop-failfast-$theme"
   stop_app
 }
 
