@@ -28,6 +28,8 @@ final class AccountLimitRules {
                     + "spend(?:ing)? (?:limit|cap)|budget has been exceeded|exceeded (?:your |the )?(?:monthly |team "
                     + "|key )?budget|failure to pay|(?:unpaid|past|overdue) invoices?"),
             NamedPattern.of("billing-hard-limit", "billing hard limit"),
+            NamedPattern.of("billing-code", "\\b(?:insufficient_quota|billing_not_active|insufficient_user_quota"
+                    + "|exceeded_current_quota_error)\\b"),
             NamedPattern.of("free-tier-exhausted", "free (?:tier|trial|credits?|allowance)\\b[^.]{0,40}?(?:has been |have "
                     + "been |is |are )?(?:exhausted|used up|depleted|expired|ended)"),
             NamedPattern.of("balance-chinese", "余额不足|欠费|账户余额|额度不足"),
