@@ -385,9 +385,10 @@ final class AppServices implements AutoCloseable {
     @Override
     public void close() {
         plugins.close();
+        // A model-written title that is on its way is worth a short wait; one still waiting to retry is not.
+        roleCalls.stopRetrying();
         background.shutdown();
         try {
-            // A model-written title that is on its way is worth a short wait; one still waiting to retry is stopped.
             background.awaitTermination(3, java.util.concurrent.TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -24,7 +24,8 @@ final class RoleSessions implements RoleCalls, AutoCloseable {
 
     private final BiFunction<String, ModelRef, ChatSession> sessions;
     private final Set<ChatSession> running = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
+    /** Guarded by {@code this}. */
+    private boolean closed;
 
     /** @param sessions makes a session for a role, starting on a model */
     RoleSessions(BiFunction<String, ModelRef, ChatSession> sessions) {
@@ -33,16 +34,17 @@ final class RoleSessions implements RoleCalls, AutoCloseable {
 
     @Override
     public Optional<AssistantMessage> call(String role, ModelRef model, String prompt) {
-        if (closed) {
-            return Optional.empty();
-        }
         ChatSession session = sessions.apply(role, model);
-        running.add(session);
         try {
-            if (closed) {
-                return Optional.empty();
+            PromptResult result;
+            synchronized (this) {
+                // Checked and started under the lock that close() takes: no request starts after the app closed.
+                if (closed) {
+                    return Optional.empty();
+                }
+                running.add(session);
+                result = session.prompt(prompt, null);
             }
-            PromptResult result = session.prompt(prompt, null);
             if (!(result instanceof PromptResult.Accepted accepted)) {
                 LOG.info("The {} request was not made: {}", role, ((PromptResult.Rejected) result).reason());
                 return Optional.empty();
@@ -57,10 +59,20 @@ final class RoleSessions implements RoleCalls, AutoCloseable {
         }
     }
 
+    /**
+     * Ends the waits of role requests that are waiting to retry (no further attempt starts), and lets a request already
+     * on the wire finish: a title on its way is worth the short wait the app gives its background work.
+     */
+    void stopRetrying() {
+        running.forEach(ChatSession::abortRetry);
+    }
+
     /** Stops every role request still running (each ends as aborted); later calls make no request. */
     @Override
     public void close() {
-        closed = true;
+        synchronized (this) {
+            closed = true;
+        }
         running.forEach(ChatSession::abort);
     }
 }

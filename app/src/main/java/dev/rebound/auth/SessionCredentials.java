@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -65,7 +66,7 @@ public final class SessionCredentials implements CredentialSource {
      * @param spent labels not to switch to either (they hit a usage limit earlier in the same retry chain)
      * @return the credential now in use
      */
-    public Optional<Credential> switchFrom(String provider, String limitedLabel, java.util.Set<String> spent) {
+    public Optional<Credential> switchFrom(String provider, String limitedLabel, Set<String> spent) {
         Optional<Credential> next = pool.credentials(provider).stream()
                 .filter(c -> !c.label().equals(limitedLabel) && !spent.contains(c.label())
                         && !pool.isBlocked(provider, c.label()))

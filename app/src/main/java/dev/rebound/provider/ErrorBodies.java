@@ -3,6 +3,8 @@ package dev.rebound.provider;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -200,7 +202,7 @@ public final class ErrorBodies {
         if (details == null || !details.isArray()) {
             return null;
         }
-        java.util.Set<String> quotas = new java.util.LinkedHashSet<>();
+        Set<String> quotas = new LinkedHashSet<>();
         for (JsonNode detail : details) {
             JsonNode violations = detail.get("violations");
             if (violations == null || !violations.isArray()) {

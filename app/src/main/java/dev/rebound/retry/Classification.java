@@ -74,9 +74,4 @@ public record Classification(Verdict verdict, ErrorKind kind, UsageLimitReason u
     public boolean isRetry() {
         return verdict == Verdict.RETRY;
     }
-
-    /** The same verdict decided by another rule name (a wrapper rule, e.g. {@code status:429:text:daily}). */
-    Classification withRule(String newRule) {
-        return new Classification(verdict, kind, usageLimitReason, newRule, advice);
-    }
 }

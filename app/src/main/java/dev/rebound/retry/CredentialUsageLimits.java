@@ -2,7 +2,6 @@ package dev.rebound.retry;
 
 import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.CredentialSwitched;
-import dev.rebound.api.FailureKind;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialPool;
 import dev.rebound.auth.SessionCredentials;
@@ -48,8 +47,7 @@ public final class CredentialUsageLimits implements UsageLimitPolicy {
         if (label == null) {
             return reason.neverWaits() ? new Decision.GiveUp() : new Decision.Wait(wait);
         }
-        boolean nothingSent = failed.failure() != null && failed.failure().kind() == FailureKind.CREDENTIALS_BLOCKED;
-        if (!nothingSent && reason != UsageLimitReason.ENTITLEMENT) {
+        if (!UsageLimitPolicy.sentNothing(failed) && reason != UsageLimitReason.ENTITLEMENT) {
             // A billing block lasts like a quota block: the key stays useless for a while, for every session.
             pool.block(provider, label, now + wait, reason == UsageLimitReason.BILLING ? "billing" : "usage_limit");
         }

@@ -29,6 +29,7 @@ final class OverflowRules {
                     "context[ _](?:window|length|size)[ _](?:has been |was |is )?exceeded"),
             NamedPattern.of("reduce-message-length", "reduce the length of the messages"),
             NamedPattern.of("too-many-tokens", "too many tokens"),
+            NamedPattern.of("context-window-exceeded-error", "ContextWindowExceeded"),
             NamedPattern.of("longer-than-context",
                     "(?:greater|larger|longer|more) than (?:the |its )?(?:model'?s? )?context (?:length|window|size)"
                             + "|n_keep\\b.{0,20}n_ctx"),

@@ -4,7 +4,6 @@ import dev.rebound.api.AssistantMessage;
 import dev.rebound.api.AutoRetryEnd;
 import dev.rebound.api.AutoRetryStart;
 import dev.rebound.api.ErrorKind;
-import dev.rebound.api.FailureKind;
 import dev.rebound.api.RetryAttempt;
 import dev.rebound.api.RetryChainEnd;
 import dev.rebound.api.RetryEndReason;
@@ -135,7 +134,7 @@ public final class RetryEngine implements AgentEndHandler {
         boolean waitDecided = false;
 
         if (c.kind() == ErrorKind.USAGE_LIMIT) {
-            OptionalLong limitWait = chain.usageLimitWait(failed, c.usageLimitReason(), hint, random);
+            OptionalLong limitWait = chain.usageLimitWait(failed, c.usageLimitReason(), hint);
             UsageLimitPolicy.Decision d = usageLimits.onUsageLimit(failed, c.usageLimitReason(), limitWait,
                     chain.spentCredentials(failed.provider()));
             chain.spend(failed);
@@ -172,8 +171,7 @@ public final class RetryEngine implements AgentEndHandler {
             delay = hint.getAsLong();
         }
         if (!switched && s.maxDelayMs() > 0 && delay > s.maxDelayMs()) {
-            boolean blocked = failed.failure() != null && failed.failure().kind() == FailureKind.CREDENTIALS_BLOCKED;
-            MaxDelayExceeded.Cause cause = blocked ? MaxDelayExceeded.Cause.KEYS_BLOCKED
+            MaxDelayExceeded.Cause cause = UsageLimitPolicy.sentNothing(failed) ? MaxDelayExceeded.Cause.KEYS_BLOCKED
                     : hint.isPresent() && hint.getAsLong() == delay ? MaxDelayExceeded.Cause.PROVIDER
                     : MaxDelayExceeded.Cause.REBOUND;
             Long hinted = cause == MaxDelayExceeded.Cause.REBOUND && hint.isPresent() ? hint.getAsLong() : null;
@@ -341,9 +339,8 @@ public final class RetryEngine implements AgentEndHandler {
          * than the default is kept as it is). Without a hint: empty, the reason's default. A call that sent nothing
          * (every key blocked) and limits that never wait are not counted as repeats.
          */
-        OptionalLong usageLimitWait(AssistantMessage failed, UsageLimitReason reason, OptionalLong hint,
-                                    RandomGenerator random) {
-            if (nothingSent(failed) || reason.neverWaits()) {
+        OptionalLong usageLimitWait(AssistantMessage failed, UsageLimitReason reason, OptionalLong hint) {
+            if (UsageLimitPolicy.sentNothing(failed) || reason.neverWaits()) {
                 return hint;
             }
             int repeats = usageLimits.merge(failed.provider() + "/" + failed.credential() + "/" + failed.model(), 1,
@@ -352,7 +349,7 @@ public final class RetryEngine implements AgentEndHandler {
                 return hint;
             }
             long provided = hint.getAsLong();
-            long ceiling = Math.max(provided, WaitingUsageLimits.defaultWait(reason, random));
+            long ceiling = Math.max(provided, WaitingUsageLimits.longestDefaultWait(reason));
             long doubled = provided;
             for (int i = 0; i < repeats && doubled < ceiling; i++) {
                 doubled = Math.max(doubled * 2, 1);
@@ -366,13 +363,9 @@ public final class RetryEngine implements AgentEndHandler {
         }
 
         void spend(AssistantMessage failed) {
-            if (failed.credential() != null && !nothingSent(failed)) {
+            if (failed.credential() != null && !UsageLimitPolicy.sentNothing(failed)) {
                 spent.computeIfAbsent(failed.provider(), p -> new HashSet<>()).add(failed.credential());
             }
-        }
-
-        private static boolean nothingSent(AssistantMessage failed) {
-            return failed.failure() != null && failed.failure().kind() == FailureKind.CREDENTIALS_BLOCKED;
         }
     }
 

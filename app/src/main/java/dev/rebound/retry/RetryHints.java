@@ -62,7 +62,8 @@ public final class RetryHints {
             new BodyPhrase("body:try again in", "\\b(?:re)?try\\s++again\\s++in\\s++" + DURATION),
             new BodyPhrase("body:reset after", NOT_A_TRANSPORT_RESET + "\\bresets?\\s++after\\s++" + DURATION),
             new BodyPhrase("body:reset in", NOT_A_TRANSPORT_RESET + "\\bresets?\\s++in\\s++" + DURATION),
-            new BodyPhrase("body:retryDelay", "\\bretryDelay\\\\?\"?\\s*+[:=]\\s*+\\\\?\"?" + DURATION));
+            new BodyPhrase("body:retryDelay", "\\bretryDelay\\\\?\"?\\s*+[:=]\\s*+\\\\?\"?" + DURATION),
+            new BodyPhrase("body:wait", "\\bwait\\s++(?:for\\s++)?" + DURATION + "\\s++before\\b"));
     /** The source of a hint read from a wall-clock reset in the text. */
     static final String WALL_CLOCK_SOURCE = "body:resets at";
     private static final Pattern LIST_SEPARATOR = Pattern.compile("\\s*,\\s*");

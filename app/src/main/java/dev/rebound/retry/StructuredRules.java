@@ -13,16 +13,20 @@ import java.util.Optional;
  *
  * <p>Order, first match wins:
  * <ol>
- *   <li>billing by its facts (402, {@code insufficient_quota}, {@code billing_error}), even on a 400 and even with
+ *   <li>billing by its facts (402, {@code insufficient_quota}, {@code billing_error}...), even on a 400 and even with
  *       {@code x-should-retry: false}: it never repeats the request on the same credential, it only switches credential
- *       or model (§5), and is terminal when there is nothing to switch to;</li>
+ *       or model (§5), and is terminal when there is nothing to switch to; unless the text says when the allowance
+ *       refills ("Resets at 10:00 UTC") and no {@code x-should-retry: false} forbids waiting: then a quota;</li>
  *   <li>a missing entitlement (a plan or key without the feature or model) on a 429, a typed rate limit or with no
  *       status: a usage limit that never waits, and blocks the key for nobody (its upsell may mention credits);</li>
  *   <li>billing by its wording (credit balance, spend limits), under the same terms as its facts;</li>
  *   <li>{@code x-should-retry: false}: terminal, even on a 429 or 5xx;</li>
  *   <li>a request larger than a per-minute token limit on its own: terminal, with advice, whatever the status;</li>
+ *   <li>a structured capacity type or code ({@code capacity_exceeded}, {@code insufficient_system_resource}...);</li>
  *   <li>a model server that cannot load the model, on a 5xx or with no status: terminal, with advice;</li>
- *   <li>model capacity ({@code 498}, {@code capacity_exceeded}, capacity wording), even on a 400;</li>
+ *   <li>a 5xx that is an unsupported request ({@code Unsupported param: tools}): terminal;</li>
+ *   <li>model capacity by its status (Groq's 498) or wording, even on a 400;</li>
+ *   <li>a 403 that reports a usage limit of a day or longer and no access rule (sign-up, suspension...): a quota;</li>
  *   <li>a client-error status other than 402/408/409/429: terminal, whatever the text says;</li>
  *   <li>the provider's type or code: rate limit (a usage limit when its window is a day or longer),
  *       {@code RESOURCE_EXHAUSTED} (a usage limit when worded as a quota or per day), usage limit, transient; a terminal
@@ -90,6 +94,9 @@ final class StructuredRules {
             Map.entry("accessdeniedexception", TypeClass.TERMINAL));
 
     private static final int TOO_MANY_REQUESTS = 429;
+    /** A 403 about sign-up, authentication or a suspension is a refusal of access, whatever period it names. */
+    private static final NamedPattern ACCESS_RULES = NamedPattern.of("access-rules",
+            "unauthenticated|sign ?up|log ?in|authenticat|suspend|violation|banned|api key");
     private static final int PAYMENT_REQUIRED = 402;
     /** Groq's "Flex Tier Capacity Exceeded". */
     private static final int FLEX_CAPACITY_EXCEEDED = 498;
@@ -103,11 +110,12 @@ final class StructuredRules {
             return Optional.empty();
         }
         Facts facts = Facts.of(failure);
-        return billingFacts(facts, text)
+        return billingFacts(facts, failure, text)
                 .or(() -> entitlement(facts, text))
                 .or(() -> billingWording(facts, text))
                 .or(() -> shouldRetryFalse(failure))
                 .or(() -> RequestSizeRules.match(text))
+                .or(() -> typedCapacity(facts))
                 .or(() -> modelCannotLoad(facts, text))
                 .or(() -> unsupportedRequest(facts, text))
                 .or(() -> capacity(facts, text))
@@ -122,14 +130,15 @@ final class StructuredRules {
      * requests / 5h). Resets at 10:00 UTC", on a 402 typed {@code insufficient_quota}) is a quota that refills, not
      * credit that ran out: a {@code QUOTA} usage limit, whose reset is the wait.
      */
-    private static Optional<Classification> billingFacts(Facts facts, String text) {
+    private static Optional<Classification> billingFacts(Facts facts, ProviderFailure failure, String text) {
         String rule = facts.hasStatus(PAYMENT_REQUIRED) ? facts.statusRule()
                 : facts.is(TypeClass.BILLING) ? facts.typed().rule() : null;
         if (rule == null) {
             return Optional.empty();
         }
-        return Optional.of(AccountLimitRules.outlastsMinutes(text) && AccountLimitRules.usageLimit(text).isPresent()
-                ? Classification.usageLimit(UsageLimitReason.QUOTA, rule + ":refills")
+        boolean refills = AccountLimitRules.outlastsMinutes(text) && AccountLimitRules.usageLimit(text).isPresent()
+                && shouldRetryFalse(failure).isEmpty();
+        return Optional.of(refills ? Classification.usageLimit(UsageLimitReason.QUOTA, rule + ":refills")
                 : Classification.usageLimit(UsageLimitReason.BILLING, rule));
     }
 
@@ -159,10 +168,14 @@ final class StructuredRules {
         return facts.status() == null || facts.status() >= 500 ? LocalModelRules.match(text) : Optional.empty();
     }
 
+    /** A structured capacity type or code: it wins over what the text says about memory or loading. */
+    private static Optional<Classification> typedCapacity(Facts facts) {
+        return facts.is(TypeClass.CAPACITY)
+                ? Optional.of(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, facts.typed().rule()))
+                : Optional.empty();
+    }
+
     private static Optional<Classification> capacity(Facts facts, String text) {
-        if (facts.is(TypeClass.CAPACITY)) {
-            return Optional.of(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, facts.typed().rule()));
-        }
         if (facts.hasStatus(FLEX_CAPACITY_EXCEEDED)) {
             return Optional.of(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, facts.statusRule()));
         }
@@ -179,7 +192,7 @@ final class StructuredRules {
      * send a plan's cap as a refusal of access. It is a usage limit, not a permission failure: another key may serve.
      */
     private static Optional<Classification> periodicLimitOnForbidden(Facts facts, String text) {
-        if (!facts.hasStatus(403) || !AccountLimitRules.outlastsMinutes(text)) {
+        if (!facts.hasStatus(403) || !AccountLimitRules.outlastsMinutes(text) || ACCESS_RULES.foundIn(text)) {
             return Optional.empty();
         }
         return AccountLimitRules.usageLimit(text)

@@ -10,9 +10,11 @@ import java.util.Optional;
  *
  * <p>Order, first match wins: a TLS certificate failure (terminal: retrying cannot fix a certificate), a request larger
  * than a per-minute limit (terminal), a model a server cannot load (terminal), a missing entitlement, billing, model
- * capacity, usage limit, rate limit (a usage limit when its window is a day or longer), access, credential and
- * unknown-model wording (terminal, even inside a "connection error"), transient wording and transport failures
- * ({@link TransportWording}), a transient status number, else terminal {@code unrecognised}.
+ * capacity, a client error written into the text (a 4xx status, an SDK's client-error class, an invalid request:
+ * terminal), usage limit, rate limit (a usage limit when its window is a day or longer), access, credential,
+ * unknown-model, unsupported-request and content-policy wording (terminal, even inside a "connection error"),
+ * transient wording and transport failures ({@link TransportWording}), a standalone 429, a transient status number,
+ * else terminal {@code unrecognised}.
  */
 final class TextRules {
     private static final NamedPattern TLS_CERTIFICATE = NamedPattern.of("tls-certificate",
@@ -79,21 +81,30 @@ final class TextRules {
      * access or request error into a "connection error" ({@code litellm.APIConnectionError: BedrockException - Model
      * access is denied …}).
      */
-    private static final List<NamedPattern> TERMINAL = List.of(
-            NamedPattern.of("access-denied", "access (?:is |was )?denied|not authori[sz]ed to|\\bunauthori[sz]ed\\b"
-                    + "|permission[ _]denied|\\bforbidden\\b"),
-            NamedPattern.of("invalid-credentials", "invalid[ _](?:api[ _-]?key|x-api-key|authentication|auth|bearer"
-                    + "|token|credentials?)|incorrect api key|authentication[ _](?:failed|error)|api key (?:is )?"
-                    + "(?:invalid|missing|not valid|expired)"),
-            NamedPattern.of("unknown-model", "model (?:`[^`]*`|'[^']*'|\"[^\"]*\"|\\S+) (?:was )?(?:not found|does not "
-                    + "exist)|no such model|unknown model|model not found|\\b(?:deployment|endpoint)s?\\b[^.]{0,40}?\\b(?:not "
-                    + "found|does not exist|doesn't exist)|no endpoints found"),
+    private static final List<NamedPattern> CLIENT_ERROR = List.of(
             NamedPattern.of("client-error-status", "\\b(?:400 Bad Request|401 Unauthorized|403 Forbidden|404 Not Found"
                     + "|405 Method Not Allowed|413 (?:Payload|Request Entity|Content) Too Large|422 Unprocessable)"
                     + "|\\b(?:HTTP|status(?: code)?|error code)[ :=]*(?:400|401|403|404|405|413|422)\\b"),
             NamedPattern.of("client-error-type", "\\b(?:ValidationException|AccessDeniedException|BadRequestError"
                     + "|AuthenticationError|PermissionDeniedError|NotFoundError|UnprocessableEntityError"
                     + "|InvalidRequestError|invalid_request_error)\\b"),
+            NamedPattern.of("invalid-request", "\\binvalid (?:value|schema|parameter|argument|param|request body)\\b"
+                    + "|\\bis not of type\\b|\\b(?:parsing|parse|unmarshal)\\w*\\W+(?:\\w+\\W+){0,2}?request"
+                    + "|request body\\b[^.]{0,40}?(?:invalid|malformed|EOF|unexpected end)|malformed (?:request|json"
+                    + "|input)|without tool_result|tool_use ids? (?:were|was) found"));
+
+    private static final List<NamedPattern> TERMINAL = List.of(
+            NamedPattern.of("access-denied", "access (?:is |was )?denied|not authori[sz]ed to|\\bunauthori[sz]ed\\b"
+                    + "|permission[ _]denied|\\bforbidden\\b"),
+            NamedPattern.of("invalid-credentials", "invalid[ _](?:api[ _-]?key|x-api-key|authentication|auth|bearer"
+                    + "|token|credentials?)|incorrect api key|authentication[ _](?:failed|error)|api key (?:is |was |has been )?"
+                    + "(?:invalid|missing|not valid|expired|revoked|disabled)"),
+            NamedPattern.of("unknown-model", "model (?:`[^`]*`|'[^']*'|\"[^\"]*\"|\\S+) (?:was )?(?:not found|does not "
+                    + "exist)|no such model|unknown model|model not found|\\b(?:deployment|endpoint)s?\\b[^.]{0,40}?\\b(?:not "
+                    + "found|does not exist|doesn't exist)|no endpoints found"),
+            NamedPattern.of("content-policy", "content[ _](?:policy|filter|management)|violates? (?:our|the) (?:usage "
+                    + "|content )?polic|safety (?:system|filter|policy)"),
+            NamedPattern.of("unknown-command", "unknown command|command not found"),
             UNSUPPORTED);
 
     private static final List<NamedPattern> TRANSIENT_STATUS = List.of(
@@ -119,7 +130,12 @@ final class TextRules {
         }
         return RequestSizeRules.match(text)
                 .or(() -> LocalModelRules.match(text))
-                .or(() -> accountLimit(text))
+                .or(() -> entitlementOrBilling(text))
+                .or(() -> AccountLimitRules.capacity(text)
+                        .map(name -> Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, "text:" + name)))
+                .or(() -> NamedPattern.firstIn(CLIENT_ERROR, text).map(name -> Classification.terminal("text:" + name)))
+                .or(() -> AccountLimitRules.usageLimit(text)
+                        .map(name -> Classification.usageLimit(AccountLimitRules.period(text), "text:" + name)))
                 .or(() -> NamedPattern.firstIn(RATE_LIMIT, text).map(name -> rateLimit(text, "text:" + name)))
                 .or(() -> NamedPattern.firstIn(TERMINAL, text).map(name -> Classification.terminal("text:" + name)))
                 .or(() -> transientWording(text)
@@ -151,14 +167,10 @@ final class TextRules {
                 : Classification.retry(ErrorKind.RATE_LIMIT, rule);
     }
 
-    private static Optional<Classification> accountLimit(String text) {
+    private static Optional<Classification> entitlementOrBilling(String text) {
         return AccountLimitRules.entitlement(text)
                 .map(name -> Classification.usageLimit(UsageLimitReason.ENTITLEMENT, "text:" + name))
                 .or(() -> AccountLimitRules.billing(text)
-                        .map(name -> Classification.usageLimit(UsageLimitReason.BILLING, "text:" + name)))
-                .or(() -> AccountLimitRules.capacity(text)
-                        .map(name -> Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, "text:" + name)))
-                .or(() -> AccountLimitRules.usageLimit(text)
-                        .map(name -> Classification.usageLimit(AccountLimitRules.period(text), "text:" + name)));
+                        .map(name -> Classification.usageLimit(UsageLimitReason.BILLING, "text:" + name)));
     }
 }

@@ -31,7 +31,10 @@ final class TransportWording {
                             + " (?:has )?(?:closed|hung up|disconnected|dropped)|\\bdisconnected (?:unexpectedly|before"
                             + "|without|while|during|mid)|RemoteDisconnected|ServerDisconnected|premature(?:ly)? "
                             + "(?:close|closed|end)|ended prematurely|transport connection broken|use of closed network "
-                            + "connection|closed idle connection|connection (?:closed|lost) mid-response"),
+                            + "connection|closed idle connection|connection (?:closed|lost) mid-response|ClosedChannelException"
+                            + "|client connection is closing|transport is closing|connection (?:to (?:the )?\\S+ )?was lost"
+                            + "|transfer closed with \\d+ bytes remaining|was not closed cleanly|connection closed before"
+                            + "|^(?:Error: )?aborted$|\\bError: aborted\\b"),
             NamedPattern.of("connect-failure",
                     "(?:failed|unable|cannot|can't|could not|couldn't) (?:to )?(?:connect|reach|establish (?:a |the )?"
                             + "(?:new )?connection)|connect(?:ion)? (?:error|failure|failed)|all connection attempts "
@@ -49,7 +52,7 @@ final class TransportWording {
                             + "|payload is not completed|ClientPayloadError|ContentLengthError|TransferEncodingError"
                             + "|without sending (?:a )?complete (?:message )?body|unexpected end of (?:stream|file|input"
                             + "|data|body|JSON input)|unexpected EOF|EOFException|\\bEOF\\b|end of stream|header parser "
-                            + "received no bytes|\\\\n not found|ERR_INCOMPLETE_CHUNKED_ENCODING"
+                            + "received no bytes|\\\\n not found|ERR_INCOMPLETE_CHUNKED_ENCODING|IncompleteMessage"
                             + "|closed before (?:response\\.completed|a finish_reason|the (?:response|reply|message) "
                             + "(?:was )?complete)|\\bstream (?:failed|ended|aborted|interrupted|closed unexpectedly)\\b"),
             NamedPattern.of("no-response",
@@ -61,14 +64,15 @@ final class TransportWording {
                             + "time|(?:backends?|servers?|upstreams?) (?:\\w+ )?responded in time"),
             NamedPattern.of("http2-stream-reset",
                     "RST_STREAM|stream (?:was )?reset|GOAWAY|stream error: stream ID|REFUSED_STREAM"
-                            + "|StreamResetException|ConnectionShutdownException|\\bhttp2: "),
+                            + "|StreamResetException|ConnectionShutdownException|\\bhttp2: |HTTP2 framing layer"),
             NamedPattern.of("network",
                     "network (?:error|is (?:unreachable|down)|connection (?:was )?lost|changed|failure|request failed)"
                             + "|NetworkError|net::ERR_|\\bERR_NETWORK\\b|\\bE(?:HOSTUNREACH|NETUNREACH|NETDOWN"
                             + "|HOSTDOWN|PIPE|TIMEDOUT|SOCKETTIMEDOUT|AI_AGAIN|NOTFOUND|CONNRESET)\\b|no route to host"
                             + "|host is unreachable|broken pipe|\\[Errno (?:32|110|-2|-3|-5|8|11001)\\]"
                             + "|getaddrinfo|name or service not known|nodename nor servname|failure in name resolution"
-                            + "|no such host|(?:could not|cannot|can't|failed to|unable to) resolve"),
+                            + "|no such host|(?:could not|cannot|can't|failed to|unable to) resolve|UnknownHostException"
+                            + "|hostname could not be found"),
             NamedPattern.of("tls-handshake",
                     "TLS handshake (?:timeout|timed out|eof|failed)|SSL handshake (?:failed|timeout|timed out)"
                             + "|before secure TLS connection was established|SSLEOFError|UNEXPECTED_EOF_WHILE_READING"

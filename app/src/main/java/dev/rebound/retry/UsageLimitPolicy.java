@@ -1,6 +1,7 @@
 package dev.rebound.retry;
 
 import dev.rebound.api.AssistantMessage;
+import dev.rebound.api.FailureKind;
 import dev.rebound.api.SessionEvent;
 import java.util.List;
 import java.util.OptionalLong;
@@ -25,6 +26,14 @@ public interface UsageLimitPolicy {
     Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs,
                           Set<String> spentCredentials);
 
+    /**
+     * Whether the call sent nothing because every key of its provider was blocked already: it blocks nothing more and
+     * is no repeat of a usage limit.
+     */
+    static boolean sentNothing(AssistantMessage failed) {
+        return failed.failure() != null && failed.failure().kind() == FailureKind.CREDENTIALS_BLOCKED;
+    }
+
     /** The outcome of a usage limit. */
     sealed interface Decision {
         /** Another credential is now in use: retry at once; the events (e.g. credential_switched) are emitted. */
@@ -35,7 +44,7 @@ public interface UsageLimitPolicy {
         record Wait(long delayMs) implements Decision {
         }
 
-        /** Nothing to switch to and waiting cannot help (billing or credit exhaustion): terminal at once. */
+        /** Nothing to switch to and waiting cannot help (billing, credit exhaustion, entitlement): terminal at once. */
         record GiveUp() implements Decision {
         }
     }

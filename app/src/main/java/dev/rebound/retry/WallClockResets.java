@@ -39,10 +39,10 @@ final class WallClockResets {
     private static final String WEEKDAYS = "mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
             + "|fri(?:day)?|sat(?:urday)?|sun(?:day)?";
     /** A time of day: an hour with am/pm ({@code 5am}, {@code 9:30 p.m.}), or hours and minutes ({@code 14:00}). */
-    private static final String TIME = "\\d{1,2}(?::\\d{2})?(?::\\d{2})?\\s*[ap]\\.?\\s*m\\b\\.?"
+    private static final String TIME = "\\d{1,2}(?:[:.]\\d{2})?(?::\\d{2})?\\s*[ap]\\.?\\s*m\\b\\.?"
             + "|\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\.\\d+)?|midnight|noon";
     private static final Pattern TWELVE_HOUR = Pattern.compile(
-            "(\\d{1,2})(?::(\\d{2}))?(?::\\d{2})?\\s*([ap])\\.?\\s*m\\.?", FLAGS);
+            "(\\d{1,2})(?:[:.](\\d{2}))?(?::\\d{2})?\\s*([ap])\\.?\\s*m\\.?", FLAGS);
     private static final Pattern TWENTY_FOUR_HOUR = Pattern.compile("(\\d{1,2}):(\\d{2})(?::(\\d{2}))?(?:\\.\\d+)?");
     /**
      * A zone after a time: UTC or GMT with an optional offset, Z, an offset, an IANA zone or a common abbreviation;
@@ -51,11 +51,12 @@ final class WallClockResets {
     private static final String ZONE = "(?:\\s*(?<zone>\\(?(?:UTC|GMT)(?:\\s*[+-]\\s*\\d{1,2}(?::?\\d{2})?)?\\)?"
             + "|(?-i:Z)\\b|[+-]\\d{2}:?\\d{2}\\b|(?-i:\\(?[A-Z][A-Za-z_]+(?:/[A-Za-z0-9_+-]+)+\\)?)"
             + "|(?-i:\\(?(?:PST|PDT|MST|MDT|CST|CDT|EST|EDT|AKST|AKDT|HST|CET|CEST|EET|EEST|WET|WEST|BST|IST|JST"
-            + "|KST|AEST|AEDT|ACST|AWST|NZST|NZDT|SGT|HKT)\\)?)\\b|(?-i:(?:Pacific|Eastern|Central|Mountain)"
+            + "|KST|AEST|AEDT|ACST|AWST|NZST|NZDT|SGT|HKT|PT|ET|CT|MT)\\)?)\\b|(?-i:(?:Pacific|Eastern|Central|Mountain)"
             + "(?: [Tt]ime)?)\\b))?";
     /** The words that announce a reset; what follows them is read by the {@link #FORMS}. */
-    private static final Pattern LEAD = Pattern.compile("(?<!(?:connection|socket|stream)\\s)\\b(?<lead>resets?|renews?|refreshes|unlocks?"
-            + "|replenish(?:es)?|(?:try|retry|check back|come back)(?:\\s+again)?|available(?:\\s+again)?)\\s+"
+    private static final Pattern LEAD = Pattern.compile("(?<!(?:connection|socket|stream)\\s)\\b(?<lead>next reset|reset time"
+            + "|resets?|renews?|refreshes|unlocks?|replenish(?:es)?|(?:try|retry|check back|come back)(?:\\s+again)?"
+            + "|available(?:\\s+again)?|(?:be |is |are |will be )?(?:lifted|cleared|restored)|(?:wait )?until)\\s*:?\\s+"
             + "(?:(?:automatically|again|daily)\\s+)?(?:(?<prep>at|on|after|by|from)\\s+)?|(?<chinese>将在|将于|会在|將在|將於)\\s*", FLAGS);
     /** The forms of a date and time, tried in order right after a lead. */
     private static final List<Pattern> FORMS = List.of(
@@ -90,7 +91,8 @@ final class WallClockResets {
             Map.entry("NZDT", "Pacific/Auckland"), Map.entry("SGT", "Asia/Singapore"),
             Map.entry("HKT", "Asia/Hong_Kong"), Map.entry("Pacific", "America/Los_Angeles"),
             Map.entry("Eastern", "America/New_York"), Map.entry("Central", "America/Chicago"),
-            Map.entry("Mountain", "America/Denver"));
+            Map.entry("Mountain", "America/Denver"), Map.entry("PT", "America/Los_Angeles"),
+            Map.entry("ET", "America/New_York"), Map.entry("CT", "America/Chicago"), Map.entry("MT", "America/Denver"));
 
     /** A reset found in the text, with where it starts (for tie-breaking). */
     record Reset(Instant at, int start) {
@@ -165,7 +167,7 @@ final class WallClockResets {
                 return (candidate.isAfter(local) ? candidate : monthDay.atYear(local.getYear() + 1).atTime(at)
                         .atZone(zone)).toInstant();
             }
-            if (ambiguousDuration(lead, written)) {
+            if (ambiguousDuration(lead, m, written)) {
                 return null;
             }
             String day = group(m, "weekday");
@@ -187,10 +189,10 @@ final class WallClockResets {
 
     /**
      * "Retry after 1:30" may mean a minute and a half: a 24-hour time after "retry"/"try again" is read as a clock
-     * time only with "at".
+     * time only with "at" or a zone ("try again after 14:00 UTC").
      */
-    private static boolean ambiguousDuration(Matcher lead, String time) {
-        if (lead.group("lead") == null) {
+    private static boolean ambiguousDuration(Matcher lead, Matcher m, String time) {
+        if (lead.group("lead") == null || group(m, "zone") != null) {
             return false;
         }
         String word = lead.group("lead").toLowerCase(Locale.ROOT);

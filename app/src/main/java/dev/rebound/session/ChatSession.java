@@ -326,9 +326,9 @@ public final class ChatSession implements AutoCloseable {
                     break;
                 }
                 AgentEndDecision.Retry retry = (AgentEndDecision.Retry) decision;
+                awaitingReplacement = last;
                 context.remove(last.id());
                 history.markRetried(last.id(), true);
-                awaitingReplacement = last;
                 bus.emit(new AgentEnd(turn.id, true));
                 emitAll(retry.events());
                 if (retry.retry().awaitDue() instanceof AgentEndDecision.Resume.Cancelled cancelled) {

@@ -53,6 +53,12 @@ class RetryHintsTest {
         return parse(headers(Map.of(name, value)), null).orElseThrow();
     }
 
+    @Test
+    void waitNSecondsBeforeRetryingIsAHint() {
+        assertThat(parse(http(429), "Rate limit of 150 per 86400s exceeded for UserByModelByDay. Please wait 43210 "
+                + "seconds before retrying.")).hasValue(new RetryHint(43_210_000, "body:wait"));
+    }
+
     @Nested
     class RealProviders {
         @Test

@@ -95,6 +95,21 @@ class WallClockResetsTest {
         assertThat(wait(now, zone, text)).isEqualTo(expected);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            You are out of free messages until 4 PM                             | PT6H
+            Your message cap will be lifted at 15:30 UTC.                       | PT5H30M
+            Usage limit reached. Next reset: 2026-12-02T00:00:00Z               | PT14H
+            Usage limit reached. Reset time: 2026-12-02T00:00:00Z               | PT14H
+            You've used all your messages. Resets at 9.30pm.                     | PT11H30M
+            Available again at 9:30 PM PT                                       | PT19H30M
+            Limit reached. Please try again after 14:00 UTC.                    | PT4H
+            Limit reached, wait until 2026-12-01 12:30 UTC                       | PT2H30M
+            """)
+    void moreWaysOfSayingWhenALimitEndsAreRead(String text, Duration expected) {
+        assertThat(wait("2026-12-01T10:00:00Z", "UTC", text)).isEqualTo(expected);
+    }
+
     @Test
     void claudeCodesUsageLimitWithAnEpochIsReadAsTheResetTime() {
         assertThat(wait("2026-12-01T10:00:00Z", "UTC", "Claude AI usage limit reached|" + (Instant.parse(
