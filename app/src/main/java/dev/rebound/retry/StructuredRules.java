@@ -136,7 +136,7 @@ final class StructuredRules {
         if (rule == null) {
             return Optional.empty();
         }
-        boolean refills = AccountLimitRules.outlastsMinutes(text) && AccountLimitRules.usageLimit(text).isPresent()
+        boolean refills = LimitPeriods.outlastsMinutes(text) && AccountLimitRules.usageLimit(text).isPresent()
                 && shouldRetryFalse(failure).isEmpty();
         return Optional.of(refills ? Classification.usageLimit(UsageLimitReason.QUOTA, rule + ":refills")
                 : Classification.usageLimit(UsageLimitReason.BILLING, rule));
@@ -192,7 +192,7 @@ final class StructuredRules {
      * send a plan's cap as a refusal of access. It is a usage limit, not a permission failure: another key may serve.
      */
     private static Optional<Classification> periodicLimitOnForbidden(Facts facts, String text) {
-        if (!facts.hasStatus(403) || !AccountLimitRules.outlastsMinutes(text) || ACCESS_RULES.foundIn(text)) {
+        if (!facts.hasStatus(403) || !LimitPeriods.outlastsMinutes(text) || ACCESS_RULES.foundIn(text)) {
             return Optional.empty();
         }
         return AccountLimitRules.usageLimit(text)
@@ -213,7 +213,7 @@ final class StructuredRules {
         return switch (typed.typeClass()) {
             case RATE_LIMIT -> Optional.of(TextRules.rateLimit(text, typed.rule()));
             case RESOURCE_EXHAUSTED -> Optional.of(AccountLimitRules.usageLimit(text)
-                    .map(name -> Classification.usageLimit(AccountLimitRules.period(text), typed.rule() + ":" + name))
+                    .map(name -> Classification.usageLimit(LimitPeriods.period(text), typed.rule() + ":" + name))
                     .orElseGet(() -> TextRules.rateLimit(text, typed.rule())));
             case USAGE_LIMIT -> Optional.of(Classification.usageLimit(planPeriod(text), typed.rule()));
             case TRANSIENT -> Optional.of(Classification.retry(ErrorKind.TRANSIENT, typed.rule()));
@@ -225,7 +225,7 @@ final class StructuredRules {
 
     /** A typed usage limit ({@code usage_limit_reached}) is a plan's: a quota unless its text names a minute. */
     private static UsageLimitReason planPeriod(String text) {
-        UsageLimitReason period = AccountLimitRules.period(text);
+        UsageLimitReason period = LimitPeriods.period(text);
         return period == UsageLimitReason.UNKNOWN ? UsageLimitReason.QUOTA : period;
     }
 
@@ -242,7 +242,7 @@ final class StructuredRules {
         }
         if (status == TOO_MANY_REQUESTS) {
             return Optional.of(AccountLimitRules.usageLimit(text)
-                    .map(name -> Classification.usageLimit(AccountLimitRules.period(text),
+                    .map(name -> Classification.usageLimit(LimitPeriods.period(text),
                             facts.statusRule() + ":" + name))
                     .orElseGet(() -> TextRules.rateLimit(text, facts.statusRule())));
         }

@@ -135,7 +135,7 @@ final class TextRules {
                         .map(name -> Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, "text:" + name)))
                 .or(() -> NamedPattern.firstIn(CLIENT_ERROR, text).map(name -> Classification.terminal("text:" + name)))
                 .or(() -> AccountLimitRules.usageLimit(text)
-                        .map(name -> Classification.usageLimit(AccountLimitRules.period(text), "text:" + name)))
+                        .map(name -> Classification.usageLimit(LimitPeriods.period(text), "text:" + name)))
                 .or(() -> NamedPattern.firstIn(RATE_LIMIT, text).map(name -> rateLimit(text, "text:" + name)))
                 .or(() -> NamedPattern.firstIn(TERMINAL, text).map(name -> Classification.terminal("text:" + name)))
                 .or(() -> transientWording(text)
@@ -163,7 +163,7 @@ final class TextRules {
      * a time of day: such a limit does not end in seconds, whatever the provider calls it.
      */
     static Classification rateLimit(String text, String rule) {
-        return AccountLimitRules.outlastsMinutes(text) ? Classification.usageLimit(UsageLimitReason.QUOTA, rule)
+        return LimitPeriods.outlastsMinutes(text) ? Classification.usageLimit(UsageLimitReason.QUOTA, rule)
                 : Classification.retry(ErrorKind.RATE_LIMIT, rule);
     }
 

@@ -107,8 +107,10 @@ class RetryFamiliesIT {
 
         assertThat(ofType(frames, "auto_retry_start")).extracting(f -> f.path("errorKind").asText())
                 .containsExactly("transient", "transient");
-        assertThat(ofType(frames, "auto_retry_start")).allSatisfy(f ->
-                assertThat(f.path("delayMs").asLong()).isBetween(15L, 40L));
+        // §3 step 5: base · 2^(attempt−1) times a jitter factor in [0.75, 1.00].
+        List<JsonNode> starts = ofType(frames, "auto_retry_start");
+        assertThat(starts.get(0).path("delayMs").asLong()).isBetween(15L, 20L);
+        assertThat(starts.get(1).path("delayMs").asLong()).isBetween(30L, 40L);
         assertThat(ofType(frames, "auto_retry_end")).singleElement()
                 .satisfies(f -> assertThat(f.path("success").asBoolean()).isTrue());
         assertThat(server.getRequestCount()).isEqualTo(3);
