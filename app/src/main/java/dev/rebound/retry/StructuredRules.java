@@ -94,12 +94,13 @@ final class StructuredRules {
             Map.entry("accessdeniedexception", TypeClass.TERMINAL));
 
     private static final int TOO_MANY_REQUESTS = 429;
-    /** A 403 about sign-up, authentication or a suspension is a refusal of access, whatever period it names. */
-    private static final NamedPattern ACCESS_RULES = NamedPattern.of("access-rules",
-            "unauthenticated|sign ?up|log ?in|authenticat|suspend|violation|banned|api key");
     private static final int PAYMENT_REQUIRED = 402;
     /** Groq's "Flex Tier Capacity Exceeded". */
     private static final int FLEX_CAPACITY_EXCEEDED = 498;
+    private static final int FORBIDDEN = 403;
+    /** A 403 about sign-up, authentication or a suspension is a refusal of access, whatever period it names. */
+    private static final NamedPattern ACCESS_RULES = NamedPattern.of("access-rules",
+            "unauthenticated|sign ?up|log ?in|authenticat|suspend|violation|banned|api key");
 
     private StructuredRules() {
     }
@@ -192,7 +193,7 @@ final class StructuredRules {
      * send a plan's cap as a refusal of access. It is a usage limit, not a permission failure: another key may serve.
      */
     private static Optional<Classification> periodicLimitOnForbidden(Facts facts, String text) {
-        if (!facts.hasStatus(403) || !LimitPeriods.outlastsMinutes(text) || ACCESS_RULES.foundIn(text)) {
+        if (!facts.hasStatus(FORBIDDEN) || !LimitPeriods.outlastsMinutes(text) || ACCESS_RULES.foundIn(text)) {
             return Optional.empty();
         }
         return AccountLimitRules.usageLimit(text)
