@@ -1,7 +1,7 @@
 package dev.rebound.app;
 
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.Notice;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.event.Notice;
 import dev.rebound.auth.CredentialPool;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.auth.SessionCredentials;
@@ -364,7 +364,7 @@ final class AppServices implements AutoCloseable {
         ChatSession session = builder.build();
         self.set(session);
         PluginHost host = plugins;
-        session.subscribe(host::publish);
+        session.subscribeScoped(host::publish);
         newestSession.set(session);
         session.subscribe(new SessionTitler(session, settings::current, roleCalls, background));
         return session;

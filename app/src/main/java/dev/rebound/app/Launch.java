@@ -1,8 +1,8 @@
 package dev.rebound.app;
 
-import dev.rebound.api.MessageUpdate;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.Notice;
+import dev.rebound.event.MessageUpdate;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.event.Notice;
 import dev.rebound.json.WireJson;
 import dev.rebound.rpc.FrameWriter;
 import dev.rebound.rpc.RpcServer;
@@ -114,7 +114,7 @@ final class Launch {
                     return;
                 }
                 PrintModeNotices.describe(event).ifPresent(line -> err.println("rebound: " + line));
-                if (event instanceof dev.rebound.api.AutoRetryEnd end && !end.success()) {
+                if (event instanceof dev.rebound.event.AutoRetryEnd end && !end.success()) {
                     chainError.set(end.finalError());
                 }
             });

@@ -1,11 +1,11 @@
 package dev.rebound.app;
 
-import dev.rebound.api.AutoRetryStart;
-import dev.rebound.api.CredentialSwitched;
-import dev.rebound.api.Notice;
-import dev.rebound.api.RetryFallbackApplied;
-import dev.rebound.api.RetryFallbackReverted;
-import dev.rebound.api.SessionEvent;
+import dev.rebound.event.AutoRetryStart;
+import dev.rebound.event.CredentialSwitched;
+import dev.rebound.event.Notice;
+import dev.rebound.event.RetryFallbackApplied;
+import dev.rebound.event.RetryFallbackReverted;
+import dev.rebound.event.SessionEvent;
 import java.util.Locale;
 import java.util.Optional;
 

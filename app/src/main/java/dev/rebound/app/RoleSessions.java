@@ -1,7 +1,7 @@
 package dev.rebound.app;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.RoleCalls;

@@ -1,13 +1,13 @@
 package dev.rebound.fallback;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.ModelChanged;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.RetryFallbackApplied;
-import dev.rebound.api.RetryFallbackReverted;
-import dev.rebound.api.RetryFallbackSucceeded;
-import dev.rebound.api.SessionEvent;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.event.ModelChanged;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.event.RetryFallbackApplied;
+import dev.rebound.event.RetryFallbackReverted;
+import dev.rebound.event.RetryFallbackSucceeded;
+import dev.rebound.event.SessionEvent;
 import dev.rebound.retry.Classification;
 import dev.rebound.retry.ModelFallback;
 import dev.rebound.retry.UsageLimitReason;

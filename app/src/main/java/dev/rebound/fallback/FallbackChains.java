@@ -1,6 +1,6 @@
 package dev.rebound.fallback;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.settings.Settings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

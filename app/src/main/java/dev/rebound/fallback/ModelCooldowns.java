@@ -1,6 +1,6 @@
 package dev.rebound.fallback;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.state.Expiries;
 import dev.rebound.state.ExpiryStore;
 import java.util.OptionalLong;

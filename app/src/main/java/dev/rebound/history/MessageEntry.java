@@ -1,6 +1,6 @@
 package dev.rebound.history;
 
-import dev.rebound.api.ChatMessage;
+import dev.rebound.transcript.ChatMessage;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package dev.rebound.history;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import java.util.Objects;
 
 /**

@@ -7,7 +7,7 @@ import java.util.Objects;
  * cancelled ({@code false}). The latest mark of a message wins. A retried attempt stays in the file but is not part of
  * the context a resumed session sends.
  *
- * @param messageId the {@link dev.rebound.api.ChatMessage#id() id of the message} it marks
+ * @param messageId the {@link dev.rebound.transcript.ChatMessage#id() id of the message} it marks
  */
 public record RetriedMark(String id, long ts, String messageId, boolean retried) implements JournalEntry {
     /** The {@code type} of this entry in the file. */

@@ -1,6 +1,6 @@
 package dev.rebound.history;
 
-import dev.rebound.api.RetryChainEnd;
+import dev.rebound.event.RetryChainEnd;
 import java.util.Objects;
 
 /** The per-turn record of a retry chain: every failed attempt with its kind, status, model and credential label. */

@@ -5,11 +5,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.SessionEvent;
-import dev.rebound.api.UserMessage;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.event.SessionEvent;
+import dev.rebound.transcript.UserMessage;
 
 /**
  * The JSON form of the API records, shared by RPC mode and (later) the session files: events carry a {@code type}
@@ -27,8 +27,8 @@ public final class WireJson {
         }
         mapper.addMixIn(ChatMessage.class, MessageMixin.class);
         mapper.addMixIn(ContentBlock.class, ContentMixin.class);
-        mapper.addMixIn(dev.rebound.api.AutoRetryStart.class, NullsWritten.class);
-        mapper.addMixIn(dev.rebound.api.RetryAttempt.class, NullsWritten.class);
+        mapper.addMixIn(dev.rebound.event.AutoRetryStart.class, NullsWritten.class);
+        mapper.addMixIn(dev.rebound.event.RetryAttempt.class, NullsWritten.class);
     }
 
     /**

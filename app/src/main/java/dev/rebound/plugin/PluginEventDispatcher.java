@@ -1,9 +1,11 @@
 package dev.rebound.plugin;
 
+import dev.rebound.api.MessageUpdate;
 import dev.rebound.api.SessionEvent;
 import dev.rebound.api.SessionEventListener;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -21,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each registered plugin gets a bounded queue and its own daemon delivery thread named
  * {@code rebound-plugin-<id>}. {@link #publish(SessionEvent)} never blocks and never throws: when a plugin's queue is
- * full its oldest queued event is dropped and counted. Each plugin receives the events in publication order. Every
+ * full its oldest queued streaming delta ({@code message_update}) is dropped and counted; lifecycle events (turn,
+ * message, retry, fallback, credential, notice) go only when no delta is left to drop, which the user is told once. Each plugin receives the events in publication order. Every
  * call into a plugin is guarded against {@link Exception}, {@link LinkageError} and {@link StackOverflowError}; a
  * failure is logged with the plugin id, counted and kept as the plugin's last failure. After a number of consecutive
  * failures, or when at least {@link #RATE_MIN_FAILURES} of its last {@link #RATE_WINDOW} events failed and they are at
@@ -187,6 +190,16 @@ public final class PluginEventDispatcher implements AutoCloseable {
         }
     }
 
+    /** Whether any plugin is registered and still receives events. */
+    public boolean hasListeners() {
+        for (Slot slot : slots) {
+            if (slot.state == State.ACTIVE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The status of every registered plugin, in registration order. */
     public List<PluginStatus> statuses() {
         List<PluginStatus> result = new ArrayList<>(slots.size());
@@ -265,6 +278,7 @@ public final class PluginEventDispatcher implements AutoCloseable {
         final AtomicLong failures = new AtomicLong();
         final AtomicBoolean userTold = new AtomicBoolean();
         final AtomicBoolean stuckTold = new AtomicBoolean();
+        final AtomicBoolean lifecycleLossTold = new AtomicBoolean();
         volatile State state = State.ACTIVE;
         volatile String lastFailure;
         /** When the current call into the plugin began, or 0 while none runs. */
@@ -291,8 +305,30 @@ public final class PluginEventDispatcher implements AutoCloseable {
                 status(); // tells the user when the plugin has just become stuck
             }
             while (!queue.offer(event)) {
-                if (queue.poll() != null) {
+                makeRoom();
+            }
+        }
+
+        /**
+         * Drops the oldest streaming delta in the full queue; only when none is left does the oldest event of any kind
+         * go (the plugin is then stuck behind lifecycle events), and the user is told once.
+         */
+        private void makeRoom() {
+            for (Iterator<SessionEvent> it = queue.iterator(); it.hasNext(); ) {
+                if (it.next() instanceof MessageUpdate) {
+                    it.remove();
                     dropped.incrementAndGet();
+                    return;
+                }
+            }
+            SessionEvent lost = queue.poll();
+            if (lost != null) {
+                dropped.incrementAndGet();
+                if (lifecycleLossTold.compareAndSet(false, true)) {
+                    log.warn("Plugin {} has a full queue ({} events) with no streaming delta left to drop; it lost "
+                            + "a {} event", id, queue.size() + queue.remainingCapacity(), lost.type());
+                    notifyUser("Plugin " + id + " is too slow to keep up and lost retry or turn events; what it "
+                            + "records may be incomplete.");
                 }
             }
         }
@@ -304,8 +340,8 @@ public final class PluginEventDispatcher implements AutoCloseable {
             if (reported == State.ACTIVE && started != 0 && nanoTime.getAsLong() - started > STUCK_AFTER.toNanos()) {
                 reported = State.STUCK;
                 long seconds = TimeUnit.NANOSECONDS.toSeconds(nanoTime.getAsLong() - started);
-                failure = "a call has not returned for " + seconds + " s; events wait in its queue and the oldest "
-                        + "are dropped";
+                failure = "a call has not returned for " + seconds + " s; events wait in its queue and streaming "
+                        + "deltas are dropped";
                 if (stuckTold.compareAndSet(false, true)) {
                     log.warn("Plugin {} is stuck: {}", id, failure);
                     notifyUser("Plugin " + id + " is stuck: " + failure + ".");

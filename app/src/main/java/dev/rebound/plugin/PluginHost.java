@@ -2,7 +2,8 @@ package dev.rebound.plugin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rebound.api.PluginContext;
-import dev.rebound.api.SessionEvent;
+import dev.rebound.event.SessionEvent;
+import dev.rebound.session.EventScope;
 import dev.rebound.api.SessionEventListener;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -148,11 +149,22 @@ public final class PluginHost implements AutoCloseable {
         return host;
     }
 
-    /** Queues an event for every active plugin; never blocks, never throws. */
-    public void publish(SessionEvent event) {
-        if (dispatcher != null) {
-            dispatcher.publish(event);
+    /**
+     * Queues an event of a session for every active plugin, in its published form ({@link PublishedEvents}); never
+     * blocks, never throws. Nothing is mapped while no plugin listens.
+     */
+    public void publish(SessionEvent event, EventScope scope) {
+        if (dispatcher == null || event == null || scope == null || !dispatcher.hasListeners()) {
+            return;
         }
+        dev.rebound.api.SessionEvent published;
+        try {
+            published = PublishedEvents.of(event, scope);
+        } catch (RuntimeException e) {
+            LOG.error("The {} event could not be put in its published form; plugins do not see it", event.type(), e);
+            return;
+        }
+        dispatcher.publish(published);
     }
 
     /** The id of the loaded plugin whose class loader this is, if any (for attributing log lines). */

@@ -6,14 +6,21 @@ import org.pf4j.VersionManager;
 
 /**
  * Decides whether a plugin's {@code Plugin-Requires} accepts this app, with PF4J's SemVer expressions
- * ({@code >=0.1.0}, {@code >=0.1.0 & <1.0.0}, {@code ^0.1}, ...). A bare version {@code 0.1.0} means "at least 0.1.0",
+ * ({@code >=0.2.0}, {@code >=0.2.0 & <1.0.0}, {@code ^0.2}, ...). A bare version {@code 0.2.0} means "at least 0.2.0",
  * as in PF4J. An empty or {@code *} requirement accepts every version.
  *
  * <p>The app version is compared without its qualifier: {@code 0.1.0-SNAPSHOT} counts as {@code 0.1.0}, so a plugin
  * written for the coming release loads on its development builds (SemVer would otherwise put a pre-release below
  * {@code >=0.1.0}). An app whose version is unknown (run from unpackaged classes) accepts every plugin.
+ *
+ * <p>Plugin API 2 (session-scoped events, Rebound 0.2) broke every plugin built for line 1, whose events had other
+ * shapes: such a plugin would load and then fail on every event. A plugin whose requirement also accepts a Rebound
+ * of line 1 ({@value #LAST_API_1_APP}) was built for that line, and is refused with what to do instead.
  */
 final class RequiresCheck {
+    /** The last Rebound version whose plugin API was line 1. */
+    static final String LAST_API_1_APP = "0.1.0";
+
     private final String appVersion;
     private final String systemVersion;
     private final VersionManager versions = new DefaultVersionManager();
@@ -55,7 +62,12 @@ final class RequiresCheck {
             accepted = versions.checkVersionConstraint(systemVersion, expression);
         } catch (RuntimeException e) {
             return Optional.of("its Plugin-Requires '" + requires.strip() + "' is not a version expression Rebound "
-                    + "understands (e.g. >=0.1.0 or >=0.1.0 & <1.0.0); fix the plugin's MANIFEST");
+                    + "understands (e.g. >=0.2.0 or >=0.2.0 & <1.0.0); fix the plugin's MANIFEST");
+        }
+        if (accepted && versions.checkVersionConstraint(LAST_API_1_APP, expression)) {
+            return Optional.of("it was built for plugin API 1: its Plugin-Requires '" + requires.strip() + "' accepts "
+                    + "Rebound " + LAST_API_1_APP + ", and this Rebound speaks plugin API 2; rebuild it against "
+                    + "plugin-api 2 and require >=0.2.0 (docs/plugin-api-compatibility.md)");
         }
         if (accepted) {
             return Optional.empty();

@@ -1,6 +1,6 @@
 package dev.rebound.provider;
 
-import dev.rebound.api.AssistantMessage;
+import dev.rebound.transcript.AssistantMessage;
 
 /**
  * Streams one assistant reply from a model. One implementation per wire protocol ({@code api} in settings).

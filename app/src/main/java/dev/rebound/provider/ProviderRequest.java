@@ -1,7 +1,7 @@
 package dev.rebound.provider;
 
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.auth.Credential;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.TimeoutSettings;

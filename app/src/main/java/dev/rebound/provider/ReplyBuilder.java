@@ -1,11 +1,11 @@
 package dev.rebound.provider;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.StopDetails;
-import dev.rebound.api.StopReason;
-import dev.rebound.api.Usage;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.Usage;
 import dev.rebound.auth.Secret;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.Notice;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.Notice;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.RetryEndReason;
+import dev.rebound.event.RetryEndReason;
 import java.util.Optional;
 
 /**

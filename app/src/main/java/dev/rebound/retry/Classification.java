@@ -1,6 +1,6 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.ErrorKind;
+import dev.rebound.event.ErrorKind;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.AssistantMessage;
+import dev.rebound.transcript.AssistantMessage;
 import java.util.Objects;
 
 /**

@@ -1,8 +1,8 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.Notice;
-import dev.rebound.api.SessionEvent;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.Notice;
+import dev.rebound.event.SessionEvent;
 import java.util.List;
 
 /**

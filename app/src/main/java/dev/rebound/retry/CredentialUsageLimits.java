@@ -1,7 +1,7 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.CredentialSwitched;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.CredentialSwitched;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialPool;
 import dev.rebound.auth.SessionCredentials;

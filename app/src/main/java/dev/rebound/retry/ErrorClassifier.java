@@ -1,11 +1,11 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.StopDetails;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.ProviderFailure;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.transcript.ProviderFailure;
 import java.util.Optional;
 
 /**

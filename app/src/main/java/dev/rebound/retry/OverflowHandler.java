@@ -1,7 +1,7 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.SessionEvent;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.SessionEvent;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.ProviderFailure;
+import dev.rebound.transcript.ProviderFailure;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

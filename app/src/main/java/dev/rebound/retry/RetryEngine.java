@@ -1,13 +1,13 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.AutoRetryEnd;
-import dev.rebound.api.AutoRetryStart;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.RetryAttempt;
-import dev.rebound.api.RetryChainEnd;
-import dev.rebound.api.RetryEndReason;
-import dev.rebound.api.SessionEvent;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.AutoRetryEnd;
+import dev.rebound.event.AutoRetryStart;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.event.RetryAttempt;
+import dev.rebound.event.RetryChainEnd;
+import dev.rebound.event.RetryEndReason;
+import dev.rebound.event.SessionEvent;
 import dev.rebound.session.AgentEndDecision;
 import dev.rebound.session.AgentEndHandler;
 import dev.rebound.session.AttemptResult;

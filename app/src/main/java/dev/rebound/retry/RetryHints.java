@@ -1,6 +1,6 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.ProviderFailure;
+import dev.rebound.transcript.ProviderFailure;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;

@@ -1,8 +1,8 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;

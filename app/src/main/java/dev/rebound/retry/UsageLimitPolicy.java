@@ -1,8 +1,8 @@
 package dev.rebound.retry;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.SessionEvent;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.event.SessionEvent;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;

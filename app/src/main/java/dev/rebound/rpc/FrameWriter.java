@@ -4,7 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.api.SessionEvent;
+import dev.rebound.event.SessionEvent;
+import dev.rebound.session.EventScope;
 import dev.rebound.json.WireJson;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -51,9 +52,22 @@ public final class FrameWriter {
         write(frame);
     }
 
-    /** A session event. */
+    /** A session event, unscoped (tests and tools that have no session). */
     public void event(SessionEvent event) {
         write(wire.event(event));
+    }
+
+    /**
+     * A session event with the session it belongs to: {@code sessionId} on every event, and {@code turnId} on every
+     * event of a turn (the events that always carried one keep theirs).
+     */
+    public void event(SessionEvent event, EventScope scope) {
+        ObjectNode frame = wire.event(event);
+        frame.put("sessionId", scope.sessionId());
+        if (scope.turnId() != null && !frame.has("turnId")) {
+            frame.put("turnId", scope.turnId());
+        }
+        write(frame);
     }
 
     private ObjectNode responseFrame(JsonNode id, String command, boolean success) {

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.json.WireJson;
 import dev.rebound.plugin.PluginReport;
 import dev.rebound.session.ChatSession;
@@ -368,7 +368,7 @@ public final class RpcServer {
         // New warnings of the saved settings (an unknown model in a fallback chain...) are shown, not silently kept.
         for (SettingsProblem warning : settings.problems()) {
             if (!known.contains(warning.describe())) {
-                current().notice(dev.rebound.api.Notice.WARNING, warning.describe());
+                current().notice(dev.rebound.event.Notice.WARNING, warning.describe());
             }
         }
     }
@@ -383,7 +383,7 @@ public final class RpcServer {
                 }
             }
             session = fresh;
-            subscription = fresh.subscribe(out::event);
+            subscription = fresh.subscribeScoped(out::event);
         }
     }
 

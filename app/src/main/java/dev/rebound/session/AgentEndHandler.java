@@ -29,7 +29,7 @@ public interface AgentEndHandler {
      * The turn ended in a way the handler was not asked about (an internal error): close any running chain and return
      * its closing events.
      */
-    default java.util.List<dev.rebound.api.SessionEvent> abandon(String turnId, String reason) {
+    default java.util.List<dev.rebound.event.SessionEvent> abandon(String turnId, String reason) {
         return java.util.List.of();
     }
 
@@ -40,7 +40,7 @@ public interface AgentEndHandler {
      * Called on the session thread before each prompt's turn starts; returns events to emit first (e.g. the revert to
      * the primary model once its cooldown has expired).
      */
-    default java.util.List<dev.rebound.api.SessionEvent> beforeTurn() {
+    default java.util.List<dev.rebound.event.SessionEvent> beforeTurn() {
         return java.util.List.of();
     }
 

@@ -1,6 +1,6 @@
 package dev.rebound.session;
 
-import dev.rebound.api.AssistantMessage;
+import dev.rebound.transcript.AssistantMessage;
 
 /**
  * What one provider call of a turn produced, handed to the {@link AgentEndHandler} at "agent end".

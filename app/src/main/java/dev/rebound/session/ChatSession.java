@@ -1,21 +1,21 @@
 package dev.rebound.session;
 
-import dev.rebound.api.AgentEnd;
-import dev.rebound.api.AgentStart;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.CredentialSwitched;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.MessageEnd;
-import dev.rebound.api.MessageStart;
-import dev.rebound.api.MessageUpdate;
-import dev.rebound.api.ModelChanged;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.Notice;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.RetryChainEnd;
-import dev.rebound.api.SessionEvent;
-import dev.rebound.api.StopReason;
-import dev.rebound.api.UserMessage;
+import dev.rebound.event.AgentEnd;
+import dev.rebound.event.AgentStart;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.CredentialSwitched;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.event.MessageEnd;
+import dev.rebound.event.MessageStart;
+import dev.rebound.event.MessageUpdate;
+import dev.rebound.event.ModelChanged;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.event.Notice;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.event.RetryChainEnd;
+import dev.rebound.event.SessionEvent;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.UserMessage;
 import dev.rebound.auth.CredentialSource;
 import dev.rebound.auth.CredentialsBlocked;
 import dev.rebound.provider.CallControl;
@@ -97,7 +97,13 @@ public final class ChatSession implements AutoCloseable {
 
     /** Subscribes a listener; close the result to unsubscribe. */
     public AutoCloseable subscribe(SessionListener listener) {
-        return bus.subscribe(listener);
+        Objects.requireNonNull(listener, "listener");
+        return bus.subscribe((event, scope) -> listener.onEvent(event));
+    }
+
+    /** Subscribes a listener that is told the session and turn of each event; close the result to unsubscribe. */
+    public AutoCloseable subscribeScoped(ScopedSessionListener listener) {
+        return bus.subscribe(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -190,14 +196,14 @@ public final class ChatSession implements AutoCloseable {
         ModelRef old = model.current();
         model.choose(newModel);
         agentEndHandler.modelChosen();
-        emitAll(List.of(new ModelChanged(old, newModel, ModelChanged.USER)));
+        emitAll(null, List.of(new ModelChanged(old, newModel, ModelChanged.USER)));
         return newModel;
     }
 
     /** Emits a notice to listeners and records it in the history. */
     public void notice(String level, String message) {
         history.append(new HistoryEntry.Notice(level, message, clock.millis()));
-        bus.emit(new Notice(level, message));
+        emit(null, new Notice(level, message));
     }
 
     /**
@@ -205,7 +211,7 @@ public final class ChatSession implements AutoCloseable {
      * a damaged line found while reopening), which would otherwise pile up in the file on every reopen.
      */
     public void announce(String level, String message) {
-        bus.emit(new Notice(level, message));
+        emit(null, new Notice(level, message));
     }
 
     /** The session's title, or null before one was set. */
@@ -244,7 +250,7 @@ public final class ChatSession implements AutoCloseable {
     }
 
     /** The messages of the runtime context (what the model is sent, plus a final failed reply if any). */
-    public List<dev.rebound.api.ChatMessage> messages() {
+    public List<dev.rebound.transcript.ChatMessage> messages() {
         return context.messages();
     }
 
@@ -308,13 +314,13 @@ public final class ChatSession implements AutoCloseable {
             UserMessage user = new UserMessage(ids.next(), turn.prompt, clock.millis());
             context.add(user);
             history.append(new HistoryEntry.Message(user, false, user.timestamp()));
-            emitAll(agentEndHandler.beforeTurn());
-            bus.emit(new AgentStart(turn.id));
-            bus.emit(new MessageStart(user));
-            bus.emit(new MessageEnd(user));
+            emitAll(turn, agentEndHandler.beforeTurn());
+            emit(turn, new AgentStart(turn.id));
+            emit(turn, new MessageStart(user));
+            emit(turn, new MessageEnd(user));
             for (int attempt = 0; ; attempt++) {
                 if (attempt > 0) {
-                    bus.emit(new AgentStart(turn.id));
+                    emit(turn, new AgentStart(turn.id));
                 }
                 last = runAttempt(turn);
                 awaitingReplacement = null;
@@ -329,8 +335,8 @@ public final class ChatSession implements AutoCloseable {
                 awaitingReplacement = last;
                 context.remove(last.id());
                 history.markRetried(last.id(), true);
-                bus.emit(new AgentEnd(turn.id, true));
-                emitAll(retry.events());
+                emit(turn, new AgentEnd(turn.id, true));
+                emitAll(turn, retry.events());
                 if (retry.retry().awaitDue() instanceof AgentEndDecision.Resume.Cancelled cancelled) {
                     // Not retried after all: the failure is what the user is left with.
                     restore(awaitingReplacement);
@@ -380,8 +386,8 @@ public final class ChatSession implements AutoCloseable {
      */
     private void endTurn(Turn turn, List<SessionEvent> closing) {
         release(turn);
-        emitAll(closing);
-        bus.emit(new AgentEnd(turn.id, false));
+        emitAll(turn, closing);
+        emit(turn, new AgentEnd(turn.id, false));
     }
 
     /** What a credential switch is called, live and in a reopened chat: {@code Switched p from key "a" to "b" …}. */
@@ -391,7 +397,7 @@ public final class ChatSession implements AutoCloseable {
     }
 
     /** Emits events a handler returned, recording in the history those that belong there. */
-    private void emitAll(List<SessionEvent> events) {
+    private void emitAll(Turn turn, List<SessionEvent> events) {
         for (SessionEvent event : events) {
             switch (event) {
                 case Notice n -> history.append(new HistoryEntry.Notice(n.level(), n.message(), clock.millis()));
@@ -404,8 +410,13 @@ public final class ChatSession implements AutoCloseable {
                 default -> {
                 }
             }
-            bus.emit(event);
+            emit(turn, event);
         }
+    }
+
+    /** Emits one event of a turn, or of no turn when {@code turn} is null. */
+    private void emit(Turn turn, SessionEvent event) {
+        bus.emit(event, new EventScope(sessionId, sessionFile, turn == null ? null : turn.id));
     }
 
     private void release(Turn turn) {
@@ -419,12 +430,12 @@ public final class ChatSession implements AutoCloseable {
     private AssistantMessage runAttempt(Turn turn) {
         String messageId = ids.next();
         ModelRef current = model.current();
-        bus.emit(new MessageStart(new AssistantMessage(messageId, List.of(), current.provider(), current.id(),
+        emit(turn, new MessageStart(new AssistantMessage(messageId, List.of(), current.provider(), current.id(),
                 null, null, null, null, null, null, null, clock.millis())));
         AssistantMessage message = callProvider(turn, messageId, current);
         context.add(message);
         history.append(new HistoryEntry.Message(message, false, message.timestamp()));
-        bus.emit(new MessageEnd(message));
+        emit(turn, new MessageEnd(message));
         return message;
     }
 
@@ -458,12 +469,12 @@ public final class ChatSession implements AutoCloseable {
             return implementation.get().stream(request, new StreamListener() {
                 @Override
                 public void onTextDelta(String delta) {
-                    bus.emit(new MessageUpdate(messageId, MessageUpdate.TEXT, delta));
+                    emit(turn, new MessageUpdate(messageId, MessageUpdate.TEXT, delta));
                 }
 
                 @Override
                 public void onThinkingDelta(String delta) {
-                    bus.emit(new MessageUpdate(messageId, MessageUpdate.THINKING, delta));
+                    emit(turn, new MessageUpdate(messageId, MessageUpdate.THINKING, delta));
                 }
             }, control);
         } finally {

@@ -1,6 +1,6 @@
 package dev.rebound.session;
 
-import dev.rebound.api.SessionEvent;
+import dev.rebound.event.SessionEvent;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,19 +12,19 @@ import org.slf4j.LoggerFactory;
 final class EventBus {
     private static final Logger LOG = LoggerFactory.getLogger(EventBus.class);
 
-    private final CopyOnWriteArrayList<SessionListener> listeners = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<ScopedSessionListener> listeners = new CopyOnWriteArrayList<>();
     private final Object order = new Object();
 
-    AutoCloseable subscribe(SessionListener listener) {
+    AutoCloseable subscribe(ScopedSessionListener listener) {
         listeners.add(listener);
         return () -> listeners.remove(listener);
     }
 
-    void emit(SessionEvent event) {
+    void emit(SessionEvent event, EventScope scope) {
         synchronized (order) {
-            for (SessionListener listener : listeners) {
+            for (ScopedSessionListener listener : listeners) {
                 try {
-                    listener.onEvent(event);
+                    listener.onEvent(event, scope);
                 } catch (RuntimeException | LinkageError e) {
                     LOG.warn("A session listener failed on {}; the session goes on", event.type(), e);
                 }

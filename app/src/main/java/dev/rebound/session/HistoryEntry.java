@@ -1,7 +1,7 @@
 package dev.rebound.session;
 
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
 
 /** One entry of a session's history: what happened, including failed attempts that the runtime context no longer holds. */
 public sealed interface HistoryEntry {
@@ -25,7 +25,7 @@ public sealed interface HistoryEntry {
     }
 
     /** The record of a retry chain: every failed attempt, and how the chain ended. */
-    record RetryChain(dev.rebound.api.RetryChainEnd chain, long timestamp) implements HistoryEntry {
+    record RetryChain(dev.rebound.event.RetryChainEnd chain, long timestamp) implements HistoryEntry {
     }
 
     /** The session's title was set (automatically after the first exchange, or by a rename). The latest wins. */

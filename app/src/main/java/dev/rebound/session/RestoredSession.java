@@ -1,7 +1,7 @@
 package dev.rebound.session;
 
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,8 +31,8 @@ public record RestoredSession(String sessionId, List<HistoryEntry> history, Mode
         }
         List<ChatMessage> context = new ArrayList<>();
         for (int i = 0; i < kept.size(); i++) {
-            boolean orphan = kept.get(i) instanceof dev.rebound.api.UserMessage
-                    && (i + 1 == kept.size() || kept.get(i + 1) instanceof dev.rebound.api.UserMessage);
+            boolean orphan = kept.get(i) instanceof dev.rebound.transcript.UserMessage
+                    && (i + 1 == kept.size() || kept.get(i + 1) instanceof dev.rebound.transcript.UserMessage);
             if (!orphan) {
                 context.add(kept.get(i));
             }
@@ -48,6 +48,6 @@ public record RestoredSession(String sessionId, List<HistoryEntry> history, Mode
                 last = m.message();
             }
         }
-        return last instanceof dev.rebound.api.UserMessage;
+        return last instanceof dev.rebound.transcript.UserMessage;
     }
 }

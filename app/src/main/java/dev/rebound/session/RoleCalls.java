@@ -1,7 +1,7 @@
 package dev.rebound.session;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ModelRef;
 import java.util.Optional;
 
 /**

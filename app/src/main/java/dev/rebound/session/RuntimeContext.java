@@ -1,8 +1,8 @@
 package dev.rebound.session;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.StopReason;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.rebound.session;
 
-import dev.rebound.api.SessionEvent;
+import dev.rebound.event.SessionEvent;
 
 /**
  * Receives a session's events in order, synchronously on the thread that emitted them. It must be quick and must not

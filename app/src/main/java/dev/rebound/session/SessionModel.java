@@ -1,6 +1,6 @@
 package dev.rebound.session;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 
 /**
  * The models of a session: the primary (the user's choice) and the one in use now, which differs while a fallback is

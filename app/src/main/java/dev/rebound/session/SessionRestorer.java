@@ -1,6 +1,6 @@
 package dev.rebound.session;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.MessageEntry;
 import dev.rebound.history.ModelChangeEntry;
@@ -31,7 +31,7 @@ public final class SessionRestorer {
             switch (entry) {
                 case MessageEntry m -> {
                     history.add(new HistoryEntry.Message(m.message(), retried.contains(m.message().id()), m.ts()));
-                    if (firstUsed == null && m.message() instanceof dev.rebound.api.AssistantMessage a) {
+                    if (firstUsed == null && m.message() instanceof dev.rebound.transcript.AssistantMessage a) {
                         firstUsed = a.modelRef();
                     }
                 }
@@ -60,7 +60,7 @@ public final class SessionRestorer {
             if (entry instanceof ModelChangeEntry c) {
                 history.add(new HistoryEntry.ModelChange(c.from(), c.to(), c.role(), c.reason(), c.ts()));
             } else if (firstUsed == null && entry instanceof MessageEntry m
-                    && m.message() instanceof dev.rebound.api.AssistantMessage a) {
+                    && m.message() instanceof dev.rebound.transcript.AssistantMessage a) {
                 firstUsed = a.modelRef();
             }
         }

@@ -1,6 +1,6 @@
 package dev.rebound.session;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 
 /**
  * A snapshot of a session for hosts (RPC {@code get_state}, the UI).

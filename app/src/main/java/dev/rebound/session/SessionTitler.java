@@ -1,12 +1,12 @@
 package dev.rebound.session;
 
-import dev.rebound.api.AgentEnd;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.SessionEvent;
-import dev.rebound.api.StopReason;
-import dev.rebound.api.UserMessage;
+import dev.rebound.event.AgentEnd;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.event.SessionEvent;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.UserMessage;
 import dev.rebound.history.SessionTitles;
 import dev.rebound.settings.Settings;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.rebound.session;
 
-import dev.rebound.api.AssistantMessage;
+import dev.rebound.transcript.AssistantMessage;
 
 /**
  * How a turn ended.
@@ -11,7 +11,7 @@ import dev.rebound.api.AssistantMessage;
 public record TurnOutcome(String turnId, AssistantMessage finalMessage) {
     /** Whether the turn ended with a complete answer. */
     public boolean succeeded() {
-        return finalMessage.stopReason() != dev.rebound.api.StopReason.ERROR
-                && finalMessage.stopReason() != dev.rebound.api.StopReason.ABORTED;
+        return finalMessage.stopReason() != dev.rebound.transcript.StopReason.ERROR
+                && finalMessage.stopReason() != dev.rebound.transcript.StopReason.ABORTED;
     }
 }

@@ -1,6 +1,6 @@
 package dev.rebound.settings;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.rebound.settings;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import java.util.List;
 import java.util.Map;
 

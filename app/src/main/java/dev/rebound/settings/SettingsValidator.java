@@ -1,7 +1,7 @@
 package dev.rebound.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -46,6 +46,21 @@ public final class DesktopHarness implements AutoCloseable {
         return new DesktopHarness(AppServices.start(configDir, Map.of()));
     }
 
+    /** Starts the services on the {@code settings.json} already in the config directory. */
+    public static DesktopHarness open(Path configDir) throws Exception {
+        return new DesktopHarness(AppServices.start(configDir, Map.of()));
+    }
+
+    /** Loads the plugins of {@code <config-dir>/plugins/}, as the desktop does before it opens chats. */
+    public void startPlugins() {
+        services.startPlugins(null, false);
+    }
+
+    /** A new chat, as the window's "New chat" makes one (saved under {@code sessions/}). */
+    public dev.rebound.session.ChatSession newChat() {
+        return services.sessionFactory().create().session();
+    }
+
     /** The context of a window that opens a new chat ({@code resume} null) or a saved one. */
     public DesktopContext context(Path resume) {
         return services.desktopContext(resume);

@@ -38,6 +38,25 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyThePluginHostUsesThePublishedApi() {
+        check(noClasses().that().resideOutsideOfPackages("dev.rebound.plugin..", "dev.rebound.api..")
+                .should().dependOnClassesThat().resideInAPackage("dev.rebound.api..")
+                .because("the published records are a contract with plugin authors, mapped once from the core's own "
+                        + "model (plugin.PublishedEvents): if the core used them, every internal change would be a "
+                        + "break for plugins, as it was before plugin API 2.0"));
+    }
+
+    @Test
+    void theChatModelIsTheBottomLayer() {
+        check(classes().that().resideInAnyPackage("dev.rebound.transcript..", "dev.rebound.event..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.rebound.transcript..",
+                        "dev.rebound.event..")
+                .because("messages and session events are the vocabulary every layer speaks (providers, retry, "
+                        + "session, history, front ends); depending on any of them would tie the vocabulary to one "
+                        + "speaker and make cycles"));
+    }
+
+    @Test
     void pf4jIsUsedOnlyByThePluginHost() {
         check(noClasses().that().resideOutsideOfPackages("dev.rebound.plugin..", "dev.rebound.api..")
                 .should().dependOnClassesThat().resideInAPackage("org.pf4j..")

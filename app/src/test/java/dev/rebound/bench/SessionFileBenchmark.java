@@ -1,6 +1,6 @@
 package dev.rebound.bench;
 
-import dev.rebound.api.UserMessage;
+import dev.rebound.transcript.UserMessage;
 import dev.rebound.history.FolderTrash;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.LoadedSession;

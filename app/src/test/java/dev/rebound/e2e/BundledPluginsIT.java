@@ -104,6 +104,10 @@ class BundledPluginsIT {
         List<String> lines = Files.readAllLines(configDir.resolve("plugin-data/retry-journal/retry-journal.jsonl"));
         assertThat(lines).as("one record per chain; the quiet turn has none").hasSize(2);
         JsonNode ok = JSON.readTree(lines.get(0));
+        String sessionId = retried.getFirst().path("sessionId").asText();
+        assertThat(sessionId).isNotEmpty();
+        assertThat(ok.path("sessionId").asText()).isEqualTo(sessionId);
+        assertThat(ok.path("chatFile").asText()).endsWith(".jsonl");
         assertThat(ok.path("turnId").asText()).isEqualTo(retriedTurn);
         assertThat(ok.path("outcome").asText()).isEqualTo("succeeded");
         assertThat(ok.path("attempts")).hasSize(3).allSatisfy(a -> {
@@ -122,8 +126,8 @@ class BundledPluginsIT {
         assertThat(lines).noneMatch(l -> l.contains("sk-ant-"));
 
         String log = Files.readString(configDir.resolve("logs/rebound.log"));
-        assertThat(Pattern.compile("auto_retry_start: retry \\d/\\d+ in \\d+ ms after a [a-z_]+ error from "
-                + "anthropic/claude").matcher(log).results().count()).isEqualTo(4);
+        assertThat(Pattern.compile("auto_retry_start: chat " + Pattern.quote(sessionId) + " retry \\d/\\d+ in "
+                + "\\d+ ms after a [a-z_]+ error from anthropic/claude").matcher(log).results().count()).isEqualTo(4);
         assertThat(configDir.resolve("plugin-data/prometheus-metrics/endpoint")).as("removed when closed")
                 .doesNotExist();
     }

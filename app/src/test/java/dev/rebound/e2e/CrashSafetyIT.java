@@ -3,7 +3,7 @@ package dev.rebound.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rebound.api.ChatMessage;
+import dev.rebound.transcript.ChatMessage;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.MessageEntry;

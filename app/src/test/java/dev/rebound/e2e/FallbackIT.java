@@ -117,7 +117,7 @@ class FallbackIT {
         List<JsonNode> frames = wholeTurn("hi");
 
         assertThat(script.log).containsExactly("claude@" + KEY_A, "claude@" + KEY_B);
-        assertThat(first(frames, "credential_switched").toString())
+        assertThat(EventFrames.withoutScope(first(frames, "credential_switched")))
                 .isEqualTo("{\"type\":\"credential_switched\",\"provider\":\"anthropic\",\"from\":\"a\",\"to\":\"b\"}");
         assertThat(first(frames, "auto_retry_start").path("delayMs").asLong()).isZero();
         assertThat(first(frames, "auto_retry_end").path("success").asBoolean()).isTrue();
@@ -187,7 +187,7 @@ class FallbackIT {
 
         assertThat(script.log).containsExactly("claude@" + KEY_A, "gpt@-");
         assertThat(first(frames, "auto_retry_start").path("delayMs").asLong()).isZero();
-        assertThat(first(frames, "retry_fallback_applied").toString()).isEqualTo(
+        assertThat(EventFrames.withoutScope(first(frames, "retry_fallback_applied"))).isEqualTo(
                 "{\"type\":\"retry_fallback_applied\",\"from\":\"anthropic/claude\",\"to\":\"openai/gpt\","
                         + "\"role\":\"default\"}");
         assertThat(frames).extracting(FallbackIT::type).containsSubsequence("retry_fallback_applied",
@@ -202,7 +202,7 @@ class FallbackIT {
         Thread.sleep(1200);
         List<JsonNode> second = wholeTurn("later");
         assertThat(script.log).last().isEqualTo("claude@" + KEY_A);
-        assertThat(first(second, "retry_fallback_reverted").toString()).isEqualTo(
+        assertThat(EventFrames.withoutScope(first(second, "retry_fallback_reverted"))).isEqualTo(
                 "{\"type\":\"retry_fallback_reverted\",\"from\":\"openai/gpt\",\"to\":\"anthropic/claude\"}");
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();

@@ -86,7 +86,7 @@ class PluginHostIT {
         assertThat(recorded).last().isEqualTo("closed");
         assertThat(recorded.subList(0, recorded.size() - 1)).containsExactlyElementsOf(expected);
         assertThat(Files.readString(configDir.resolve("plugin-data/recording/context.txt")))
-                .startsWith("recording 0.1.0-SNAPSHOT {note=hello} [model, providers, retry, plugins")
+                .startsWith("recording 0.2.0-SNAPSHOT {note=hello} [model, providers, retry, plugins")
                 .doesNotContain(KEY_A);
     }
 
@@ -122,7 +122,7 @@ class PluginHostIT {
                 .isPositive();
         assertThat(plugins.get("flood").path("state").asText()).isIn("active", "stuck");
         assertState(plugins, "bad-requires", "refused",
-                "it requires Rebound >=99.0.0 but this is Rebound 0.1.0-SNAPSHOT (compared as 0.1.0)");
+                "it requires Rebound >=99.0.0 but this is Rebound 0.2.0-SNAPSHOT (compared as 0.2.0)");
         assertState(plugins, "switched-off", "disabled", "disabled in settings");
         assertState(plugins, "bad-index", "failed", "it has no SessionEventListener that Rebound could load");
         assertState(plugins, "corrupt.jar", "invalid", "no readable plugin descriptor");
@@ -253,10 +253,14 @@ class PluginHostIT {
                 .map(PluginHostIT::signature).toList();
     }
 
-    /** The line the recording plugin writes for an event, computed from its RPC frame. */
+    /**
+     * The line the recording plugin writes for an event, computed from its RPC frame: the plugin's session and turn
+     * must be the RPC frame's.
+     */
     private static String signature(JsonNode f) {
         String type = type(f);
-        return type + switch (type) {
+        String turn = f.hasNonNull("turnId") ? f.path("turnId").asText() : "null";
+        return type + " session=" + f.path("sessionId").asText() + " turn=" + turn + switch (type) {
             case "agent_start" -> " turnId=" + f.path("turnId").asText();
             case "agent_end" -> " turnId=" + f.path("turnId").asText() + " willRetry=" + f.path("willRetry").asText();
             case "message_start", "message_end" -> " id=" + f.path("message").path("id").asText();

@@ -95,8 +95,10 @@ class RetryIT {
         assertThat(starts.getFirst().path("errorMessage").asText()).startsWith("529 Overloaded");
         assertThat(starts).allSatisfy(f -> assertThat(f.path("delayMs").asLong()).isBetween(15L, 80L));
         JsonNode end = frames.stream().filter(f -> type(f).equals("auto_retry_end")).findFirst().orElseThrow();
-        assertThat(end.toString()).isEqualTo("{\"type\":\"auto_retry_end\",\"success\":true,\"attempt\":3,"
+        assertThat(EventFrames.withoutScope(end)).isEqualTo("{\"type\":\"auto_retry_end\",\"success\":true,\"attempt\":3,"
                 + "\"reason\":\"succeeded\"}");
+        assertThat(end.path("turnId").asText()).isEqualTo(starts.getFirst().path("turnId").asText());
+        assertThat(end.path("sessionId").asText()).isNotEmpty();
         assertThat(frames.stream().filter(f -> type(f).equals("message_update"))
                 .map(f -> f.path("delta").asText()).toList()).containsExactly("Made it");
         assertThat(server.getRequestCount()).isEqualTo(4);

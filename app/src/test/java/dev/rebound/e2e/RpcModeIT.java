@@ -80,6 +80,13 @@ class RpcModeIT {
         assertThat(reply.path("content").get(0).path("text").asText()).isEqualTo("Hello there");
         assertThat(reply.path("usage").path("outputTokens").asInt()).isEqualTo(3);
         assertThat(frames.get(8).path("willRetry").asBoolean()).isFalse();
+        String session = frames.getFirst().path("sessionId").asText();
+        String turn = frames.getFirst().path("turnId").asText();
+        assertThat(session).as("every event names its session").isNotEmpty();
+        assertThat(frames).allSatisfy(f -> {
+            assertThat(f.path("sessionId").asText()).as(f.toString()).isEqualTo(session);
+            assertThat(f.path("turnId").asText()).as(f.toString()).isEqualTo(turn);
+        });
         assertThat(rebound.waitForExit(WAIT)).isZero();
 
         RecordedRequest request = server.takeRequest();
@@ -129,6 +136,8 @@ class RpcModeIT {
         rebound.send("{\"id\":5,\"type\":\"set_model\",\"provider\":\"local\",\"modelId\":\"other\"}");
         JsonNode changed = rebound.until(f -> type(f).equals("model_changed"), WAIT);
         assertThat(changed.path("model").path("id").asText()).isEqualTo("other");
+        assertThat(changed.has("sessionId")).as("names its session: %s", changed).isTrue();
+        assertThat(changed.has("turnId")).as("a choice between turns belongs to no turn: %s", changed).isFalse();
         JsonNode setModel = rebound.next(WAIT);
         assertThat(setModel.path("success").asBoolean()).isTrue();
 
@@ -144,6 +153,7 @@ class RpcModeIT {
         assertThat(state.path("messageCount").asInt()).isEqualTo(2);
         assertThat(state.path("autoRetryEnabled").asBoolean()).isTrue();
         String firstSession = state.path("sessionId").asText();
+        assertThat(changed.path("sessionId").asText()).isEqualTo(firstSession);
 
         rebound.send("{\"id\":8,\"type\":\"new_session\"}");
         JsonNode fresh = rebound.next(WAIT);

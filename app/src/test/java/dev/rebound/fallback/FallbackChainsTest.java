@@ -2,7 +2,7 @@ package dev.rebound.fallback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;

@@ -101,9 +101,9 @@ class JournalCodecTest {
         for (Class<?> entryType : JournalEntry.class.getPermittedSubclasses()) {
             toVisit.push(entryType);
         }
-        toVisit.push(dev.rebound.api.UserMessage.class);
-        toVisit.push(dev.rebound.api.AssistantMessage.class);
-        for (Class<?> block : dev.rebound.api.ContentBlock.class.getPermittedSubclasses()) {
+        toVisit.push(dev.rebound.transcript.UserMessage.class);
+        toVisit.push(dev.rebound.transcript.AssistantMessage.class);
+        for (Class<?> block : dev.rebound.transcript.ContentBlock.class.getPermittedSubclasses()) {
             toVisit.push(block);
         }
         while (!toVisit.isEmpty()) {
@@ -128,8 +128,8 @@ class JournalCodecTest {
     @Test
     void aCredentialLabelIsWrittenAsGiven() throws Exception {
         String canary = "label-CANARY-7f3e";
-        var message = new dev.rebound.api.AssistantMessage("a", java.util.List.of(), "openai", "m",
-                "openai-completions", canary, null, dev.rebound.api.StopReason.STOP, null, null, null, 1);
+        var message = new dev.rebound.transcript.AssistantMessage("a", java.util.List.of(), "openai", "m",
+                "openai-completions", canary, null, dev.rebound.transcript.StopReason.STOP, null, null, null, 1);
         JsonNode json = json(codec.encode(MessageEntry.of(message)));
         assertThat(json.at("/message/credential").asText()).isEqualTo(canary);
     }

@@ -1,18 +1,18 @@
 package dev.rebound.history;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.RetryAttempt;
-import dev.rebound.api.RetryChainEnd;
-import dev.rebound.api.RetryEndReason;
-import dev.rebound.api.StopDetails;
-import dev.rebound.api.StopReason;
-import dev.rebound.api.Usage;
-import dev.rebound.api.UserMessage;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.event.RetryAttempt;
+import dev.rebound.event.RetryChainEnd;
+import dev.rebound.event.RetryEndReason;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.Usage;
+import dev.rebound.transcript.UserMessage;
 import java.util.List;
 import java.util.Map;
 

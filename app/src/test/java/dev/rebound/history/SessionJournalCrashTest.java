@@ -2,9 +2,9 @@ package dev.rebound.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.StopReason;
 import dev.rebound.settings.SettingsProblem;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -223,7 +223,7 @@ class SessionLoaderTest {
 
         assertThat(loaded.entries()).hasSize(2);
         assertThat(((MessageEntry) loaded.entries().getFirst()).message()).isInstanceOfSatisfying(
-                dev.rebound.api.UserMessage.class, m -> assertThat(m.text()).startsWith("caf\uFFFD"));
+                dev.rebound.transcript.UserMessage.class, m -> assertThat(m.text()).startsWith("caf\uFFFD"));
         assertThat(loaded.problems()).singleElement().extracting(SettingsProblem::describe).asString()
                 .contains("line 2").contains("not UTF-8");
         assertThat(Files.readAllBytes(file)).isEqualTo(before);

@@ -3,16 +3,16 @@ package dev.rebound.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rebound.api.AgentEnd;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.MessageEnd;
-import dev.rebound.api.MessageUpdate;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.StopReason;
-import dev.rebound.api.Usage;
+import dev.rebound.event.AgentEnd;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.event.MessageEnd;
+import dev.rebound.event.MessageUpdate;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.Usage;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,7 +45,7 @@ class WireJsonTest {
 
     @Test
     void everyEventsTypeIsItsRegisteredWireNameAndItReadsBack() throws Exception {
-        for (Class<?> type : dev.rebound.api.SessionEvent.class.getPermittedSubclasses()) {
+        for (Class<?> type : dev.rebound.event.SessionEvent.class.getPermittedSubclasses()) {
             java.lang.reflect.RecordComponent[] components = type.getRecordComponents();
             Class<?>[] types = new Class<?>[components.length];
             Object[] args = new Object[components.length];
@@ -53,12 +53,12 @@ class WireJsonTest {
                 types[i] = components[i].getType();
                 args[i] = sample(types[i]);
             }
-            dev.rebound.api.SessionEvent event = (dev.rebound.api.SessionEvent) type.getDeclaredConstructor(types)
+            dev.rebound.event.SessionEvent event = (dev.rebound.event.SessionEvent) type.getDeclaredConstructor(types)
                     .newInstance(args);
             assertThat(event.type()).as(type.getSimpleName()).isEqualTo(WireJson.typeName(type));
             JsonNode json = wire.event(event);
             assertThat(json.get("type").asText()).isEqualTo(event.type());
-            assertThat(wire.mapper().treeToValue(json, dev.rebound.api.SessionEvent.class)).isEqualTo(event);
+            assertThat(wire.mapper().treeToValue(json, dev.rebound.event.SessionEvent.class)).isEqualTo(event);
         }
     }
 
@@ -73,20 +73,20 @@ class WireJsonTest {
             return "s";
         } else if (type == List.class) {
             return List.of();
-        } else if (type == dev.rebound.api.ModelRef.class) {
-            return new dev.rebound.api.ModelRef("p", "m");
+        } else if (type == dev.rebound.transcript.ModelRef.class) {
+            return new dev.rebound.transcript.ModelRef("p", "m");
         } else if (type.isEnum()) {
             return type.getEnumConstants()[0];
-        } else if (type == dev.rebound.api.ChatMessage.class) {
-            return new dev.rebound.api.UserMessage("u", "hi", 1);
+        } else if (type == dev.rebound.transcript.ChatMessage.class) {
+            return new dev.rebound.transcript.UserMessage("u", "hi", 1);
         }
         return null;
     }
 
     @Test
     void aRetryWithoutCredentialSaysCredentialNull() {
-        JsonNode json = wire.event(new dev.rebound.api.AutoRetryStart(1, 10, 438, "529 Overloaded",
-                dev.rebound.api.ErrorKind.TRANSIENT, "ollama/llama3.2", null, 1000));
+        JsonNode json = wire.event(new dev.rebound.event.AutoRetryStart(1, 10, 438, "529 Overloaded",
+                dev.rebound.event.ErrorKind.TRANSIENT, "ollama/llama3.2", null, 1000));
         assertThat(json.has("credential")).isTrue();
         assertThat(json.get("credential").isNull()).isTrue();
         assertThat(json.get("errorKind").asText()).isEqualTo("transient");

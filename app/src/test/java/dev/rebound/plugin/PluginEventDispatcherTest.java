@@ -2,8 +2,22 @@ package dev.rebound.plugin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rebound.api.AgentEnd;
+import dev.rebound.api.AgentStart;
+import dev.rebound.api.AutoRetryEnd;
+import dev.rebound.api.AutoRetryStart;
+import dev.rebound.api.CredentialSwitched;
+import dev.rebound.api.DeltaKind;
+import dev.rebound.api.ErrorKind;
+import dev.rebound.api.MessageUpdate;
+import dev.rebound.api.ModelRef;
 import dev.rebound.api.Notice;
+import dev.rebound.api.NoticeLevel;
+import dev.rebound.api.RetryChainEnd;
+import dev.rebound.api.RetryEndReason;
+import dev.rebound.api.RetryFallbackApplied;
 import dev.rebound.api.SessionEvent;
+import dev.rebound.api.SessionRef;
 import dev.rebound.api.SessionEventListener;
 import dev.rebound.plugin.PluginEventDispatcher.PluginStatus;
 import dev.rebound.plugin.PluginEventDispatcher.State;
@@ -22,6 +36,7 @@ class PluginEventDispatcherTest {
     private static final long WAIT_SECONDS = 10;
 
     private final List<String> toldUser = new CopyOnWriteArrayList<>();
+    private static final SessionRef CHAT = new SessionRef("s1", null);
     private final CountDownLatch userTold = new CountDownLatch(1);
     private final PluginEventDispatcher dispatcher = new PluginEventDispatcher(message -> {
         toldUser.add(message);
@@ -138,8 +153,8 @@ class PluginEventDispatcherTest {
             }
         });
 
-        dispatcher.publish(new Notice("info", "first"));
-        dispatcher.publish(new Notice("info", "second"));
+        dispatcher.publish(new Notice(CHAT, null, NoticeLevel.INFO, "first"));
+        dispatcher.publish(new Notice(CHAT, null, NoticeLevel.INFO, "second"));
 
         awaitStatus("recursive", s -> s.delivered() == 1);
         assertThat(status("recursive")).isEqualTo(new PluginStatus("recursive", "1.0", State.ACTIVE,
@@ -197,7 +212,7 @@ class PluginEventDispatcherTest {
                 }
             }
         });
-        dispatcher.publish(new Notice("info", "x"));
+        dispatcher.publish(new Notice(CHAT, null, NoticeLevel.INFO, "x"));
         assertThat(entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
 
         CountDownLatch closed = new CountDownLatch(1);
@@ -211,7 +226,7 @@ class PluginEventDispatcherTest {
         assertThat(deliveryThread("interruptible")).isEmpty();
         assertThat(deliveryThread("stubborn")).isNotEmpty();
         assertThat(deliveryThread("stubborn")).allMatch(Thread::isDaemon);
-        dispatcher.publish(new Notice("info", "after close")); // ignored, does not throw
+        dispatcher.publish(new Notice(CHAT, null, NoticeLevel.INFO, "after close")); // ignored, does not throw
         assertThat(status("healthy").delivered()).isEqualTo(1);
         assertThat(status("interruptible").failures()).isZero();
         release.countDown();
@@ -259,7 +274,7 @@ class PluginEventDispatcherTest {
         PluginEventDispatcher timed = new PluginEventDispatcher(4, 10, told::add, () -> now[0]);
         try {
             timed.register("slow", "1.0", blockingUntil(entered, release));
-            List<SessionEvent> events = events(6);
+            List<SessionEvent> events = deltas(6);
             timed.publish(events.getFirst());
             assertThat(entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
             events.subList(1, 6).forEach(timed::publish);
@@ -270,10 +285,10 @@ class PluginEventDispatcherTest {
             assertThat(stuck.state()).isEqualTo(State.STUCK);
             assertThat(stuck.failure()).startsWith("a call has not returned for 4 s");
             assertThat(stuck.dropped()).isEqualTo(1);
-            timed.publish(new Notice("info", "one more"));
+            timed.publish(new Notice(CHAT, null, NoticeLevel.INFO, "one more"));
             timed.statuses();
             assertThat(told).containsExactly("Plugin slow is stuck: a call has not returned for 4 s; events wait in "
-                    + "its queue and the oldest are dropped.");
+                    + "its queue and streaming deltas are dropped.");
 
             release.countDown();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
@@ -335,6 +350,68 @@ class PluginEventDispatcherTest {
     }
 
     /** A listener that signals its first call, then holds every call until released (an interrupt ends a wait). */
+    @Test
+    void aFloodOfDeltasNeverPushesOutTurnRetryFallbackOrCredentialEvents() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<SessionEvent> received = new CopyOnWriteArrayList<>();
+        SessionEventListener blocking = blockingUntil(entered, release);
+        dispatcher.register("slow", "1.0", new SessionEventListener() {
+            @Override
+            public void onEvent(SessionEvent e) {
+                received.add(e);
+                blocking.onEvent(e);
+            }
+        }, 8);
+        ModelRef claude = new ModelRef("anthropic", "claude-sonnet-4-5");
+        ModelRef gpt = new ModelRef("openai", "gpt-5");
+        List<SessionEvent> lifecycle = List.of(new AgentEnd(CHAT, "t1", true),
+                new AutoRetryStart(CHAT, "t1", 1, 10, 438, "529 Overloaded", ErrorKind.TRANSIENT, claude, "work", 9),
+                new CredentialSwitched(CHAT, "t1", "anthropic", "work", "personal"),
+                new RetryFallbackApplied(CHAT, "t1", claude, gpt, "default"),
+                new AutoRetryEnd(CHAT, "t1", true, 1, null, RetryEndReason.SUCCEEDED),
+                new RetryChainEnd(CHAT, "t1", List.of(), RetryEndReason.SUCCEEDED, null, 1, 2));
+
+        dispatcher.publish(new AgentStart(CHAT, "t1"));
+        assertThat(entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        List<SessionEvent> flood = deltas(1_000);
+        for (int i = 0; i < lifecycle.size(); i++) {
+            flood.subList(i * 100, i * 100 + 100).forEach(dispatcher::publish);
+            dispatcher.publish(lifecycle.get(i));
+        }
+        flood.subList(600, 1_000).forEach(dispatcher::publish);
+        release.countDown();
+        awaitStatus("slow", s -> s.delivered() == 1 + 8);
+
+        assertThat(received).containsAll(lifecycle);
+        assertThat(received.stream().filter(e -> !(e instanceof MessageUpdate)).toList())
+                .containsExactlyElementsOf(java.util.stream.Stream.concat(java.util.stream.Stream.of(
+                        received.getFirst()), lifecycle.stream()).toList());
+        assertThat(status("slow").dropped()).isEqualTo(1_000 - 2);
+        assertThat(toldUser).isEmpty();
+    }
+
+    @Test
+    void aQueueOfNothingButLifecycleEventsLosesTheOldestAndTheUserIsToldOnce() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        dispatcher.register("stuck", "1.0", blockingUntil(entered, release), 2);
+
+        dispatcher.publish(new AgentStart(CHAT, "t1"));
+        assertThat(entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        events(5).forEach(dispatcher::publish);
+
+        assertThat(status("stuck").dropped()).isEqualTo(3);
+        assertThat(toldUser).containsExactly("Plugin stuck is too slow to keep up and lost retry or turn events; "
+                + "what it records may be incomplete.");
+        release.countDown();
+    }
+
+    private static List<SessionEvent> deltas(int n) {
+        return IntStream.range(0, n).<SessionEvent>mapToObj(i -> new MessageUpdate(CHAT, "t1", "m1", DeltaKind.TEXT,
+                "token " + i)).collect(java.util.stream.Collectors.toCollection(java.util.ArrayList::new));
+    }
+
     private static SessionEventListener blockingUntil(CountDownLatch entered, CountDownLatch release) {
         return new SessionEventListener() {
             @Override
@@ -350,7 +427,7 @@ class PluginEventDispatcherTest {
     }
 
     private static List<SessionEvent> events(int n) {
-        return IntStream.range(0, n).<SessionEvent>mapToObj(i -> new Notice("info", "event " + i)).toList();
+        return IntStream.range(0, n).<SessionEvent>mapToObj(i -> new Notice(CHAT, null, NoticeLevel.INFO, "event " + i)).toList();
     }
 
     private PluginStatus status(String id) {

@@ -17,7 +17,7 @@ class PluginGuideTest {
     void theGuidesListenerIsTheTemplatesAutoRetryLoggerToTheCharacter() throws IOException {
         String guide = Files.readString(REPOSITORY.resolve("docs/plugins.md"));
         String template = Files.readString(REPOSITORY.resolve(
-                "plugins/example-plugin/src/main/java/dev/rebound/plugin/example/AutoRetryLogger.java"));
+                "plugins/example-plugin/src/main/java/dev/rebound/example/AutoRetryLogger.java"));
 
         assertThat(firstJavaBlockUnder(guide, HEADING)).isEqualTo(template);
     }

@@ -2,7 +2,7 @@ package dev.rebound.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.RetryEndReason;
+import dev.rebound.event.RetryEndReason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -11,15 +11,15 @@ import static dev.rebound.retry.PoolHarness.defaultChain;
 import static dev.rebound.retry.PoolHarness.retry;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.AutoRetryEnd;
-import dev.rebound.api.AutoRetryStart;
-import dev.rebound.api.CredentialSwitched;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.RetryEndReason;
-import dev.rebound.api.RetryFallbackApplied;
-import dev.rebound.api.RetryFallbackReverted;
-import dev.rebound.api.RetryFallbackSucceeded;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.AutoRetryEnd;
+import dev.rebound.event.AutoRetryStart;
+import dev.rebound.event.CredentialSwitched;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.event.RetryEndReason;
+import dev.rebound.event.RetryFallbackApplied;
+import dev.rebound.event.RetryFallbackReverted;
+import dev.rebound.event.RetryFallbackSucceeded;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.session.HistoryEntry;
 import dev.rebound.settings.RetrySettings;
@@ -450,7 +450,7 @@ class CredentialsAndFallbackTest {
         assertThat(h.requests).hasSize(1);
         assertThat(h.timer.delays()).isEmpty();
         assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
-        assertThat(h.all(dev.rebound.api.Notice.class)).singleElement()
+        assertThat(h.all(dev.rebound.event.Notice.class)).singleElement()
                 .satisfies(n -> assertThat(n.message()).contains("does not include what this request needs")
                         .contains("did not retry"));
         assertThat(h.pool.isBlocked("anthropic", "a")).isFalse();

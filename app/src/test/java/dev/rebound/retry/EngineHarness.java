@@ -1,14 +1,14 @@
 package dev.rebound.retry;
 
 import dev.rebound.testing.MutableClock;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.SessionEvent;
-import dev.rebound.api.StopDetails;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.event.SessionEvent;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.session.ChatSession;
@@ -112,7 +112,7 @@ final class EngineHarness implements AutoCloseable {
             switch (e.type()) {
                 case "message_start", "message_update" -> {
                 }
-                case "message_end" -> out.add(((dev.rebound.api.MessageEnd) e).message().role().equals("user")
+                case "message_end" -> out.add(((dev.rebound.event.MessageEnd) e).message().role().equals("user")
                         ? "user" : "reply");
                 default -> out.add(e.type());
             }

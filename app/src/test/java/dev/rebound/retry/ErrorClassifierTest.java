@@ -2,13 +2,13 @@ package dev.rebound.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.StopDetails;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import dev.rebound.retry.Classification.Verdict;
 import dev.rebound.session.ChatSession;
 import java.util.List;

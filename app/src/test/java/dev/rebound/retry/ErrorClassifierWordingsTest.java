@@ -2,11 +2,11 @@ package dev.rebound.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopReason;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,10 +1,10 @@
 package dev.rebound.retry;
 
 import dev.rebound.testing.MutableClock;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.SessionEvent;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.event.SessionEvent;
 import dev.rebound.auth.CredentialPool;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.auth.SessionCredentials;

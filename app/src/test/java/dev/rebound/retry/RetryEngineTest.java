@@ -9,14 +9,14 @@ import static dev.rebound.retry.EngineHarness.refusal;
 import static dev.rebound.retry.EngineHarness.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AgentEnd;
-import dev.rebound.api.AutoRetryEnd;
-import dev.rebound.api.AutoRetryStart;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.Notice;
-import dev.rebound.api.RetryAttempt;
-import dev.rebound.api.RetryChainEnd;
-import dev.rebound.api.RetryEndReason;
+import dev.rebound.event.AgentEnd;
+import dev.rebound.event.AutoRetryEnd;
+import dev.rebound.event.AutoRetryStart;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.event.Notice;
+import dev.rebound.event.RetryAttempt;
+import dev.rebound.event.RetryChainEnd;
+import dev.rebound.event.RetryEndReason;
 import dev.rebound.session.HistoryEntry;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.TurnOutcome;
@@ -261,10 +261,10 @@ class RetryEngineTest {
     }
 
     /** A reply that signals {@code entered}, then holds the call until {@code release}, then answers {@code reply}. */
-    private static java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.api.AssistantMessage>
+    private static java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.transcript.AssistantMessage>
             heldUntil(java.util.concurrent.CountDownLatch entered, java.util.concurrent.CountDownLatch release,
                       java.util.function.Function<dev.rebound.provider.ProviderRequest,
-                              dev.rebound.api.AssistantMessage> reply) {
+                              dev.rebound.transcript.AssistantMessage> reply) {
         return r -> {
             entered.countDown();
             try {
@@ -333,10 +333,10 @@ class RetryEngineTest {
         });
         h.prompt("first");
 
-        assertThat(h.session.messages()).last().isInstanceOfSatisfying(dev.rebound.api.AssistantMessage.class,
+        assertThat(h.session.messages()).last().isInstanceOfSatisfying(dev.rebound.transcript.AssistantMessage.class,
                 m -> assertThat(m.errorMessage()).isEqualTo(OVERLOADED));
         assertThat(h.session.history()).filteredOn(e -> e instanceof HistoryEntry.Message m
-                        && m.message() instanceof dev.rebound.api.AssistantMessage)
+                        && m.message() instanceof dev.rebound.transcript.AssistantMessage)
                 .singleElement().satisfies(e -> assertThat(((HistoryEntry.Message) e).retried()).isFalse());
     }
 
@@ -355,7 +355,7 @@ class RetryEngineTest {
         assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 1);
     }
 
-    private static java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.api.AssistantMessage>
+    private static java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.transcript.AssistantMessage>
             usageLimit(String text) {
         return http(429, "Too Many Requests", text, null, null, Map.of());
     }
@@ -398,8 +398,8 @@ class RetryEngineTest {
         h.settings(retry(10, 0, 0));
         var limit = usageLimit("You have reached your usage limit. Please retry in 1s.");
         h.script(limit, r -> {
-            dev.rebound.api.AssistantMessage m = limit.apply(r);
-            return new dev.rebound.api.AssistantMessage(m.id(), m.content(), m.provider(), m.model(), m.api(),
+            dev.rebound.transcript.AssistantMessage m = limit.apply(r);
+            return new dev.rebound.transcript.AssistantMessage(m.id(), m.content(), m.provider(), m.model(), m.api(),
                     "personal", null, m.stopReason(), m.errorMessage(), m.stopDetails(), m.failure(), 0);
         }, ok("x"));
         h.prompt("hi");
@@ -516,19 +516,19 @@ class RetryEngineTest {
     private static ModelFallback countingFallback(AtomicInteger asked) {
         return new ModelFallback() {
             @Override
-            public java.util.Optional<List<dev.rebound.api.SessionEvent>> apply(dev.rebound.api.AssistantMessage f,
+            public java.util.Optional<List<dev.rebound.event.SessionEvent>> apply(dev.rebound.transcript.AssistantMessage f,
                     Classification c, java.util.OptionalLong hint) {
                 asked.incrementAndGet();
                 return java.util.Optional.empty();
             }
 
             @Override
-            public List<dev.rebound.api.SessionEvent> onSuccess() {
+            public List<dev.rebound.event.SessionEvent> onSuccess() {
                 return List.of();
             }
 
             @Override
-            public List<dev.rebound.api.SessionEvent> revertIfDue(boolean beforePrompt) {
+            public List<dev.rebound.event.SessionEvent> revertIfDue(boolean beforePrompt) {
                 return List.of();
             }
 

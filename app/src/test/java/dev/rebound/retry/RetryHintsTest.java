@@ -3,8 +3,8 @@ package dev.rebound.retry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -2,8 +2,8 @@ package dev.rebound.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,17 +2,17 @@ package dev.rebound.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AgentEnd;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.MessageEnd;
-import dev.rebound.api.MessageUpdate;
-import dev.rebound.api.ModelChanged;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.StopReason;
-import dev.rebound.api.UserMessage;
+import dev.rebound.event.AgentEnd;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.event.MessageEnd;
+import dev.rebound.event.MessageUpdate;
+import dev.rebound.event.ModelChanged;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.UserMessage;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.settings.ModelConfig;

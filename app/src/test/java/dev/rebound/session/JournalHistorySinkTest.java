@@ -2,7 +2,7 @@ package dev.rebound.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.UserMessage;
+import dev.rebound.transcript.UserMessage;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.JournalWriter;
 import dev.rebound.history.MessageEntry;

@@ -1,6 +1,6 @@
 package dev.rebound.session;
 
-import dev.rebound.api.SessionEvent;
+import dev.rebound.event.SessionEvent;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,12 +2,12 @@ package dev.rebound.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.StopReason;
-import dev.rebound.api.UserMessage;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.UserMessage;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

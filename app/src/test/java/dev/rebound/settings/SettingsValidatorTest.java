@@ -3,7 +3,7 @@ package dev.rebound.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.json.Json;
 import java.util.List;
 import java.util.Map;

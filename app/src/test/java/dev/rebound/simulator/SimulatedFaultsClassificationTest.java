@@ -2,11 +2,11 @@ package dev.rebound.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.StopReason;
-import dev.rebound.api.UserMessage;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.event.ErrorKind;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.UserMessage;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.Secret;
 import dev.rebound.provider.CallControl;

@@ -8,6 +8,6 @@ public sealed interface ChatMessage permits UserMessage, AssistantMessage {
     /** {@code user} or {@code assistant}. */
     String role();
 
-    /** Epoch milliseconds when the message was completed. */
+    /** Epoch milliseconds when the message was completed (or began, for an assistant reply still streaming). */
     long timestamp();
 }

@@ -1,7 +1,14 @@
 package dev.rebound.api;
 
-/** A message is complete: the final user prompt, or the final assistant reply with its stop reason and error. */
-public record MessageEnd(ChatMessage message) implements SessionEvent {
+/**
+ * A message is complete: the user prompt, or the assistant reply with its stop reason (and its error, when the call
+ * failed).
+ *
+ * @param session the chat
+ * @param turnId the turn
+ * @param message the complete message
+ */
+public record MessageEnd(SessionRef session, String turnId, ChatMessage message) implements SessionEvent {
     @Override
     public String type() {
         return "message_end";

@@ -1,18 +1,16 @@
 package dev.rebound.api;
 
 /**
- * A piece of a streaming assistant reply.
+ * A piece of a streaming assistant reply. These are the only events a plugin whose queue overflows may miss.
  *
+ * @param session the chat
+ * @param turnId the turn
  * @param messageId the reply being streamed
- * @param kind {@code text} or {@code thinking}
+ * @param kind answer text or reasoning
  * @param delta the new characters
  */
-public record MessageUpdate(String messageId, String kind, String delta) implements SessionEvent {
-    /** Answer text. */
-    public static final String TEXT = "text";
-    /** Reasoning text. */
-    public static final String THINKING = "thinking";
-
+public record MessageUpdate(SessionRef session, String turnId, String messageId, DeltaKind kind, String delta)
+        implements SessionEvent {
     @Override
     public String type() {
         return "message_update";

@@ -3,16 +3,14 @@ package dev.rebound.api;
 /**
  * The session's current model changed.
  *
+ * @param session the chat
+ * @param turnId the turn during which it changed, or null when it changed between turns
  * @param from the previous model, or null when there was none
  * @param model the new model
- * @param reason {@link #USER} for a manual choice, {@link #FALLBACK} when a fallback was applied, {@link #REVERT} when
- *     the session went back to its primary model
+ * @param reason who or what changed it
  */
-public record ModelChanged(ModelRef from, ModelRef model, String reason) implements SessionEvent {
-    public static final String USER = "user";
-    public static final String FALLBACK = "fallback";
-    public static final String REVERT = "revert";
-
+public record ModelChanged(SessionRef session, String turnId, ModelRef from, ModelRef model,
+                           ModelChangeReason reason) implements SessionEvent {
     @Override
     public String type() {
         return "model_changed";

@@ -3,41 +3,21 @@ package dev.rebound.api;
 import java.util.Objects;
 
 /**
- * A model of a configured provider, written {@code provider/modelId} as a selector.
+ * A model of a configured provider.
  *
- * @param provider the provider key in settings
+ * @param provider the provider key in settings ({@code anthropic}, {@code local}...)
  * @param id the model id as the provider knows it (may itself contain slashes)
  */
 public record ModelRef(String provider, String id) {
+    /** Requires both parts. */
     public ModelRef {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(id, "id");
     }
 
-    /** The {@code provider/modelId} form. */
-    public String selector() {
-        return provider + "/" + id;
-    }
-
-    /**
-     * Parses {@code provider/modelId}; the first slash separates the two, so model ids may contain slashes.
-     *
-     * @throws IllegalArgumentException when the text is not of that form
-     */
-    public static ModelRef parse(String selector) {
-        if (selector == null) {
-            throw new IllegalArgumentException("a model selector is required (provider/modelId)");
-        }
-        int slash = selector.indexOf('/');
-        if (slash <= 0 || slash == selector.length() - 1 || !selector.strip().equals(selector)) {
-            throw new IllegalArgumentException(
-                    "'" + selector + "' is not a model selector of the form provider/modelId");
-        }
-        return new ModelRef(selector.substring(0, slash), selector.substring(slash + 1));
-    }
-
+    /** The {@code provider/id} form, as settings and logs write a model. */
     @Override
     public String toString() {
-        return selector();
+        return provider + "/" + id;
     }
 }

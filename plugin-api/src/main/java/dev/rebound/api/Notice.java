@@ -1,16 +1,14 @@
 package dev.rebound.api;
 
 /**
- * A message for people: a warning about settings, a skipped fallback entry, a first-run hint.
+ * A message for people: a warning about settings, a skipped fallback entry, a key switched, a hint.
  *
- * @param level {@code info}, {@code warning} or {@code error}
+ * @param session the chat
+ * @param turnId the turn it was given in, or null
+ * @param level how much it matters
  * @param message what happened and what to do, in plain words
  */
-public record Notice(String level, String message) implements SessionEvent {
-    public static final String INFO = "info";
-    public static final String WARNING = "warning";
-    public static final String ERROR = "error";
-
+public record Notice(SessionRef session, String turnId, NoticeLevel level, String message) implements SessionEvent {
     @Override
     public String type() {
         return "notice";

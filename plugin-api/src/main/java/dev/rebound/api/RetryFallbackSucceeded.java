@@ -3,10 +3,13 @@ package dev.rebound.api;
 /**
  * The first good reply arrived on a fallback model.
  *
- * @param model the fallback model ({@code provider/id})
+ * @param session the chat
+ * @param turnId the turn
+ * @param model the fallback model
  * @param role the fallback-chain key that was used
  */
-public record RetryFallbackSucceeded(String model, String role) implements SessionEvent {
+public record RetryFallbackSucceeded(SessionRef session, String turnId, ModelRef model, String role)
+        implements SessionEvent {
     @Override
     public String type() {
         return "retry_fallback_succeeded";

@@ -27,8 +27,13 @@ import org.pf4j.ExtensionPoint;
  *       constructor is used.</li>
  *   <li><b>Shutdown.</b> A listener that also implements {@link AutoCloseable} is closed once, on its delivery thread,
  *       after its last event, when the app shuts down or the plugin is stopped.</li>
- *   <li><b>May be dropped.</b> Each plugin has a bounded queue; when it overflows the oldest events are dropped and
- *       counted, so a listener must tolerate gaps.</li>
+ *   <li><b>Which chat.</b> Every event names its {@link SessionEvent#session() session} and, during a turn, its
+ *       {@link SessionEvent#turnId() turn}. One listener sees the events of every chat, interleaved when chats run at
+ *       once: keep per-chat or per-turn state in a map keyed by them, never in a single field.</li>
+ *   <li><b>Only deltas may be dropped.</b> Each plugin has a bounded queue. When it is full, the oldest queued
+ *       {@link MessageUpdate} is dropped (and counted) to make room; turn, message, retry, fallback, credential and
+ *       notice events are never dropped while a delta remains to drop. Only a plugin whose queue holds nothing but
+ *       such events (a listener stuck for good) loses them, counted and reported to the user.</li>
  *   <li><b>New event types will come.</b> {@link SessionEvent} is sealed, so a {@code switch} over it may be written
  *       without a {@code default} branch and the compiler calls it exhaustive; but when a later app adds an event
  *       type, that switch throws {@link MatchException} for it at run time, on every such event, and the plugin is

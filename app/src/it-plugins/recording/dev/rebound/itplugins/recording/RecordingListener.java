@@ -24,7 +24,10 @@ import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import org.pf4j.Extension;
 
-/** Writes one line per event, in order, to {@code events.txt} in its data folder: the type and identifying fields. */
+/**
+ * Writes one line per event, in order, to {@code events.txt} in its data folder: the type, the session and turn, and
+ * identifying fields.
+ */
 @Extension
 public class RecordingListener implements SessionEventListener, AutoCloseable {
     private final BufferedWriter out;
@@ -48,7 +51,7 @@ public class RecordingListener implements SessionEventListener, AutoCloseable {
     }
 
     static String line(SessionEvent event) {
-        return event.type() + switch (event) {
+        return event.type() + " session=" + event.session().id() + " turn=" + event.turnId() + switch (event) {
             case AgentStart e -> " turnId=" + e.turnId();
             case AgentEnd e -> " turnId=" + e.turnId() + " willRetry=" + e.willRetry();
             case MessageStart e -> " id=" + id(e.message());

@@ -1,11 +1,11 @@
 package dev.rebound.provider.openai;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.StopDetails;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import dev.rebound.provider.KeyScrubber;
 import dev.rebound.provider.OneShotJsonBody;
 import dev.rebound.provider.CallControl;

@@ -1,9 +1,9 @@
 package dev.rebound.provider.openai;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.json.Json;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ChatProvider;

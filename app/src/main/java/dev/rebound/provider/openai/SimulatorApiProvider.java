@@ -1,8 +1,8 @@
 package dev.rebound.provider.openai;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;

@@ -1,6 +1,6 @@
 package dev.rebound.provider.openai;
 
-import dev.rebound.api.FailureKind;
+import dev.rebound.transcript.FailureKind;
 import dev.rebound.provider.ErrorBody;
 
 /**

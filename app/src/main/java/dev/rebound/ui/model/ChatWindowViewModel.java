@@ -1,6 +1,6 @@
 package dev.rebound.ui.model;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.history.SessionSummary;
 import dev.rebound.session.ChatSession;

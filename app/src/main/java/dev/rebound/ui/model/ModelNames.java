@@ -1,6 +1,6 @@
 package dev.rebound.ui.model;
 
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.Settings;
 import java.util.function.Supplier;

@@ -12,11 +12,11 @@ public record NoticeItem(Level level, String text) implements ChatItem, ChatRow 
     public enum Level {
         INFO, WARNING, ERROR;
 
-        /** The level of a {@link dev.rebound.api.Notice} level name; unknown names are shown as info. */
+        /** The level of a {@link dev.rebound.event.Notice} level name; unknown names are shown as info. */
         public static Level of(String name) {
             return switch (name == null ? "" : name) {
-                case dev.rebound.api.Notice.WARNING -> WARNING;
-                case dev.rebound.api.Notice.ERROR -> ERROR;
+                case dev.rebound.event.Notice.WARNING -> WARNING;
+                case dev.rebound.event.Notice.ERROR -> ERROR;
                 default -> INFO;
             };
         }

@@ -1,6 +1,6 @@
 package dev.rebound.ui.model;
 
-import dev.rebound.api.AutoRetryStart;
+import dev.rebound.event.AutoRetryStart;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -189,7 +189,7 @@ public final class RetryBannerViewModel {
         return String.join(" · ", parts);
     }
 
-    private static String describe(dev.rebound.api.ErrorKind kind) {
+    private static String describe(dev.rebound.event.ErrorKind kind) {
         if (kind == null) {
             return "Error";
         }

@@ -1,7 +1,7 @@
 package dev.rebound.ui.view;
 
 import atlantafx.base.theme.Styles;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.ui.model.ChatRow;
 import dev.rebound.ui.model.ReplyPart;
 import dev.rebound.ui.model.UserItem;

@@ -1,9 +1,9 @@
 package dev.rebound.provider.openai;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ChatMessage;
-import dev.rebound.api.ModelRef;
-import dev.rebound.api.UserMessage;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.UserMessage;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.Secret;
 import dev.rebound.provider.CallControl;

@@ -2,10 +2,10 @@ package dev.rebound.provider.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopReason;
 import dev.rebound.provider.CallControl;
 import mockwebserver3.MockResponse;
 import org.junit.jupiter.api.AfterEach;

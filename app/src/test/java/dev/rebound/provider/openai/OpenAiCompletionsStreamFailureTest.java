@@ -5,11 +5,11 @@ import static dev.rebound.provider.openai.CompletionsFixture.finish;
 import static dev.rebound.provider.openai.CompletionsFixture.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.StopDetails;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import dev.rebound.provider.CallControl;
 import java.net.ServerSocket;
 import mockwebserver3.MockResponse;

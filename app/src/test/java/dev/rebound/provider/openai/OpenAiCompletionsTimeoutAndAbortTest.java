@@ -5,10 +5,10 @@ import static dev.rebound.provider.openai.CompletionsFixture.sse;
 import static dev.rebound.provider.openai.CompletionsFixture.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.StopDetails;
-import dev.rebound.api.StopReason;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.StreamListener;
 import dev.rebound.settings.TimeoutSettings;

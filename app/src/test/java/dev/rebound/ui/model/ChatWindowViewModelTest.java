@@ -3,7 +3,7 @@ package dev.rebound.ui.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.app.DesktopHarness;
-import dev.rebound.api.Notice;
+import dev.rebound.event.Notice;
 import dev.rebound.e2e.Sse;
 import dev.rebound.history.SessionSummary;
 import dev.rebound.ui.DesktopContext;

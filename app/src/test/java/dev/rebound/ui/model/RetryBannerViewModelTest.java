@@ -2,8 +2,8 @@ package dev.rebound.ui.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.api.AutoRetryStart;
-import dev.rebound.api.ErrorKind;
+import dev.rebound.event.AutoRetryStart;
+import dev.rebound.event.ErrorKind;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;

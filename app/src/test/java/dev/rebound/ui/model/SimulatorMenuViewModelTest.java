@@ -107,7 +107,7 @@ class SimulatorMenuViewModelTest {
         assertThat(menu.unavailableReasonProperty().get()).isEqualTo("simulator/rebound-simulator is no longer "
                 + "configured; pick a model in the model picker.");
 
-        window.current().chooseModel(dev.rebound.api.ModelRef.parse("local/real-model"));
+        window.current().chooseModel(dev.rebound.transcript.ModelRef.parse("local/real-model"));
         fx.runUntil(() -> menu.unavailableReasonProperty().get().contains("Real Model"), WAIT);
 
         assertThat(menu.unavailableReasonProperty().get()).startsWith("Failures can be simulated only on a "
@@ -121,7 +121,7 @@ class SimulatorMenuViewModelTest {
         context.settings().update(new ObjectMapper().readTree("""
                 {"providers": {"sim": {"api": "simulator", "baseUrl": "http://127.0.0.1:8089/v1",
                                        "models": [{"id": "rebound-simulator"}]}}}"""));
-        window.current().chooseModel(dev.rebound.api.ModelRef.parse("sim/rebound-simulator"));
+        window.current().chooseModel(dev.rebound.transcript.ModelRef.parse("sim/rebound-simulator"));
         fx.runUntil(() -> !menu.availableProperty().get()
                 && menu.unavailableReasonProperty().get().contains("separate simulator"), WAIT);
 

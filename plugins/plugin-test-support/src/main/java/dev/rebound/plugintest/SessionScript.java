@@ -1,163 +1,201 @@
 package dev.rebound.plugintest;
 
-import dev.rebound.api.AgentEnd;
-import dev.rebound.api.AgentStart;
-import dev.rebound.api.AssistantMessage;
-import dev.rebound.api.AutoRetryEnd;
-import dev.rebound.api.AutoRetryStart;
-import dev.rebound.api.ContentBlock;
-import dev.rebound.api.ErrorKind;
-import dev.rebound.api.FailureKind;
-import dev.rebound.api.MessageEnd;
-import dev.rebound.api.MessageStart;
-import dev.rebound.api.MessageUpdate;
-import dev.rebound.api.ProviderFailure;
-import dev.rebound.api.RetryAttempt;
-import dev.rebound.api.RetryChainEnd;
-import dev.rebound.api.RetryEndReason;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rebound.api.ModelRef;
 import dev.rebound.api.SessionEvent;
-import dev.rebound.api.StopReason;
-import dev.rebound.api.Usage;
-import dev.rebound.api.UserMessage;
+import dev.rebound.api.SessionRef;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Writes the event sequences a real session emits, in the order of docs/rpc.md, on one model and credential, with
- * times that advance by a fixed call duration and the scheduled delays (backoff 500, 1000, 2000... ms, no jitter).
- * Not thread-safe: one script per test.
+ * Replays event sequences recorded from the real session core (a real session and retry engine, the real
+ * OpenAI-compatible provider against a loopback server; recorded and kept true by the app's
+ * {@code PluginKitRecordingsTest}), as the published events a plugin receives. Each replay is put in this script's
+ * chat, under the turn id the test gives, at this script's clock: times keep their recorded spacing (calls, backoff
+ * with the engine's jitter) and the clock moves on to the replay's last event. Message ids are made unique per turn.
+ *
+ * <p>The recordings: a turn answered at once; 529 overloaded once or three times, then an answer
+ * ({@code retry.maxRetries} 10); 529 overloaded until the chain is exhausted with {@code retry.maxRetries} 1 or 2. All
+ * on model {@link #MODEL} with the credential labelled {@link #CREDENTIAL}. Not thread-safe: one script per test.
  */
 public final class SessionScript {
 
-    /** The error text of a 529 overloaded reply, as the provider layer reports it. */
-    public static final String OVERLOADED = "529 Overloaded: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
-            + "\"message\":\"Overloaded\"}}";
-    /** How long each provider call takes in the script. */
-    public static final long CALL_MS = 200;
-    private static final long BASE_DELAY_MS = 500;
+    /** The model of every recording. */
+    public static final ModelRef MODEL = new ModelRef("anthropic", "claude-sonnet-4-5");
+    /** The credential label of every recording. */
+    public static final String CREDENTIAL = "work";
+    /** The error text the core reports for a 529 {@code overloaded_error} reply. */
+    public static final String OVERLOADED = "529 Overloaded: Overloaded (type: overloaded_error)";
+    /** The answer text of the recordings that end with one. */
+    public static final String ANSWER = "Wait longer after each failure.";
 
-    private final String provider;
-    private final String model;
-    private final String credential;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> TIMES = Set.of("timestamp", "retryAt", "startedAt", "endedAt");
+    private static final Set<String> MESSAGE_IDS = Set.of("id", "messageId");
+
+    private final SessionRef session;
     private long now;
-    private int messageCount;
 
     /**
-     * @param provider the provider key
-     * @param model the model id
-     * @param credential the credential label, or null
+     * @param session the chat the replayed events belong to
      * @param startMillis epoch milliseconds of the first event
      */
-    public SessionScript(String provider, String model, String credential, long startMillis) {
-        this.provider = provider;
-        this.model = model;
-        this.credential = credential;
+    public SessionScript(SessionRef session, long startMillis) {
+        this.session = session;
         this.now = startMillis;
     }
 
-    /** The {@code provider/model} selector the script's events name. */
-    public String selector() {
-        return provider + "/" + model;
+    /** The chat of this script's events. */
+    public SessionRef session() {
+        return session;
     }
 
-    /** The script's clock: epoch milliseconds of the last event written. */
+    /** The script's clock: epoch milliseconds of the last event replayed. */
     public long now() {
         return now;
     }
 
     /** A turn answered by its first call: no retry, no chain. */
     public List<SessionEvent> answeredAtOnce(String turnId) {
-        List<SessionEvent> events = new ArrayList<>();
-        startTurn(events, turnId);
-        answer(events);
-        events.add(new AgentEnd(turnId, false));
-        return events;
+        return replay("answered-at-once", turnId);
     }
 
     /**
-     * A turn whose first call and the retries after it fail with 529 overloaded {@code failures} times in all, then
-     * a retry succeeds: {@code failures} retries, chain {@code succeeded}.
+     * A turn whose first call (and, for 3, the retries after it) fail with 529 overloaded, then a retry answers.
+     *
+     * @param turnId the turn's id
+     * @param failures 1 or 3, the recorded counts
      */
-    public List<SessionEvent> overloadedThenSucceeds(String turnId, int failures, int maxRetries) {
-        List<SessionEvent> events = new ArrayList<>();
-        long startedAt = startTurn(events, turnId);
-        List<RetryAttempt> attempts = failAndRetry(events, turnId, failures, maxRetries);
-        answer(events);
-        events.add(new AutoRetryEnd(true, failures, null, RetryEndReason.SUCCEEDED));
-        events.add(new RetryChainEnd(turnId, attempts, RetryEndReason.SUCCEEDED, null, startedAt + CALL_MS, now));
-        events.add(new AgentEnd(turnId, false));
-        return events;
+    public List<SessionEvent> overloadedThenSucceeds(String turnId, int failures) {
+        if (failures != 1 && failures != 3) {
+            throw new IllegalArgumentException("recorded with 1 or 3 failures, not " + failures);
+        }
+        return replay("overloaded-" + failures + "-then-succeeds", turnId);
     }
 
     /**
-     * A turn whose first call and all {@code maxRetries} retries fail with 529 overloaded: chain {@code exhausted},
-     * the last failure recorded with no delay.
+     * A turn whose first call and every retry fail with 529 overloaded until the chain is exhausted.
+     *
+     * @param turnId the turn's id
+     * @param maxRetries 1 or 2, the recorded {@code retry.maxRetries}
      */
     public List<SessionEvent> overloadedUntilExhausted(String turnId, int maxRetries) {
+        if (maxRetries != 1 && maxRetries != 2) {
+            throw new IllegalArgumentException("recorded with retry.maxRetries 1 or 2, not " + maxRetries);
+        }
+        return replay("overloaded-until-exhausted-" + maxRetries, turnId);
+    }
+
+    /**
+     * Interleaves several chats' sequences one event at a time, in turn, as two chats streaming at once reach a
+     * plugin; each sequence keeps its own order.
+     */
+    @SafeVarargs
+    public static List<SessionEvent> interleave(List<SessionEvent>... sequences) {
+        List<SessionEvent> out = new ArrayList<>();
+        List<Iterator<SessionEvent>> its = new ArrayList<>();
+        for (List<SessionEvent> sequence : sequences) {
+            its.add(sequence.iterator());
+        }
+        boolean any = true;
+        while (any) {
+            any = false;
+            for (Iterator<SessionEvent> it : its) {
+                if (it.hasNext()) {
+                    out.add(it.next());
+                    any = true;
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<SessionEvent> replay(String recording, String turnId) {
+        List<JsonNode> frames = read(recording);
+        long recordedStart = frames.stream().mapToLong(SessionScript::firstTime).filter(t -> t > 0).min()
+                .orElse(now);
+        long shift = now - recordedStart;
         List<SessionEvent> events = new ArrayList<>();
-        long startedAt = startTurn(events, turnId);
-        List<RetryAttempt> attempts = failAndRetry(events, turnId, maxRetries, maxRetries);
-        fail(events);
-        attempts.add(new RetryAttempt(maxRetries, ErrorKind.TRANSIENT, 529, selector(), credential, null,
-                OVERLOADED));
-        events.add(new AutoRetryEnd(false, maxRetries, OVERLOADED, RetryEndReason.EXHAUSTED));
-        events.add(new RetryChainEnd(turnId, attempts, RetryEndReason.EXHAUSTED, OVERLOADED, startedAt + CALL_MS,
-                now));
-        events.add(new AgentEnd(turnId, false));
+        for (JsonNode frame : frames) {
+            rewrite(frame, turnId, shift);
+            SessionEvent event = RpcFrames.event(frame, session);
+            if (event != null) {
+                events.add(event);
+            }
+            now = Math.max(now, lastTime(frame));
+        }
         return events;
     }
 
-    private long startTurn(List<SessionEvent> events, String turnId) {
-        long startedAt = now;
-        events.add(new AgentStart(turnId));
-        UserMessage prompt = new UserMessage(nextId(), "Explain exponential backoff", now);
-        events.add(new MessageStart(prompt));
-        events.add(new MessageEnd(prompt));
-        return startedAt;
-    }
-
-    /** {@code retries} calls that fail with 529, each followed by a scheduled retry; returns their records. */
-    private List<RetryAttempt> failAndRetry(List<SessionEvent> events, String turnId, int retries, int maxRetries) {
-        List<RetryAttempt> attempts = new ArrayList<>();
-        for (int retry = 1; retry <= retries; retry++) {
-            fail(events);
-            long delay = BASE_DELAY_MS << (retry - 1);
-            events.add(new AgentEnd(turnId, true));
-            events.add(new AutoRetryStart(retry, maxRetries, delay, OVERLOADED, ErrorKind.TRANSIENT, selector(),
-                    credential, now + delay));
-            attempts.add(new RetryAttempt(retry - 1, ErrorKind.TRANSIENT, 529, selector(), credential, delay,
-                    OVERLOADED));
-            now += delay;
-            events.add(new AgentStart(turnId));
+    /** Puts a frame in the script's turn and time, and makes message ids unique to the turn; in place. */
+    private static void rewrite(JsonNode node, String turnId, long shift) {
+        if (node instanceof ObjectNode object) {
+            for (Map.Entry<String, JsonNode> field : object.properties()) {
+                String name = field.getKey();
+                JsonNode value = field.getValue();
+                if (name.equals("turnId") && value.isTextual()) {
+                    object.put(name, turnId);
+                } else if (TIMES.contains(name) && value.isNumber()) {
+                    object.put(name, value.asLong() + shift);
+                } else if (MESSAGE_IDS.contains(name) && value.isTextual()) {
+                    object.put(name, turnId + "/" + value.asText());
+                } else {
+                    rewrite(value, turnId, shift);
+                }
+            }
+        } else if (node.isArray()) {
+            node.forEach(child -> rewrite(child, turnId, shift));
         }
-        return attempts;
     }
 
-    private void fail(List<SessionEvent> events) {
-        String id = nextId();
-        events.add(new MessageStart(assistant(id, List.of(), StopReason.STOP, null, null)));
-        now += CALL_MS;
-        ProviderFailure failure = new ProviderFailure(FailureKind.HTTP, 529, "overloaded_error", null, Map.of());
-        events.add(new MessageEnd(assistant(id, List.of(), StopReason.ERROR, OVERLOADED, failure)));
+    private static long firstTime(JsonNode frame) {
+        return times(frame).stream().mapToLong(Long::longValue).min().orElse(0);
     }
 
-    private void answer(List<SessionEvent> events) {
-        String id = nextId();
-        String text = "Wait longer after each failure.";
-        events.add(new MessageStart(assistant(id, List.of(), StopReason.STOP, null, null)));
-        events.add(new MessageUpdate(id, MessageUpdate.TEXT, text));
-        now += CALL_MS;
-        events.add(new MessageEnd(assistant(id, List.of(new ContentBlock.Text(text)), StopReason.STOP, null, null)));
+    private static long lastTime(JsonNode frame) {
+        return times(frame).stream().mapToLong(Long::longValue).max().orElse(0);
     }
 
-    private AssistantMessage assistant(String id, List<ContentBlock> content, StopReason stop, String error,
-                                       ProviderFailure failure) {
-        return new AssistantMessage(id, content, provider, model, "openai-completions", credential,
-                new Usage(12, content.isEmpty() ? 0 : 7, 0, 0), stop, error, null, failure, now);
+    private static List<Long> times(JsonNode node) {
+        List<Long> found = new ArrayList<>();
+        if (node instanceof ObjectNode object) {
+            for (Map.Entry<String, JsonNode> field : object.properties()) {
+                if (TIMES.contains(field.getKey()) && field.getValue().isNumber()) {
+                    found.add(field.getValue().asLong());
+                } else {
+                    found.addAll(times(field.getValue()));
+                }
+            }
+        } else if (node.isArray()) {
+            node.forEach(child -> found.addAll(times(child)));
+        }
+        return found;
     }
 
-    private String nextId() {
-        return "msg-" + ++messageCount;
+    private static List<JsonNode> read(String recording) {
+        String resource = "recordings/" + recording + ".jsonl";
+        try (InputStream in = SessionScript.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing recording " + resource);
+            }
+            List<JsonNode> frames = new ArrayList<>();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank()) {
+                    frames.add(JSON.readTree(line));
+                }
+            }
+            return frames;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read recording " + resource, e);
+        }
     }
 }

@@ -12,7 +12,7 @@ public record TestPluginContext(String pluginId, Path dataDirectory, Map<String,
                                 Map<String, Object> pluginSettings, String appVersion) implements PluginContext {
 
     /** The version the plugins' tests run against. */
-    public static final String APP_VERSION = "0.1.0-SNAPSHOT";
+    public static final String APP_VERSION = "0.2.0-SNAPSHOT";
 
     public TestPluginContext {
         settings = Map.copyOf(settings);

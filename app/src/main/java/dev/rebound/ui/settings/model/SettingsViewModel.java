@@ -3,7 +3,7 @@ package dev.rebound.ui.settings.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.api.ModelRef;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.settings.JsonMergePatch;
 import dev.rebound.settings.Settings;
 import dev.rebound.settings.SettingsProblem;

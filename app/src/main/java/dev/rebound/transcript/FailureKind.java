@@ -1,0 +1,35 @@
+package dev.rebound.transcript;
+
+/** Where a provider call failed. {@link #toString()} gives the wire name. */
+public enum FailureKind {
+    /** The server answered with an HTTP error status. */
+    HTTP("http"),
+    /** The server sent an error object inside a successful (200) stream. */
+    STREAM_ERROR("stream_error"),
+    /** Connecting, sending or receiving failed (refused, reset, DNS, TLS...). */
+    TRANSPORT("transport"),
+    /** The stream ended without its terminal signal. */
+    TRUNCATED("truncated"),
+    /** No first byte, or no data between events, within the configured time. */
+    TIMEOUT("timeout"),
+    /** The server's reply could not be understood. */
+    PROTOCOL("protocol"),
+    /** Rebound could not make the call at all (no credential, bad configuration). */
+    CONFIGURATION("configuration"),
+    /**
+     * Every API key of the provider is blocked after usage limits, so Rebound did not send the request. The
+     * {@code retry-after-ms} header holds the time until the first key is free again.
+     */
+    CREDENTIALS_BLOCKED("credentials_blocked");
+
+    private final String wireName;
+
+    FailureKind(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @Override
+    public String toString() {
+        return wireName;
+    }
+}
