@@ -37,11 +37,11 @@ import dev.rebound.plugin.PluginReport;
 import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.Settings;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.simulator.BuiltInSimulator;
-import dev.rebound.state.ExpiryStore;
-import dev.rebound.state.MemoryExpiries;
+import dev.rebound.expiry.ExpiryStore;
+import dev.rebound.expiry.MemoryExpiries;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +73,7 @@ final class AppServices implements AutoCloseable {
     private final CredentialStore credentials;
     private final CredentialPool credentialPool;
     private final ModelCooldowns cooldowns;
-    private final List<SettingsProblem> stateProblems = new ArrayList<>();
+    private final List<FileProblem> stateProblems = new ArrayList<>();
     /**
      * The shared HTTP client, built in the background from the start: building it loads the platform's trust store
      * (over half a second), which would otherwise delay the window; the first call waits for it if need be.
@@ -239,10 +239,10 @@ final class AppServices implements AutoCloseable {
 
     private List<String[]> startupNotices(boolean firstRunNotice) {
         List<String[]> notices = new ArrayList<>();
-        List<SettingsProblem> problems = new ArrayList<>(settings.problems());
+        List<FileProblem> problems = new ArrayList<>(settings.problems());
         problems.addAll(credentials.problems());
         problems.addAll(stateProblems);
-        for (SettingsProblem p : problems) {
+        for (FileProblem p : problems) {
             notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
         }
         if (firstRunNotice && settings.usesBuiltInProvider()) {
@@ -282,7 +282,7 @@ final class AppServices implements AutoCloseable {
                 ModelRef fallbackStart = defaultModel(settings.current());
                 RestoredSession restored = SessionRestorer.restore(loaded, settings.current(), fallbackStart);
                 List<String[]> notices = new ArrayList<>();
-                for (SettingsProblem p : loaded.problems()) {
+                for (FileProblem p : loaded.problems()) {
                     notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
                 }
                 ModelRef saved = SessionRestorer.savedPrimary(loaded);

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.plugin.PluginReport;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.settings.SettingsUpdate;
 import dev.rebound.ui.settings.model.PluginsPort;
@@ -57,7 +57,7 @@ final class SettingsPlugins implements PluginsPort {
         patch.putObject("plugins").putObject(id).put("enabled", enabled);
         SettingsUpdate update = settings.update(patch);
         if (update instanceof SettingsUpdate.Rejected rejected) {
-            throw new IOException(rejected.reasons().stream().map(SettingsProblem::describe)
+            throw new IOException(rejected.reasons().stream().map(FileProblem::describe)
                     .collect(Collectors.joining("; ")));
         }
     }

@@ -1,7 +1,7 @@
 package dev.rebound.auth;
 
-import dev.rebound.state.Expiries;
-import dev.rebound.state.ExpiryStore;
+import dev.rebound.expiry.Expiries;
+import dev.rebound.expiry.ExpiryStore;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;

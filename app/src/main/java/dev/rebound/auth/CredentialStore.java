@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.json.Json;
-import dev.rebound.settings.AtomicFiles;
+import dev.rebound.files.AtomicFiles;
 import dev.rebound.settings.ConfigDirectory;
-import dev.rebound.settings.FileBackups;
-import dev.rebound.settings.JsonFiles;
-import dev.rebound.settings.KeyPath;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileBackups;
+import dev.rebound.files.JsonFiles;
+import dev.rebound.files.KeyPath;
+import dev.rebound.files.FileProblem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +60,7 @@ public final class CredentialStore {
 
     /** Labels of well-formed entries, the credentials whose key resolved, and the problems found. */
     private record State(Map<String, List<String>> labels, Map<String, List<Credential>> credentials,
-                         List<SettingsProblem> problems) {
+                         List<FileProblem> problems) {
     }
 
     private CredentialStore(Path file, Map<String, String> env, Clock clock) {
@@ -83,7 +83,7 @@ public final class CredentialStore {
     }
 
     private void load() {
-        List<SettingsProblem> fileProblems = new ArrayList<>();
+        List<FileProblem> fileProblems = new ArrayList<>();
         tightenPermissions().ifPresent(fileProblems::add);
         // The parser's own description is never shown: it may quote the file, keys included.
         JsonFiles.ObjectLoad read = JsonFiles.readObject(file, mapper, "{ \"provider\": [ ... ] }", NOT_CHANGED, false);
@@ -98,7 +98,7 @@ public final class CredentialStore {
         state.problems().forEach(p -> LOG.warn("credentials: {}", p.describe()));
     }
 
-    private Optional<SettingsProblem> tightenPermissions() {
+    private Optional<FileProblem> tightenPermissions() {
         if (!Files.isRegularFile(file) || !file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
             return Optional.empty();
         }
@@ -108,17 +108,17 @@ public final class CredentialStore {
                 return Optional.empty();
             }
             Files.setPosixFilePermissions(file, AtomicFiles.OWNER_ONLY);
-            return Optional.of(SettingsProblem.warning("", file + " had permissions "
+            return Optional.of(FileProblem.warning("", file + " had permissions "
                     + PosixFilePermissions.toString(perms) + ", so other users could read its API keys; Rebound "
                     + "changed them to rw------- (owner only)."));
         } catch (IOException | UnsupportedOperationException e) {
-            return Optional.of(SettingsProblem.warning("", file + " may be readable by other users and "
+            return Optional.of(FileProblem.warning("", file + " may be readable by other users and "
                     + "Rebound could not restrict it (" + e + "); run chmod 600 on it."));
         }
     }
 
-    private State interpret(ObjectNode doc, List<SettingsProblem> fileProblems) {
-        List<SettingsProblem> problems = new ArrayList<>(fileProblems);
+    private State interpret(ObjectNode doc, List<FileProblem> fileProblems) {
+        List<FileProblem> problems = new ArrayList<>(fileProblems);
         Map<String, List<String>> labels = new LinkedHashMap<>();
         Map<String, List<Credential>> credentials = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> member : doc.properties()) {
@@ -153,7 +153,7 @@ public final class CredentialStore {
 
     /** The key source of a well-formed entry, or null (then reported) when the entry is unusable. */
     private static ApiKeySource entry(JsonNode entry, String path, Set<String> seenLabels,
-                                      List<SettingsProblem> problems) {
+                                      List<FileProblem> problems) {
         if (!entry.isObject()) {
             problems.add(error(path, "must be an object with a label and apiKey or apiKeyEnv"));
             return null;
@@ -201,13 +201,13 @@ public final class CredentialStore {
         return new ApiKeySource.Environment(keyEnv.textValue());
     }
 
-    private Secret resolve(ApiKeySource source, String label, String entryPath, List<SettingsProblem> problems) {
+    private Secret resolve(ApiKeySource source, String label, String entryPath, List<FileProblem> problems) {
         return switch (source) {
             case ApiKeySource.Literal literal -> literal.key();
             case ApiKeySource.Environment environment -> {
                 String value = env.get(environment.variable());
                 if (value == null || value.isEmpty()) {
-                    problems.add(SettingsProblem.warning(FILE_NAME + ": " + KeyPath.child(entryPath, "apiKeyEnv"),
+                    problems.add(FileProblem.warning(FILE_NAME + ": " + KeyPath.child(entryPath, "apiKeyEnv"),
                             "environment variable " + environment.variable() + " is not set or empty, so credential '"
                                     + label + "' is skipped"));
                     yield null;
@@ -217,8 +217,8 @@ public final class CredentialStore {
         };
     }
 
-    private static SettingsProblem error(String path, String message) {
-        return SettingsProblem.error(FILE_NAME + ": " + path, message);
+    private static FileProblem error(String path, String message) {
+        return FileProblem.error(FILE_NAME + ": " + path, message);
     }
 
     /** The file this store reads and writes. */
@@ -253,7 +253,7 @@ public final class CredentialStore {
     }
 
     /** What was wrong with the file at load, or after the last save. */
-    public List<SettingsProblem> problems() {
+    public List<FileProblem> problems() {
         return state.problems();
     }
 

@@ -1,8 +1,8 @@
 package dev.rebound.fallback;
 
 import dev.rebound.transcript.ModelRef;
-import dev.rebound.state.Expiries;
-import dev.rebound.state.ExpiryStore;
+import dev.rebound.expiry.Expiries;
+import dev.rebound.expiry.ExpiryStore;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
 

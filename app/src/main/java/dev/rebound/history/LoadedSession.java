@@ -1,6 +1,6 @@
 package dev.rebound.history;
 
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -13,7 +13,7 @@ import java.util.Set;
  * @param entries the valid entries, without duplicates; {@link UnknownEntry unknown ones} included as raw JSON
  * @param problems warnings about skipped lines and a missing header, each naming the file and the line
  */
-public record LoadedSession(SessionHeader header, List<JournalEntry> entries, List<SettingsProblem> problems) {
+public record LoadedSession(SessionHeader header, List<JournalEntry> entries, List<FileProblem> problems) {
     public LoadedSession {
         Objects.requireNonNull(header, "header");
         entries = List.copyOf(entries);

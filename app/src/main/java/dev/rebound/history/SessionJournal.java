@@ -1,7 +1,7 @@
 package dev.rebound.history;
 
 import dev.rebound.json.WireJson;
-import dev.rebound.settings.AtomicFiles;
+import dev.rebound.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

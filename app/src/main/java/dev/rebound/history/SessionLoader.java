@@ -1,7 +1,7 @@
 package dev.rebound.history;
 
 import dev.rebound.json.WireJson;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -64,7 +64,7 @@ public final class SessionLoader {
         private final Path file;
         private final List<JournalEntry> entries = new ArrayList<>();
         private final Map<String, Long> lineOfId = new HashMap<>();
-        private final List<SettingsProblem> problems = new ArrayList<>();
+        private final List<FileProblem> problems = new ArrayList<>();
         private SessionHeader header;
         private boolean seenContent;
         private final java.nio.charset.CharsetDecoder strictUtf8 = java.nio.charset.StandardCharsets.UTF_8
@@ -166,8 +166,8 @@ public final class SessionLoader {
             problems.add(problem("line " + number + " " + what));
         }
 
-        private SettingsProblem problem(String message) {
-            SettingsProblem problem = SettingsProblem.warning(file.toString(), message);
+        private FileProblem problem(String message) {
+            FileProblem problem = FileProblem.warning(file.toString(), message);
             LOG.warn("session file {}", problem.describe());
             return problem;
         }

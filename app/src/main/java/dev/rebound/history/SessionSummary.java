@@ -1,6 +1,6 @@
 package dev.rebound.history;
 
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param problems what is wrong with the file, as far as its head and tail show; the session is listed anyway
  */
 public record SessionSummary(String id, Path file, String title, long created, long lastActivity, long sizeBytes,
-                             List<SettingsProblem> problems) {
+                             List<FileProblem> problems) {
     public SessionSummary {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(file, "file");

@@ -1,6 +1,6 @@
 package dev.rebound.history;
 
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +28,7 @@ final class SummaryReader {
 
     /** The summary of a session file; never throws: an unreadable file is listed with a problem. */
     SessionSummary read(String id, Path file) {
-        List<SettingsProblem> problems = new ArrayList<>();
+        List<FileProblem> problems = new ArrayList<>();
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             FileBytes bytes = new FileBytes(channel);
             long firstEnd = endOfLine(bytes, 0);
@@ -52,7 +52,7 @@ final class SummaryReader {
     }
 
     /** The ts of the last line that is an entry, or -1; reports a last line cut short. */
-    private long lastEntryTs(FileBytes bytes, Path file, List<SettingsProblem> problems) throws IOException {
+    private long lastEntryTs(FileBytes bytes, Path file, List<FileProblem> problems) throws IOException {
         long end = bytes.size();
         boolean terminated = end > 0 && bytes.lastIndexOf((byte) '\n', end) == end - 1;
         if (terminated) {
@@ -116,7 +116,7 @@ final class SummaryReader {
         }
     }
 
-    private static SettingsProblem problem(Path file, String message) {
-        return SettingsProblem.warning(file.toString(), message);
+    private static FileProblem problem(Path file, String message) {
+        return FileProblem.warning(file.toString(), message);
     }
 }

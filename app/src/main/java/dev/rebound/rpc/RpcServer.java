@@ -17,7 +17,7 @@ import dev.rebound.session.SessionFactory;
 import dev.rebound.session.SessionState;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.Settings;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.settings.SettingsUpdate;
 import dev.rebound.simulator.BuiltInSimulator;
@@ -356,17 +356,17 @@ public final class RpcServer {
     }
 
     private void applySettings(JsonNode id, String command, JsonNode patch) {
-        java.util.Set<String> known = settings.problems().stream().map(SettingsProblem::describe)
+        java.util.Set<String> known = settings.problems().stream().map(FileProblem::describe)
                 .collect(Collectors.toSet());
         SettingsUpdate update = settings.update(patch);
         if (update instanceof SettingsUpdate.Rejected rejected) {
             out.failure(id, command, "Settings not saved: " + rejected.reasons().stream()
-                    .map(SettingsProblem::describe).collect(Collectors.joining("; ")));
+                    .map(FileProblem::describe).collect(Collectors.joining("; ")));
             return;
         }
         out.success(id, command, settings.effectiveJson());
         // New warnings of the saved settings (an unknown model in a fallback chain...) are shown, not silently kept.
-        for (SettingsProblem warning : settings.problems()) {
+        for (FileProblem warning : settings.problems()) {
             if (!known.contains(warning.describe())) {
                 current().notice(dev.rebound.event.Notice.WARNING, warning.describe());
             }

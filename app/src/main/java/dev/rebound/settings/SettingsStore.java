@@ -1,5 +1,13 @@
 package dev.rebound.settings;
 
+import dev.rebound.files.FileProblem;
+
+import dev.rebound.files.JsonFiles;
+
+import dev.rebound.files.FileBackups;
+
+import dev.rebound.files.AtomicFiles;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -42,7 +50,7 @@ public final class SettingsStore {
     private boolean fileUnreadable;
     private volatile State state;
 
-    private record State(Settings settings, List<SettingsProblem> problems) {
+    private record State(Settings settings, List<FileProblem> problems) {
     }
 
     private SettingsStore(Path file, Clock clock, ProviderConfig builtIn) {
@@ -94,7 +102,7 @@ public final class SettingsStore {
     }
 
     private void load() {
-        List<SettingsProblem> problems = new ArrayList<>();
+        List<FileProblem> problems = new ArrayList<>();
         JsonFiles.ObjectLoad read = JsonFiles.readObject(file, mapper, "{ ... }", STARTED_ON_DEFAULTS, true);
         read.problem().ifPresent(problems::add);
         ObjectNode loaded = read.root();
@@ -120,7 +128,7 @@ public final class SettingsStore {
     }
 
     /** The problems of the settings in effect: those found at load, or, after a saved edit, its warnings. */
-    public List<SettingsProblem> problems() {
+    public List<FileProblem> problems() {
         return state.problems();
     }
 
@@ -152,12 +160,12 @@ public final class SettingsStore {
             ObjectNode base = fileUnreadable ? mapper.createObjectNode() : document;
             JsonNode patched = JsonMergePatch.apply(base, mergePatch);
             if (!patched.isObject()) {
-                return new SettingsUpdate.Rejected(List.of(SettingsProblem.error("",
+                return new SettingsUpdate.Rejected(List.of(FileProblem.error("",
                         "a settings edit must be a JSON object (a merge patch); it would replace all settings")));
             }
-            List<SettingsProblem> reasons = new ArrayList<>();
+            List<FileProblem> reasons = new ArrayList<>();
             for (String path : SettingsValidator.apiKeyPaths(mergePatch)) {
-                reasons.add(SettingsProblem.error(path,
+                reasons.add(FileProblem.error(path,
                         "API keys are not stored in settings.json; add them to credentials.json"));
             }
             SettingsValidator.Result result = SettingsValidator.validate(patched);
@@ -169,7 +177,7 @@ public final class SettingsStore {
                 save((ObjectNode) patched);
             } catch (IOException e) {
                 LOG.warn("could not save {}", file, e);
-                return new SettingsUpdate.Rejected(List.of(SettingsProblem.error("",
+                return new SettingsUpdate.Rejected(List.of(FileProblem.error("",
                         WriteFailures.explain(file, e))));
             }
             document = (ObjectNode) patched;

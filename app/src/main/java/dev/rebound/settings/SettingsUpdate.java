@@ -1,5 +1,7 @@
 package dev.rebound.settings;
 
+import dev.rebound.files.FileProblem;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -14,7 +16,7 @@ public sealed interface SettingsUpdate {
     }
 
     /** The edit was refused; nothing changed, in memory or on disk. */
-    record Rejected(List<SettingsProblem> reasons) implements SettingsUpdate {
+    record Rejected(List<FileProblem> reasons) implements SettingsUpdate {
         public Rejected {
             reasons = List.copyOf(reasons);
         }

@@ -1,5 +1,9 @@
 package dev.rebound.settings;
 
+import dev.rebound.files.FileProblem;
+
+import dev.rebound.files.KeyPath;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rebound.transcript.ModelRef;
 import java.math.BigDecimal;
@@ -30,7 +34,7 @@ public final class SettingsValidator {
     private static final String POLICY_VALUES = Arrays.stream(RetrySettings.RevertPolicy.values())
             .map(RetrySettings.RevertPolicy::toString).collect(Collectors.joining(", "));
 
-    private final List<SettingsProblem> problems = new ArrayList<>();
+    private final List<FileProblem> problems = new ArrayList<>();
     private Map<String, ProviderConfig> providers = Map.of();
 
     private SettingsValidator() {
@@ -42,19 +46,19 @@ public final class SettingsValidator {
      * @param settings the typed settings; every invalid value replaced by its default
      * @param problems errors and warnings, with key paths
      */
-    public record Result(Settings settings, List<SettingsProblem> problems) {
+    public record Result(Settings settings, List<FileProblem> problems) {
         public Result {
             problems = List.copyOf(problems);
         }
 
         /** Whether any problem is an error (an edit with errors is refused). */
         public boolean hasErrors() {
-            return problems.stream().anyMatch(SettingsProblem::isError);
+            return problems.stream().anyMatch(FileProblem::isError);
         }
 
         /** The errors only. */
-        public List<SettingsProblem> errors() {
-            return problems.stream().filter(SettingsProblem::isError).toList();
+        public List<FileProblem> errors() {
+            return problems.stream().filter(FileProblem::isError).toList();
         }
     }
 
@@ -95,11 +99,11 @@ public final class SettingsValidator {
             return new Result(Settings.DEFAULTS, List.of());
         }
         if (!document.isObject()) {
-            problems.add(SettingsProblem.error("", "settings must be a JSON object"));
+            problems.add(FileProblem.error("", "settings must be a JSON object"));
             return new Result(Settings.DEFAULTS, problems);
         }
         for (String path : apiKeyPaths(document)) {
-            problems.add(SettingsProblem.warning(path, "API keys do not belong in settings.json, which is not kept "
+            problems.add(FileProblem.warning(path, "API keys do not belong in settings.json, which is not kept "
                     + "secret; move the key to credentials.json. It is ignored here."));
         }
         providers = providers(document.get("providers"));
@@ -123,7 +127,7 @@ public final class SettingsValidator {
                 continue;
             }
             if (key.isEmpty() || key.contains("/") || !key.strip().equals(key)) {
-                problems.add(SettingsProblem.error(path,
+                problems.add(FileProblem.error(path,
                         "a provider key must be non-empty, without '/' and without surrounding spaces"));
                 continue;
             }
@@ -137,7 +141,7 @@ public final class SettingsValidator {
 
     private ProviderConfig provider(String key, JsonNode node, String path) {
         if (!node.isObject()) {
-            problems.add(SettingsProblem.error(path, "must be an object with api, baseUrl and models"));
+            problems.add(FileProblem.error(path, "must be an object with api, baseUrl and models"));
             return null;
         }
         ProviderApi api = api(node.get("api"), KeyPath.child(path, "api"));
@@ -150,12 +154,12 @@ public final class SettingsValidator {
 
     private ProviderApi api(JsonNode node, String path) {
         if (!present(node)) {
-            problems.add(SettingsProblem.error(path, "is required; must be one of " + API_VALUES));
+            problems.add(FileProblem.error(path, "is required; must be one of " + API_VALUES));
             return null;
         }
         ProviderApi api = node.isTextual() ? ProviderApi.fromValue(node.textValue()) : null;
         if (api == null) {
-            problems.add(SettingsProblem.error(path, "must be one of " + API_VALUES));
+            problems.add(FileProblem.error(path, "must be one of " + API_VALUES));
         }
         return api;
     }
@@ -163,18 +167,18 @@ public final class SettingsValidator {
     private String baseUrl(JsonNode node, String path, ProviderApi api) {
         if (!present(node)) {
             if (api != ProviderApi.SIMULATOR) {
-                problems.add(SettingsProblem.error(path, "is required (the base URL of the provider's API, like "
+                problems.add(FileProblem.error(path, "is required (the base URL of the provider's API, like "
                         + "https://api.openai.com/v1)"));
             }
             return null;
         }
         if (!node.isTextual()) {
-            problems.add(SettingsProblem.error(path, "must be a URL string"));
+            problems.add(FileProblem.error(path, "must be a URL string"));
             return null;
         }
         String url = node.textValue();
         if (api != ProviderApi.SIMULATOR && !isHttpUrl(url)) {
-            problems.add(SettingsProblem.error(path,
+            problems.add(FileProblem.error(path,
                     "'" + url + "' must be an absolute http(s) URL, like https://api.openai.com/v1"));
             return null;
         }
@@ -198,7 +202,7 @@ public final class SettingsValidator {
             return result;
         }
         if (!node.isArray()) {
-            problems.add(SettingsProblem.error(path, "must be an array of models ({\"id\": ...})"));
+            problems.add(FileProblem.error(path, "must be an array of models ({\"id\": ...})"));
             return result;
         }
         Set<String> ids = new HashSet<>();
@@ -206,7 +210,7 @@ public final class SettingsValidator {
             String entryPath = KeyPath.index(path, i);
             JsonNode entry = node.get(i);
             if (!entry.isObject()) {
-                problems.add(SettingsProblem.error(entryPath, "must be an object with an id"));
+                problems.add(FileProblem.error(entryPath, "must be an object with an id"));
                 continue;
             }
             String idPath = KeyPath.child(entryPath, "id");
@@ -215,12 +219,12 @@ public final class SettingsValidator {
                     1, Integer.MAX_VALUE);
             if (!present(idNode) || !idNode.isTextual() || idNode.textValue().isBlank()
                     || !idNode.textValue().strip().equals(idNode.textValue())) {
-                problems.add(SettingsProblem.error(idPath, "must be a non-empty string without surrounding spaces"));
+                problems.add(FileProblem.error(idPath, "must be a non-empty string without surrounding spaces"));
                 continue;
             }
             String id = idNode.textValue();
             if (!ids.add(id)) {
-                problems.add(SettingsProblem.error(idPath, "duplicate model id '" + id + "'"));
+                problems.add(FileProblem.error(idPath, "duplicate model id '" + id + "'"));
                 continue;
             }
             JsonNode nameNode = entry.get("name");
@@ -229,7 +233,7 @@ public final class SettingsValidator {
                 if (nameNode.isTextual() && !nameNode.textValue().isBlank()) {
                     name = nameNode.textValue().strip();
                 } else {
-                    problems.add(SettingsProblem.error(KeyPath.child(entryPath, "name"), "must be a non-empty string"));
+                    problems.add(FileProblem.error(KeyPath.child(entryPath, "name"), "must be a non-empty string"));
                 }
             }
             result.add(new ModelConfig(id, contextWindow == null ? null : contextWindow.intValue(), name));
@@ -245,7 +249,7 @@ public final class SettingsValidator {
         for (Map.Entry<String, JsonNode> entry : node.properties()) {
             String path = KeyPath.child("modelRoles", entry.getKey());
             if (entry.getKey().isBlank() || entry.getKey().contains("/")) {
-                problems.add(SettingsProblem.error(path, "a role name must be non-empty and without '/'"));
+                problems.add(FileProblem.error(path, "a role name must be non-empty and without '/'"));
                 continue;
             }
             if (present(entry.getValue())) {
@@ -282,7 +286,7 @@ public final class SettingsValidator {
         RetrySettings.RevertPolicy policy =
                 node.isTextual() ? RetrySettings.RevertPolicy.fromValue(node.textValue()) : null;
         if (policy == null) {
-            problems.add(SettingsProblem.error("retry.fallbackRevertPolicy", "must be one of " + POLICY_VALUES));
+            problems.add(FileProblem.error("retry.fallbackRevertPolicy", "must be one of " + POLICY_VALUES));
             return fallback;
         }
         return policy;
@@ -296,10 +300,10 @@ public final class SettingsValidator {
         int before = problems.size();
         Map<String, List<String>> result = chainsOf(node);
         for (int i = before; i < problems.size(); i++) {
-            SettingsProblem p = problems.get(i);
+            FileProblem p = problems.get(i);
             boolean entry = p.keyPath().matches(".*\\[\\d+]");
             if (p.isError() || entry) {
-                problems.set(i, SettingsProblem.warning(p.keyPath(), p.message() + "; this entry is skipped"));
+                problems.set(i, FileProblem.warning(p.keyPath(), p.message() + "; this entry is skipped"));
             }
         }
         return result;
@@ -321,7 +325,7 @@ public final class SettingsValidator {
                 continue;
             }
             if (!chain.isArray()) {
-                problems.add(SettingsProblem.error(path, "must be an array of model selectors (provider/modelId)"));
+                problems.add(FileProblem.error(path, "must be an array of model selectors (provider/modelId)"));
                 continue;
             }
             List<String> selectors = new ArrayList<>();
@@ -339,7 +343,7 @@ public final class SettingsValidator {
     /** A chain key is a role name ({@code default}, {@code title}), a {@code provider/*} wildcard or a selector. */
     private boolean chainKey(String key, String path) {
         if (key.isBlank()) {
-            problems.add(SettingsProblem.error(path, "a chain key must be a role name, provider/* or provider/modelId"));
+            problems.add(FileProblem.error(path, "a chain key must be a role name, provider/* or provider/modelId"));
             return false;
         }
         int slash = key.indexOf('/');
@@ -349,11 +353,11 @@ public final class SettingsValidator {
         if (slash == key.length() - 2 && key.endsWith("*")) {
             String provider = key.substring(0, slash);
             if (provider.isEmpty() || !provider.strip().equals(provider)) {
-                problems.add(SettingsProblem.error(path, "'" + key + "' is not of the form provider/*"));
+                problems.add(FileProblem.error(path, "'" + key + "' is not of the form provider/*"));
                 return false;
             }
             if (!providers.containsKey(provider)) {
-                problems.add(SettingsProblem.warning(path, "provider '" + provider + "' is not configured in providers"));
+                problems.add(FileProblem.warning(path, "provider '" + provider + "' is not configured in providers"));
             }
             return true;
         }
@@ -388,7 +392,7 @@ public final class SettingsValidator {
                 continue;
             }
             if (!entry.getValue().isObject()) {
-                problems.add(SettingsProblem.error(path, "must be an object with the plugin's settings, e.g. "
+                problems.add(FileProblem.error(path, "must be an object with the plugin's settings, e.g. "
                         + "{\"enabled\": false}"));
                 continue;
             }
@@ -399,7 +403,7 @@ public final class SettingsValidator {
     /** A model selector value; a malformed one is an error, one naming an unconfigured model a warning. */
     private ModelRef selector(JsonNode node, String path) {
         if (node == null || !node.isTextual()) {
-            problems.add(SettingsProblem.error(path, "must be a model selector string (provider/modelId)"));
+            problems.add(FileProblem.error(path, "must be a model selector string (provider/modelId)"));
             return null;
         }
         return parseSelector(node.textValue(), path);
@@ -410,15 +414,15 @@ public final class SettingsValidator {
         try {
             ref = ModelRef.parse(text);
         } catch (IllegalArgumentException e) {
-            problems.add(SettingsProblem.error(path, e.getMessage()));
+            problems.add(FileProblem.error(path, e.getMessage()));
             return null;
         }
         ProviderConfig provider = providers.get(ref.provider());
         if (provider == null) {
-            problems.add(SettingsProblem.warning(path,
+            problems.add(FileProblem.warning(path,
                     "'" + text + "' names provider '" + ref.provider() + "', which is not configured in providers"));
         } else if (provider.models().stream().noneMatch(m -> m.id().equals(ref.id()))) {
-            problems.add(SettingsProblem.warning(path,
+            problems.add(FileProblem.warning(path,
                     "'" + text + "' is not among the models of provider '" + ref.provider() + "'"));
         }
         return ref;
@@ -429,7 +433,7 @@ public final class SettingsValidator {
             return false;
         }
         if (!node.isObject()) {
-            problems.add(SettingsProblem.error(path, "must be an object"));
+            problems.add(FileProblem.error(path, "must be an object"));
             return false;
         }
         return true;
@@ -441,7 +445,7 @@ public final class SettingsValidator {
             return fallback;
         }
         if (!node.isBoolean()) {
-            problems.add(SettingsProblem.error(KeyPath.child(groupPath, key), "must be true or false"));
+            problems.add(FileProblem.error(KeyPath.child(groupPath, key), "must be true or false"));
             return fallback;
         }
         return node.booleanValue();
@@ -460,22 +464,22 @@ public final class SettingsValidator {
         boolean finite = node.isNumber() && !(node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue()));
         BigDecimal value = finite ? node.decimalValue() : null;
         if (value == null || value.stripTrailingZeros().scale() > 0) {
-            problems.add(SettingsProblem.error(path, "must be a whole number"));
+            problems.add(FileProblem.error(path, "must be a whole number"));
             return null;
         }
         if (value.compareTo(BigDecimal.valueOf(min)) < 0) {
-            problems.add(SettingsProblem.error(path, min == 1 ? "must be > 0" : "must be ≥ " + min));
+            problems.add(FileProblem.error(path, min == 1 ? "must be > 0" : "must be ≥ " + min));
             return null;
         }
         if (value.compareTo(BigDecimal.valueOf(max)) > 0) {
-            problems.add(SettingsProblem.error(path, "must be ≤ " + max));
+            problems.add(FileProblem.error(path, "must be ≤ " + max));
             return null;
         }
         return value.longValueExact();
     }
 
     private int errorCount() {
-        return (int) problems.stream().filter(SettingsProblem::isError).count();
+        return (int) problems.stream().filter(FileProblem::isError).count();
     }
 
     private static boolean present(JsonNode node) {

@@ -3,10 +3,13 @@ package dev.rebound.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +22,15 @@ class ArchitectureTest {
 
     private static void check(ArchRule rule) {
         rule.check(REBOUND);
+    }
+
+    /** Classes outside Rebound, or in one of these Rebound packages (and their subpackages). */
+    private static DescribedPredicate<JavaClass> inAppOnly(String... packages) {
+        return DescribedPredicate.describe("outside Rebound or in " + String.join(", ", packages), c -> {
+            String name = c.getPackageName();
+            return !name.startsWith("dev.rebound") || Arrays.stream(packages)
+                    .anyMatch(p -> name.equals(p) || name.startsWith(p + "."));
+        });
     }
 
     @Test
@@ -54,6 +66,35 @@ class ArchitectureTest {
                 .because("messages and session events are the vocabulary every layer speaks (providers, retry, "
                         + "session, history, front ends); depending on any of them would tie the vocabulary to one "
                         + "speaker and make cycles"));
+    }
+
+    @Test
+    void sharedFileHandlingDependsOnNothingOfTheApp() {
+        check(classes().that().resideInAPackage("dev.rebound.files..")
+                .should().onlyDependOnClassesThat(inAppOnly("dev.rebound.files"))
+                .because("atomic writes, backups, tolerant JSON reading and file problems serve settings, "
+                        + "credentials, chats and expiry stores alike; a dependency on any of them would make the "
+                        + "others depend on it too (these helpers lived in settings until plugin API 2.0)"));
+    }
+
+    @Test
+    void theJsonLayerKnowsOnlyTheChatModel() {
+        check(noClasses().that().resideInAPackage("dev.rebound.json..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.rebound.session..", "dev.rebound.retry..",
+                        "dev.rebound.fallback..", "dev.rebound.auth..", "dev.rebound.provider..",
+                        "dev.rebound.settings..", "dev.rebound.history..", "dev.rebound.expiry..",
+                        "dev.rebound.plugin..", "dev.rebound.rpc..", "dev.rebound.ui..", "dev.rebound.app..")
+                .because("the mapper and the wire form of messages and events are shared by RPC, chat files and "
+                        + "settings; they may know the chat model they write, nothing that uses them"));
+    }
+
+    @Test
+    void expiryStoresKnowOnlyFilesAndJson() {
+        check(classes().that().resideInAPackage("dev.rebound.expiry..")
+                .should().onlyDependOnClassesThat(inAppOnly("dev.rebound.expiry", "dev.rebound.files",
+                        "dev.rebound.json"))
+                .because("credential blocks and model cooldowns are until-times by key, shared across processes; "
+                        + "what they mean is the business of auth and fallback, which use them"));
     }
 
     @Test
@@ -125,7 +166,7 @@ class ArchitectureTest {
         check(com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices()
                 .matching("dev.rebound.(*)..").should().beFreeOfCycles()
                 .because("each layer can then be understood, tested and replaced on its own: session, retry, "
-                        + "fallback, auth, provider, settings, state, rpc, ui"));
+                        + "fallback, auth, provider, settings, expiry, files, rpc, ui"));
     }
 
     @Test

@@ -3,8 +3,8 @@ package dev.rebound.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.settings.ConfigDirectory;
-import dev.rebound.state.ExpiryStore;
-import dev.rebound.state.MemoryExpiries;
+import dev.rebound.expiry.ExpiryStore;
+import dev.rebound.expiry.MemoryExpiries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.json.Json;
 import dev.rebound.settings.ConfigDirectory;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +59,7 @@ class CredentialStoreTest {
     }
 
     private static List<String> described(CredentialStore store) {
-        return store.problems().stream().map(SettingsProblem::describe).toList();
+        return store.problems().stream().map(FileProblem::describe).toList();
     }
 
     private List<String> filesInDir() throws Exception {
@@ -108,7 +108,7 @@ class CredentialStoreTest {
 
         assertThat(store.forProvider("openai")).extracting(Credential::label).containsExactly("work");
         assertThat(store.labels("openai")).containsExactly("personal", "ci", "work");
-        assertThat(store.problems()).allMatch(p -> p.severity() == SettingsProblem.Severity.WARNING);
+        assertThat(store.problems()).allMatch(p -> p.severity() == FileProblem.Severity.WARNING);
         assertThat(described(store)).containsExactly(
                 "credentials.json: openai[0].apiKeyEnv: environment variable OPENAI_API_KEY is not set or empty, "
                         + "so credential 'personal' is skipped",
@@ -132,7 +132,7 @@ class CredentialStoreTest {
 
         assertThat(store.forProvider("openai")).extracting(Credential::label).containsExactly("work");
         assertThat(store.forProvider("anthropic")).isEmpty();
-        assertThat(store.problems()).allMatch(SettingsProblem::isError);
+        assertThat(store.problems()).allMatch(FileProblem::isError);
         assertThat(described(store)).containsExactly(
                 "credentials.json: openai[1].label: duplicate label 'work'; labels must be unique per provider, so "
                         + "this entry is ignored",
@@ -238,7 +238,7 @@ class CredentialStoreTest {
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         assertThat(store.problems()).singleElement().satisfies(p -> {
-            assertThat(p.severity()).isEqualTo(SettingsProblem.Severity.WARNING);
+            assertThat(p.severity()).isEqualTo(FileProblem.Severity.WARNING);
             assertThat(p.message()).contains("rw-r--r--", "rw-------");
         });
         assertThat(store.forProvider("openai")).hasSize(1);

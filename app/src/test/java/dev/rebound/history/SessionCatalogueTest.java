@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.rebound.settings.ConfigDirectory;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.awt.GraphicsEnvironment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -102,9 +102,9 @@ class SessionCatalogueTest {
 
         assertThat(list).extracting(SessionSummary::id).containsExactly("headless", "damaged");
         assertThat(list.get(1).lastActivity()).as("from the last complete entry").isEqualTo(T0 + 5);
-        assertThat(list.get(1).problems()).extracting(SettingsProblem::message).containsExactly(
+        assertThat(list.get(1).problems()).extracting(FileProblem::message).containsExactly(
                 "the last line is not a complete entry (the app may have stopped while writing it)");
-        assertThat(list.get(0).problems()).extracting(SettingsProblem::message).containsExactly(
+        assertThat(list.get(0).problems()).extracting(FileProblem::message).containsExactly(
                 "line 1 is not a valid session header; the session id was taken from the file name");
         assertThat(list.get(0).lastActivity()).isEqualTo(T0 + 7);
     }

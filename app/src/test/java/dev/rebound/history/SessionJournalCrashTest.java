@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ContentBlock;
 import dev.rebound.transcript.StopReason;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -52,7 +52,7 @@ class SessionJournalCrashTest {
             // Linux can stop a multi-page write at a page boundary on SIGKILL: at most one cut line per kill.
             assertThat(loaded.problems()).as("only lines cut by a kill are damaged")
                     .hasSizeLessThanOrEqualTo(run + 1)
-                    .extracting(SettingsProblem::message).allMatch(m -> m.contains("is not a complete entry"));
+                    .extracting(FileProblem::message).allMatch(m -> m.contains("is not a complete entry"));
         }
         assertThat(acknowledged).doesNotContainNull();
     }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -104,7 +104,7 @@ class SessionJournalTest {
         assertThat(after[crashed.length]).isEqualTo((byte) '\n');
         LoadedSession loaded = loader.load(file);
         assertThat(loaded.entries()).containsExactly(kept, resumed);
-        assertThat(loaded.problems()).extracting(SettingsProblem::message).containsExactly(
+        assertThat(loaded.problems()).extracting(FileProblem::message).containsExactly(
                 "line 3 is not a complete entry (the app may have stopped while writing it); it was skipped");
     }
 

@@ -5,7 +5,7 @@ import static dev.rebound.history.JournalFixtures.reply;
 import static dev.rebound.history.JournalFixtures.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,7 +54,7 @@ class SessionLoaderTest {
         LoadedSession loaded = loader.load(file);
 
         assertThat(loaded.entries()).containsExactlyElementsOf(complete);
-        assertThat(loaded.problems()).extracting(SettingsProblem::describe).containsExactly(file + ": line 5 is not "
+        assertThat(loaded.problems()).extracting(FileProblem::describe).containsExactly(file + ": line 5 is not "
                 + "a complete entry (the app may have stopped while writing it); it was skipped");
         assertThat(loaded.problems()).allMatch(p -> !p.isError());
         assertThat(Files.readAllBytes(file)).as("loading never repairs the file").isEqualTo(before);
@@ -75,7 +75,7 @@ class SessionLoaderTest {
         LoadedSession loaded = loader.load(file);
 
         assertThat(loaded.entries()).containsExactlyElementsOf(entries);
-        assertThat(loaded.problems()).extracting(SettingsProblem::message).containsExactly(
+        assertThat(loaded.problems()).extracting(FileProblem::message).containsExactly(
                 "line 4 is not a valid entry (it is not valid JSON); it was skipped",
                 "line 5 is not a valid entry (its level is missing or not a string); it was skipped");
         assertThat(loaded.problems()).allMatch(p -> p.keyPath().equals(file.toString()));
@@ -94,7 +94,7 @@ class SessionLoaderTest {
 
         assertThat(loaded.entries()).containsExactly(message, title);
         assertThat(loaded.title()).isEqualTo("Greeting");
-        assertThat(loaded.problems()).extracting(SettingsProblem::message).containsExactly(
+        assertThat(loaded.problems()).extracting(FileProblem::message).containsExactly(
                 "line 4 has the same id as line 2; it was skipped", "line 5 has the same id as line 3; it was skipped");
     }
 
@@ -126,7 +126,7 @@ class SessionLoaderTest {
 
         assertThat(loaded.header()).isEqualTo(new SessionHeader(2, "s1", 1, "T"));
         assertThat(loaded.entries()).hasSize(1);
-        assertThat(loaded.problems()).extracting(SettingsProblem::message).singleElement().asString()
+        assertThat(loaded.problems()).extracting(FileProblem::message).singleElement().asString()
                 .contains("newer Rebound (format version 2)");
     }
 
@@ -139,7 +139,7 @@ class SessionLoaderTest {
 
         assertThat(loaded.header()).isEqualTo(SessionHeader.of("from-name", T0, null));
         assertThat(loaded.entries()).containsExactly(first);
-        assertThat(loaded.problems()).extracting(SettingsProblem::message).containsExactly(
+        assertThat(loaded.problems()).extracting(FileProblem::message).containsExactly(
                 "line 1 is an entry, not a session header; the session id was taken from the file name");
     }
 
@@ -153,7 +153,7 @@ class SessionLoaderTest {
 
         assertThat(loaded.header().id()).isEqualTo("from-name");
         assertThat(loaded.entries()).containsExactly(first);
-        assertThat(loaded.problems()).extracting(SettingsProblem::message).containsExactly("line 1 is not a valid "
+        assertThat(loaded.problems()).extracting(FileProblem::message).containsExactly("line 1 is not a valid "
                 + "session header (it ends before its JSON is complete); the session id was taken from the file name");
     }
 
@@ -164,7 +164,7 @@ class SessionLoaderTest {
         LoadedSession loaded = loader.load(file);
 
         assertThat(loaded.header().id()).isEqualTo("copy");
-        assertThat(loaded.problems()).singleElement().extracting(SettingsProblem::message).asString()
+        assertThat(loaded.problems()).singleElement().extracting(FileProblem::message).asString()
                 .contains("the file name's id 'copy'");
     }
 
@@ -176,7 +176,7 @@ class SessionLoaderTest {
 
         assertThat(loaded.header().id()).isEqualTo("empty");
         assertThat(loaded.entries()).isEmpty();
-        assertThat(loaded.problems()).extracting(SettingsProblem::message)
+        assertThat(loaded.problems()).extracting(FileProblem::message)
                 .containsExactly("the file is empty; the session id was taken from the file name");
     }
 
@@ -224,7 +224,7 @@ class SessionLoaderTest {
         assertThat(loaded.entries()).hasSize(2);
         assertThat(((MessageEntry) loaded.entries().getFirst()).message()).isInstanceOfSatisfying(
                 dev.rebound.transcript.UserMessage.class, m -> assertThat(m.text()).startsWith("caf\uFFFD"));
-        assertThat(loaded.problems()).singleElement().extracting(SettingsProblem::describe).asString()
+        assertThat(loaded.problems()).singleElement().extracting(FileProblem::describe).asString()
                 .contains("line 2").contains("not UTF-8");
         assertThat(Files.readAllBytes(file)).isEqualTo(before);
     }

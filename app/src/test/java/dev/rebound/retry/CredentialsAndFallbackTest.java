@@ -24,7 +24,7 @@ import dev.rebound.provider.ProviderRequest;
 import dev.rebound.session.HistoryEntry;
 import dev.rebound.settings.RetrySettings;
 import dev.rebound.settings.RetrySettings.RevertPolicy;
-import dev.rebound.state.ExpiryStore;
+import dev.rebound.expiry.ExpiryStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -23,7 +23,7 @@ import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.RetrySettings;
 import dev.rebound.settings.Settings;
-import dev.rebound.state.ExpiryStore;
+import dev.rebound.expiry.ExpiryStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

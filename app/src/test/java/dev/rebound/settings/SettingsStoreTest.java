@@ -1,5 +1,7 @@
 package dev.rebound.settings;
 
+import dev.rebound.files.FileProblem;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -93,7 +95,7 @@ class SettingsStoreTest {
 
         assertThat(store.current()).isEqualTo(Settings.DEFAULTS);
         assertThat(store.problems()).hasSize(1);
-        SettingsProblem problem = store.problems().getFirst();
+        FileProblem problem = store.problems().getFirst();
         assertThat(problem.isError()).isTrue();
         assertThat(problem.describe())
                 .startsWith(file + " is not valid JSON at line 3, column 21: Unexpected character ('}'")
@@ -156,7 +158,7 @@ class SettingsStoreTest {
 
         SettingsStore store = open();
 
-        assertThat(store.problems()).map(SettingsProblem::describe).containsExactlyInAnyOrder(
+        assertThat(store.problems()).map(FileProblem::describe).containsExactlyInAnyOrder(
                 "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, simulator",
                 "model: 'gpt4' is not a model selector of the form provider/modelId",
                 "retry.maxRetries: must be ≥ 0",
@@ -233,7 +235,7 @@ class SettingsStoreTest {
                 { "retry": { "maxRetries": -2, "baseDelayMs": 5 }, "timeouts": { "idleMs": "long" }, "model": "x" }"""));
 
         assertThat(result).isInstanceOfSatisfying(SettingsUpdate.Rejected.class, rejected ->
-                assertThat(rejected.reasons()).map(SettingsProblem::describe).containsExactlyInAnyOrder(
+                assertThat(rejected.reasons()).map(FileProblem::describe).containsExactlyInAnyOrder(
                         "retry.maxRetries: must be ≥ 0",
                         "timeouts.idleMs: must be a whole number",
                         "model: 'x' is not a model selector of the form provider/modelId"));
@@ -278,7 +280,7 @@ class SettingsStoreTest {
         assertThat(result).isInstanceOf(SettingsUpdate.Applied.class);
         assertThat(store.current().model()).isEqualTo(new ModelRef("openai", "gpt-9"));
         assertThat(store.problems()).singleElement().satisfies(p -> {
-            assertThat(p.severity()).isEqualTo(SettingsProblem.Severity.WARNING);
+            assertThat(p.severity()).isEqualTo(FileProblem.Severity.WARNING);
             assertThat(p.keyPath()).isEqualTo("model");
         });
         assertThat(onDisk().get("model").textValue()).isEqualTo("openai/gpt-9");
@@ -369,7 +371,7 @@ class SettingsStoreTest {
         SettingsStore store = open();
 
         assertThat(store.problems()).singleElement().satisfies(p -> {
-            assertThat(p.severity()).isEqualTo(SettingsProblem.Severity.WARNING);
+            assertThat(p.severity()).isEqualTo(FileProblem.Severity.WARNING);
             assertThat(p.keyPath()).isEqualTo("providers.openai.apiKey");
             assertThat(p.message()).contains("credentials.json").doesNotContain(canary);
         });

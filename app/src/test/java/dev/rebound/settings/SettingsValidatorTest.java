@@ -1,5 +1,7 @@
 package dev.rebound.settings;
 
+import dev.rebound.files.FileProblem;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,7 +30,7 @@ class SettingsValidatorTest {
     }
 
     private static List<String> described(SettingsValidator.Result result) {
-        return result.problems().stream().map(SettingsProblem::describe).toList();
+        return result.problems().stream().map(FileProblem::describe).toList();
     }
 
     @Test
@@ -108,7 +110,7 @@ class SettingsValidatorTest {
         SettingsValidator.Result result = validate(json);
 
         assertThat(described(result)).containsExactly(expected);
-        assertThat(result.problems()).allMatch(SettingsProblem::isError);
+        assertThat(result.problems()).allMatch(FileProblem::isError);
         assertThat(result.settings()).isEqualTo(Settings.DEFAULTS);
     }
 
@@ -229,7 +231,7 @@ class SettingsValidatorTest {
                         + "is skipped",
                 "retry.fallbackChains.title: must be an array of model selectors (provider/modelId); this entry is "
                         + "skipped");
-        assertThat(result.problems()).filteredOn(SettingsProblem::isError).extracting(SettingsProblem::keyPath)
+        assertThat(result.problems()).filteredOn(FileProblem::isError).extracting(FileProblem::keyPath)
                 .containsExactly("modelRoles.title");
         assertThat(result.settings().modelRoles()).isEmpty();
         assertThat(result.settings().retry().fallbackChains())
@@ -246,7 +248,7 @@ class SettingsValidatorTest {
                 .formatted(PROVIDERS));
 
         assertThat(result.hasErrors()).isFalse();
-        assertThat(result.problems()).allMatch(p -> p.severity() == SettingsProblem.Severity.WARNING);
+        assertThat(result.problems()).allMatch(p -> p.severity() == FileProblem.Severity.WARNING);
         assertThat(described(result)).containsExactly(
                 "model: 'openai/gpt-5' is not among the models of provider 'openai'",
                 "modelRoles.title: 'mistral/small' names provider 'mistral', which is not configured in providers",
@@ -275,7 +277,7 @@ class SettingsValidatorTest {
 
         assertThat(described(result)).containsExactly("providers.openai.apiKey: API keys do not belong in "
                 + "settings.json, which is not kept secret; move the key to credentials.json. It is ignored here.");
-        assertThat(result.problems()).noneMatch(SettingsProblem::isError);
+        assertThat(result.problems()).noneMatch(FileProblem::isError);
         assertThat(result.settings().toString()).doesNotContain("canary");
     }
 

@@ -2,8 +2,8 @@ package dev.rebound.ui.settings.model;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.settings.KeyPath;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.KeyPath;
+import dev.rebound.files.FileProblem;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,7 +156,7 @@ public final class ChainsTabModel {
         }
         for (ChainRow row : chains) {
             row.setProblem(problems.under(KeyPath.child("retry.fallbackChains", row.key())).stream()
-                    .map(SettingsProblem::message).distinct().collect(Collectors.joining("; ")));
+                    .map(FileProblem::message).distinct().collect(Collectors.joining("; ")));
         }
     }
 }

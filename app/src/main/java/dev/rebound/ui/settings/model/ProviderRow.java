@@ -1,6 +1,6 @@
 package dev.rebound.ui.settings.model;
 
-import dev.rebound.settings.KeyPath;
+import dev.rebound.files.KeyPath;
 import dev.rebound.settings.ProviderApi;
 import java.util.List;
 import javafx.beans.property.ObjectProperty;

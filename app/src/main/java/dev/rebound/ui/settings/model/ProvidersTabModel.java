@@ -10,7 +10,7 @@ import dev.rebound.auth.CredentialStore;
 import dev.rebound.auth.Secret;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -263,7 +263,7 @@ public final class ProvidersTabModel {
             row.key().setError(keyError);
             row.baseUrl().setError(problems.errorAt(path + ".baseUrl").or(() -> problems.errorAt(path + ".api"))
                     .orElse(""));
-            row.models().setError(problems.under(path + ".models").stream().filter(SettingsProblem::isError)
+            row.models().setError(problems.under(path + ".models").stream().filter(FileProblem::isError)
                     .map(p -> p.keyPath().substring(path.length() + 1) + " " + p.message()).distinct()
                     .collect(Collectors.joining("; ")));
         }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.transcript.ModelRef;
 import dev.rebound.settings.JsonMergePatch;
 import dev.rebound.settings.Settings;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.FileProblem;
 import dev.rebound.settings.SettingsUpdate;
 import dev.rebound.settings.SettingsValidator;
 import dev.rebound.settings.WriteFailures;
@@ -144,7 +144,7 @@ public final class SettingsViewModel {
         boolean ok = retry.valid() && providers.valid() && !result.hasErrors();
         valid.set(ok);
         if (state.get() != State.SAVING) {
-            List<SettingsProblem> elsewhere = result.errors().stream()
+            List<FileProblem> elsewhere = result.errors().stream()
                     .filter(p -> !p.keyPath().startsWith("retry.") && !p.keyPath().startsWith("providers"))
                     .toList();
             message.set(elsewhere.isEmpty() ? "" : "settings.json has problems this window does not edit; fix "
@@ -218,7 +218,7 @@ public final class SettingsViewModel {
         canSave.set(valid.get());
     }
 
-    private static String describe(List<SettingsProblem> problems) {
-        return problems.stream().map(SettingsProblem::describe).collect(Collectors.joining("; "));
+    private static String describe(List<FileProblem> problems) {
+        return problems.stream().map(FileProblem::describe).collect(Collectors.joining("; "));
     }
 }

@@ -1,4 +1,4 @@
-package dev.rebound.state;
+package dev.rebound.expiry;
 
 import dev.rebound.testing.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.json.Json;
-import dev.rebound.settings.SettingsProblem;
-import dev.rebound.state.ExpiryStore.Entry;
+import dev.rebound.files.FileProblem;
+import dev.rebound.expiry.ExpiryStore.Entry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -390,7 +390,7 @@ class ExpiryStoreTest {
 
         assertThat(store.active()).isEmpty();
         assertThat(store.problems()).singleElement().satisfies(problem -> {
-            assertThat(problem.severity()).isEqualTo(SettingsProblem.Severity.WARNING);
+            assertThat(problem.severity()).isEqualTo(FileProblem.Severity.WARNING);
             assertThat(problem.message()).contains(file.toString(), "line 3, column 16", "blocks.json.corrupt-");
         });
     }
@@ -410,7 +410,7 @@ class ExpiryStoreTest {
         assertThat(filesInStateDir()).containsExactly("blocks.json", CORRUPT_COPY, "blocks.json.lock");
         assertThat(dir.resolve(CORRUPT_COPY)).hasBinaryContent(original);
         assertThat(keysInFile()).containsExactly("openai/other", "openai/personal");
-        assertThat(store.problems()).last().extracting(SettingsProblem::message).asString()
+        assertThat(store.problems()).last().extracting(FileProblem::message).asString()
                 .contains(dir.resolve(CORRUPT_COPY).toString());
     }
 
@@ -431,7 +431,7 @@ class ExpiryStoreTest {
         ExpiryStore store = open();
 
         assertThat(store.active()).containsOnlyKeys("good");
-        assertThat(store.problems()).extracting(SettingsProblem::keyPath).containsExactlyInAnyOrder(
+        assertThat(store.problems()).extracting(FileProblem::keyPath).containsExactlyInAnyOrder(
                 "blocks.json: entries.until-a-string.until", "blocks.json: entries.until-a-fraction.until",
                 "blocks.json: entries.reason-a-number.reason", "blocks.json: entries.not-an-object",
                 "blocks.json: entries");

@@ -1,4 +1,4 @@
-package dev.rebound.settings;
+package dev.rebound.files;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -73,7 +73,7 @@ public final class JsonFiles {
      * whether the file exists but could not be used (so it must not be overwritten silently), and the problem to
      * report.
      */
-    public record ObjectLoad(ObjectNode root, boolean unusable, java.util.Optional<SettingsProblem> problem) {
+    public record ObjectLoad(ObjectNode root, boolean unusable, java.util.Optional<FileProblem> problem) {
     }
 
     /**
@@ -98,7 +98,7 @@ public final class JsonFiles {
     }
 
     private static ObjectLoad unusable(ObjectMapper mapper, String message) {
-        return new ObjectLoad(mapper.createObjectNode(), true, java.util.Optional.of(SettingsProblem.error("",
+        return new ObjectLoad(mapper.createObjectNode(), true, java.util.Optional.of(FileProblem.error("",
                 message)));
     }
 

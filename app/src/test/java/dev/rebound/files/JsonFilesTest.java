@@ -1,4 +1,4 @@
-package dev.rebound.settings;
+package dev.rebound.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.rebound.settings;
+package dev.rebound.files;
 
 import java.util.regex.Pattern;
 

@@ -1,4 +1,4 @@
-package dev.rebound.settings;
+package dev.rebound.files;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,14 +1,14 @@
-package dev.rebound.state;
+package dev.rebound.expiry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.json.Json;
-import dev.rebound.settings.AtomicFiles;
-import dev.rebound.settings.FileBackups;
-import dev.rebound.settings.JsonFiles;
-import dev.rebound.settings.KeyPath;
-import dev.rebound.settings.SettingsProblem;
+import dev.rebound.files.AtomicFiles;
+import dev.rebound.files.FileBackups;
+import dev.rebound.files.JsonFiles;
+import dev.rebound.files.KeyPath;
+import dev.rebound.files.FileProblem;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -112,7 +112,7 @@ public final class ExpiryStore implements Expiries {
     /** Removals not yet written because a write failed; guarded by {@link #lock}. */
     private final Set<String> unsavedRemovals = new HashSet<>();
     /** Guarded by {@link #lock}. */
-    private final Set<SettingsProblem> problems = new LinkedHashSet<>();
+    private final Set<FileProblem> problems = new LinkedHashSet<>();
     /** The file as it was when last read or written; null before the first read. Guarded by {@link #lock}. */
     private FileStamp seen;
 
@@ -179,7 +179,7 @@ public final class ExpiryStore implements Expiries {
      * @param unreadable the file could not be read at all, so its entries are unknown
      */
     private record Reading(Map<String, Entry> entries, boolean damaged, boolean unreadable,
-                           List<SettingsProblem> problems) {
+                           List<FileProblem> problems) {
     }
 
     private ExpiryStore(Path file, Clock clock) {
@@ -284,7 +284,7 @@ public final class ExpiryStore implements Expiries {
     }
 
     /** Warnings about the file found since the store was opened (damaged content, failed writes), oldest first. */
-    public List<SettingsProblem> problems() {
+    public List<FileProblem> problems() {
         synchronized (lock) {
             return List.copyOf(problems);
         }
@@ -347,7 +347,7 @@ public final class ExpiryStore implements Expiries {
                     adopt(reading, before);
                     if (reading.damaged() && Files.exists(file)) {
                         Path copy = FileBackups.keepCopy(file, "corrupt", clock, AtomicFiles.OWNER_ONLY);
-                        report(SettingsProblem.warning("", "the damaged content of " + file + " was kept as " + copy));
+                        report(FileProblem.warning("", "the damaged content of " + file + " was kept as " + copy));
                     }
                     AtomicFiles.writeAtomically(file, render(), AtomicFiles.OWNER_ONLY);
                     seen = stat();
@@ -358,7 +358,7 @@ public final class ExpiryStore implements Expiries {
             }
         } catch (IOException e) {
             applyUnsaved();
-            report(SettingsProblem.warning("", "could not save " + file + " (" + e
+            report(FileProblem.warning("", "could not save " + file + " (" + e
                     + "); the change holds until Rebound stops and is saved with the next change"));
         }
     }
@@ -388,19 +388,19 @@ public final class ExpiryStore implements Expiries {
         return switch (JsonFiles.read(file, mapper)) {
             case JsonFiles.Absent ignored -> new Reading(Map.of(), false, false, List.of());
             case JsonFiles.Document document -> interpret(document.root());
-            case JsonFiles.Malformed m -> new Reading(Map.of(), true, false, List.of(SettingsProblem.warning("",
+            case JsonFiles.Malformed m -> new Reading(Map.of(), true, false, List.of(FileProblem.warning("",
                     file + " is not valid JSON at line " + m.line() + ", column " + m.column() + ": " + m.detail()
                             + "." + startsEmpty)));
-            case JsonFiles.NotAnObject n -> new Reading(Map.of(), true, false, List.of(SettingsProblem.warning("",
+            case JsonFiles.NotAnObject n -> new Reading(Map.of(), true, false, List.of(FileProblem.warning("",
                     file + " must hold a JSON object ({ \"version\": 1, \"entries\": { ... } }), but at line "
                             + n.line() + ", column " + n.column() + " it holds " + n.found() + "." + startsEmpty)));
-            case JsonFiles.Unreadable u -> new Reading(Map.of(), true, true, List.of(SettingsProblem.warning("",
+            case JsonFiles.Unreadable u -> new Reading(Map.of(), true, true, List.of(FileProblem.warning("",
                     "could not read " + file + " (" + u.reason() + "); Rebound keeps the entries it knew")));
         };
     }
 
     private Reading interpret(ObjectNode root) {
-        List<SettingsProblem> found = new ArrayList<>();
+        List<FileProblem> found = new ArrayList<>();
         JsonNode version = root.get("version");
         if (version != null && !(version.isIntegralNumber() && version.canConvertToLong()
                 && version.longValue() == VERSION)) {
@@ -420,7 +420,7 @@ public final class ExpiryStore implements Expiries {
         return new Reading(valid, !found.isEmpty(), false, found);
     }
 
-    private Optional<Entry> entryOf(String key, JsonNode value, List<SettingsProblem> found) {
+    private Optional<Entry> entryOf(String key, JsonNode value, List<FileProblem> found) {
         Optional<String> invalidKey = Entry.invalidKey(key);
         if (invalidKey.isPresent()) {
             // An invalid key is not quoted, not even in the key path.
@@ -451,8 +451,8 @@ public final class ExpiryStore implements Expiries {
         return Optional.of(new Entry(key, until.longValue(), reason.textValue()));
     }
 
-    private SettingsProblem problemAt(String path, String message) {
-        return SettingsProblem.warning(fileName + ": " + path, message);
+    private FileProblem problemAt(String path, String message) {
+        return FileProblem.warning(fileName + ": " + path, message);
     }
 
     private byte[] render() throws IOException {
@@ -468,7 +468,7 @@ public final class ExpiryStore implements Expiries {
         return JsonFiles.prettyBytes(mapper, root);
     }
 
-    private void report(SettingsProblem problem) {
+    private void report(FileProblem problem) {
         if (problems.add(problem)) {
             LOG.warn("state: {}", problem.describe());
         }

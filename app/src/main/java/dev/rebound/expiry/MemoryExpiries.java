@@ -1,4 +1,4 @@
-package dev.rebound.state;
+package dev.rebound.expiry;
 
 import java.time.Clock;
 import java.util.Map;

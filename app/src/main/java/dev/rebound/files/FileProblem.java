@@ -1,4 +1,4 @@
-package dev.rebound.settings;
+package dev.rebound.files;
 
 import java.util.Objects;
 
@@ -10,25 +10,25 @@ import java.util.Objects;
  *     with the file name ({@code credentials.json: openai[1].label}); empty when the problem is the whole file
  * @param message what is wrong, for a person to read
  */
-public record SettingsProblem(Severity severity, String keyPath, String message) {
+public record FileProblem(Severity severity, String keyPath, String message) {
 
     /** How bad a problem is. */
     public enum Severity { ERROR, WARNING }
 
-    public SettingsProblem {
+    public FileProblem {
         Objects.requireNonNull(severity, "severity");
         keyPath = keyPath == null ? "" : keyPath;
         Objects.requireNonNull(message, "message");
     }
 
     /** An error at that key path. */
-    public static SettingsProblem error(String keyPath, String message) {
-        return new SettingsProblem(Severity.ERROR, keyPath, message);
+    public static FileProblem error(String keyPath, String message) {
+        return new FileProblem(Severity.ERROR, keyPath, message);
     }
 
     /** A warning at that key path. */
-    public static SettingsProblem warning(String keyPath, String message) {
-        return new SettingsProblem(Severity.WARNING, keyPath, message);
+    public static FileProblem warning(String keyPath, String message) {
+        return new FileProblem(Severity.WARNING, keyPath, message);
     }
 
     /** Whether this is an error. */
