@@ -17,6 +17,7 @@ import dev.rebound.retry.CredentialUsageLimits;
 import dev.rebound.retry.RetryEngine;
 import dev.rebound.retry.RetryTimer;
 import dev.rebound.session.ChatSession;
+import dev.rebound.session.ChatSessionBuilder;
 import dev.rebound.session.ProviderDirectory;
 import dev.rebound.session.SessionFactory;
 import dev.rebound.session.SessionModel;
@@ -92,6 +93,13 @@ final class AppServices implements AutoCloseable {
     private volatile PluginHost plugins = PluginHost.none();
     /** The session made last: where a plugin's failure while running is announced. */
     private final AtomicReference<ChatSession> newestSession = new AtomicReference<>();
+    /**
+     * Writes credential blocks and model cooldowns to their files after the retry decisions that made them, so no
+     * decision (and no reader of the stores) waits for a file lock or an fsync; flushed when the app closes.
+     */
+    private final ExecutorService expiryWriter = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().daemon(true).name("rebound-expiry-writer").factory());
+    private final List<ExpiryStore> expiryStores;
     /** The requests of model roles (titles), retried and falling back like a chat's. */
     private final RoleSessions roleCalls = new RoleSessions(this::roleSession);
 
@@ -100,8 +108,9 @@ final class AppServices implements AutoCloseable {
         this.clock = clock;
         this.settings = SettingsStore.open(dir, clock, BuiltInProvider.config());
         this.credentials = CredentialStore.open(dir, env, clock);
-        ExpiryStore blocks = ExpiryStore.open(dir.stateDir().resolve("credential-blocks.json"), clock);
-        ExpiryStore cooling = ExpiryStore.open(dir.stateDir().resolve("model-cooldowns.json"), clock);
+        ExpiryStore blocks = ExpiryStore.open(dir.stateDir().resolve("credential-blocks.json"), clock, expiryWriter);
+        ExpiryStore cooling = ExpiryStore.open(dir.stateDir().resolve("model-cooldowns.json"), clock, expiryWriter);
+        this.expiryStores = List.of(blocks, cooling);
         stateProblems.addAll(blocks.problems());
         stateProblems.addAll(cooling.problems());
         // The built-in provider's fake keys and model: in effect only while it is, blocked and cooled in memory only.
@@ -233,23 +242,23 @@ final class AppServices implements AutoCloseable {
     }
 
     /** Problems found while loading settings, credentials and plugins, as (level, message) for notices. */
-    List<String[]> startupNotices() {
+    List<Notice> startupNotices() {
         return startupNotices(true);
     }
 
-    private List<String[]> startupNotices(boolean firstRunNotice) {
-        List<String[]> notices = new ArrayList<>();
+    private List<Notice> startupNotices(boolean firstRunNotice) {
+        List<Notice> notices = new ArrayList<>();
         List<FileProblem> problems = new ArrayList<>(settings.problems());
         problems.addAll(credentials.problems());
         problems.addAll(stateProblems);
         for (FileProblem p : problems) {
-            notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
+            notices.add(new Notice(p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()));
         }
         if (firstRunNotice && settings.usesBuiltInProvider()) {
-            notices.add(new String[] {Notice.INFO, BuiltInProvider.notice(dir.settingsFile())});
+            notices.add(new Notice(Notice.INFO, BuiltInProvider.notice(dir.settingsFile())));
         }
         for (String problem : plugins.startupProblems()) {
-            notices.add(new String[] {Notice.WARNING, problem});
+            notices.add(new Notice(Notice.WARNING, problem));
         }
         return notices;
     }
@@ -264,14 +273,14 @@ final class AppServices implements AutoCloseable {
             public Opened create() {
                 String id = IdGenerator.uuids().next();
                 SessionJournal journal = null;
-                List<String[]> notices = new ArrayList<>();
+                List<Notice> notices = new ArrayList<>();
                 try {
                     journal = SessionJournal.create(dir.sessionsDir(), id, clock.millis(), null);
                 } catch (IOException e) {
                     LOG.error("Could not create the file of session {}", id, e);
-                    notices.add(new String[] {Notice.WARNING, "Rebound could not create a file for this chat under "
+                    notices.add(new Notice(Notice.WARNING, "Rebound could not create a file for this chat under "
                             + dir.sessionsDir() + " (" + e.getMessage() + "), so it will not be saved. Check that "
-                            + "the folder is writable and has free space."});
+                            + "the folder is writable and has free space."));
                 }
                 return new Opened(build(id, null, defaultModel(settings.current()), journal), notices);
             }
@@ -281,28 +290,28 @@ final class AppServices implements AutoCloseable {
                 LoadedSession loaded = new SessionLoader().load(file);
                 ModelRef fallbackStart = defaultModel(settings.current());
                 RestoredSession restored = SessionRestorer.restore(loaded, settings.current(), fallbackStart);
-                List<String[]> notices = new ArrayList<>();
+                List<Notice> notices = new ArrayList<>();
                 for (FileProblem p : loaded.problems()) {
-                    notices.add(new String[] {p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()});
+                    notices.add(new Notice(p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()));
                 }
                 ModelRef saved = SessionRestorer.savedPrimary(loaded);
                 if (saved != null && !saved.equals(restored.primary())) {
-                    notices.add(new String[] {Notice.WARNING, "This chat used " + saved.selector() + ", which is "
+                    notices.add(new Notice(Notice.WARNING, "This chat used " + saved.selector() + ", which is "
                             + "no longer configured; it continues on " + (restored.primary() == null ? "no model"
-                            : restored.primary().selector()) + "."});
+                            : restored.primary().selector()) + "."));
                 }
                 if (restored.interrupted()) {
-                    notices.add(new String[] {Notice.WARNING, "Rebound stopped before the last prompt of this chat "
+                    notices.add(new Notice(Notice.WARNING, "Rebound stopped before the last prompt of this chat "
                             + "was answered; that prompt is kept in the file but not sent again. Send it again if "
-                            + "you still need the answer."});
+                            + "you still need the answer."));
                 }
                 SessionJournal journal = null;
                 try {
                     journal = SessionJournal.openForAppend(file);
                 } catch (IOException e) {
                     LOG.warn("Could not open {} for writing", file, e);
-                    notices.add(new String[] {Notice.WARNING, "This chat is open read-only: " + file + " cannot be "
-                            + "written (" + e.getMessage() + "). What you add now will not be saved."});
+                    notices.add(new Notice(Notice.WARNING, "This chat is open read-only: " + file + " cannot be "
+                            + "written (" + e.getMessage() + "). What you add now will not be saved."));
                 }
                 return new Opened(build(restored.sessionId(), restored, restored.primary(), journal), notices);
             }
@@ -335,7 +344,7 @@ final class AppServices implements AutoCloseable {
                 .settings(settings::current)
                 .providers(providers)
                 .credentials(sessionCredentials)
-                .agentEndHandler(engine(sessionModel, sessionCredentials, role))
+                .retryEngine(engine(sessionModel, sessionCredentials, role))
                 .clock(clock)
                 .sessionModel(sessionModel)
                 .build();
@@ -345,12 +354,12 @@ final class AppServices implements AutoCloseable {
         SessionModel model = new SessionModel(startModel);
         SessionCredentials sessionCredentials = new SessionCredentials(credentialPool);
         AtomicReference<ChatSession> self = new AtomicReference<>();
-        ChatSession.Builder builder = ChatSession.builder()
+        ChatSessionBuilder builder = ChatSession.builder()
                 .sessionId(id)
                 .settings(settings::current)
                 .providers(providers)
                 .credentials(sessionCredentials)
-                .agentEndHandler(engine(model, sessionCredentials, FallbackChains.DEFAULT))
+                .retryEngine(engine(model, sessionCredentials, FallbackChains.DEFAULT))
                 .clock(clock)
                 .sessionModel(model);
         if (restored != null) {
@@ -394,6 +403,8 @@ final class AppServices implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         roleCalls.close();
+        expiryWriter.shutdown();
+        expiryStores.forEach(ExpiryStore::flush);
         watchdogScheduler.shutdownNow();
         simulator.close();
         try {

@@ -71,7 +71,7 @@ final class Launch {
             Thread hook = Thread.ofPlatform().unstarted(server::shutdown);
             Runtime.getRuntime().addShutdownHook(hook);
             ChatSession first;
-            List<String[]> notices = new ArrayList<>(services.startupNotices());
+            List<Notice> notices = new ArrayList<>(services.startupNotices());
             try {
                 first = openSession(services, notices);
             } catch (StartupException e) {
@@ -94,7 +94,7 @@ final class Launch {
             err.println("rebound: " + e.getMessage());
             return EXIT_USAGE;
         }
-        List<String[]> notices = new ArrayList<>(services.startupNotices());
+        List<Notice> notices = new ArrayList<>(services.startupNotices());
         ChatSession opened;
         try {
             opened = openSession(services, notices);
@@ -104,8 +104,8 @@ final class Launch {
             return EXIT_USAGE;
         }
         try (services; ChatSession chat = opened) {
-            for (String[] notice : notices) {
-                err.println("rebound: " + notice[0] + ": " + notice[1]);
+            for (Notice notice : notices) {
+                err.println("rebound: " + notice.level() + ": " + notice.message());
             }
             java.util.concurrent.atomic.AtomicReference<String> chainError = new java.util.concurrent.atomic.AtomicReference<>();
             chat.subscribe(event -> {
@@ -177,7 +177,7 @@ final class Launch {
     }
 
     /** The session to start with: the one of --session, reopened, or a new one. */
-    private ChatSession openSession(AppServices services, List<String[]> notices) throws StartupException {
+    private ChatSession openSession(AppServices services, List<Notice> notices) throws StartupException {
         if (session == null) {
             SessionFactory.Opened created = services.sessionFactory().create();
             notices.addAll(created.notices());

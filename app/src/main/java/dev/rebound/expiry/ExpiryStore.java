@@ -1,28 +1,10 @@
 package dev.rebound.expiry;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.json.Json;
-import dev.rebound.files.AtomicFiles;
-import dev.rebound.files.FileBackups;
-import dev.rebound.files.JsonFiles;
-import dev.rebound.files.KeyPath;
 import dev.rebound.files.FileProblem;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,7 +16,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +64,15 @@ import org.slf4j.LoggerFactory;
  * key wins, in any process, and a {@code remove} is never undone by another store that still remembered the entry.
  * Deleting the file clears every entry.
  *
+ * <h2>Never waiting on the disk</h2>
+ *
+ * Every change is made in memory at once, where every reader of this store sees it, and written by the store's writer
+ * (an {@link Executor} given at {@link #open(Path, Clock, Executor) open}) afterwards: a retry decision that blocks a
+ * key never waits for a lock file or an fsync, and neither does anyone reading the store meanwhile (the state of
+ * another chat, a status line). Changes made while a write runs are written together by the next one. With
+ * {@link #open(Path, Clock)} the writer is the caller's own thread, as before. {@link #flush()} writes what is pending
+ * on the caller's thread (at shutdown, in tests).
+ *
  * <p>A write that fails (disk full, a directory in the file's place) is logged and reported in {@link #problems()};
  * the change still holds in this store and is written with its next successful write.
  */
@@ -89,32 +81,28 @@ public final class ExpiryStore implements Expiries {
     public static final int MAX_TEXT_LENGTH = 200;
 
     private static final Logger LOG = LoggerFactory.getLogger(ExpiryStore.class);
-    private static final int VERSION = 1;
-    /**
-     * One monitor per lock file, for all stores of this process. {@link FileChannel#lock()} cannot exclude threads of
-     * the same process (it throws {@code OverlappingFileLockException} instead), and on POSIX closing any channel of a
-     * file releases every lock the process holds on it; so this process opens one lock channel per file at a time.
-     */
-    private static final Map<Path, Object> PROCESS_LOCKS = new ConcurrentHashMap<>();
 
-    private final Path file;
-    private final Path lockFile;
-    private final String fileName;
+    private final ExpiryFile disk;
     private final Clock clock;
-    private final ObjectMapper mapper = Json.newMapper();
+    private final Executor writer;
+    /** Guards the fields below; never held while the file is locked or written. */
     private final Object lock = new Object();
+    /** One write of this store at a time; held by the writer while it locks and writes the file. */
+    private final Object writing = new Object();
     /** The file's entries as last read or written, with the unsaved changes applied; guarded by {@link #lock}. */
     private final Map<String, Entry> entries = new HashMap<>();
-    /** Puts not yet written because a write failed; guarded by {@link #lock}. */
+    /** Puts not yet written; guarded by {@link #lock}. */
     private final Map<String, Entry> unsavedPuts = new HashMap<>();
-    /** Keys of {@link #unsavedPuts} that may only lengthen an entry ({@link #extend}). */
-    private final Set<String> extendOnly = new java.util.HashSet<>();
-    /** Removals not yet written because a write failed; guarded by {@link #lock}. */
+    /** Keys of {@link #unsavedPuts} that may only lengthen an entry ({@link #extend}); guarded by {@link #lock}. */
+    private final Set<String> extendOnly = new HashSet<>();
+    /** Removals not yet written; guarded by {@link #lock}. */
     private final Set<String> unsavedRemovals = new HashSet<>();
     /** Guarded by {@link #lock}. */
     private final Set<FileProblem> problems = new LinkedHashSet<>();
     /** The file as it was when last read or written; null before the first read. Guarded by {@link #lock}. */
-    private FileStamp seen;
+    private ExpiryFile.FileStamp seen;
+    /** Whether a write has been handed to the writer and has not started taking changes yet; guarded by lock. */
+    private boolean writeQueued;
 
     /**
      * One until-time.
@@ -145,12 +133,12 @@ public final class ExpiryStore implements Expiries {
             return Instant.ofEpochMilli(until);
         }
 
-        private static Optional<String> invalidKey(String key) {
+        static Optional<String> invalidKey(String key) {
             return key.isBlank() ? Optional.of("an expiry key must not be blank") : invalidText(key, "key");
         }
 
         /** Why a key or reason is refused, never quoting it: it is invalid, and may be anything. */
-        private static Optional<String> invalidText(String text, String what) {
+        static Optional<String> invalidText(String text, String what) {
             if (text.length() > MAX_TEXT_LENGTH) {
                 return Optional.of("an expiry " + what + " must be at most " + MAX_TEXT_LENGTH + " characters, not "
                         + text.length());
@@ -165,37 +153,32 @@ public final class ExpiryStore implements Expiries {
         }
     }
 
-    /** What identifies one version of the file without reading it; {@link #ABSENT} when there is no file. */
-    private record FileStamp(FileTime modified, long size, Object fileKey) {
-        static final FileStamp ABSENT = new FileStamp(null, -1, null);
-        static final FileStamp UNKNOWN = new FileStamp(null, -2, null);
-    }
-
-    /**
-     * What reading the file gave.
-     *
-     * @param entries the valid entries, expired ones included
-     * @param damaged the file holds content this store would lose by rewriting it
-     * @param unreadable the file could not be read at all, so its entries are unknown
-     */
-    private record Reading(Map<String, Entry> entries, boolean damaged, boolean unreadable,
-                           List<FileProblem> problems) {
-    }
-
-    private ExpiryStore(Path file, Clock clock) {
-        this.file = file;
-        this.lockFile = file.resolveSibling(file.getFileName() + ".lock");
-        this.fileName = file.getFileName().toString();
+    private ExpiryStore(ExpiryFile disk, Clock clock, Executor writer) {
+        this.disk = disk;
         this.clock = clock;
+        this.writer = writer;
     }
 
     /**
-     * Opens the store kept in a file (usually in the config directory's {@code state/}). Never throws for bad content:
-     * a missing file is an empty store, a damaged one is reported in {@link #problems()}. Writes nothing.
+     * Opens the store kept in a file (usually in the config directory's {@code state/}), written on the caller's
+     * thread. Never throws for bad content: a missing file is an empty store, a damaged one is reported in
+     * {@link #problems()}. Writes nothing.
      */
     public static ExpiryStore open(Path file, Clock clock) {
+        return open(file, clock, Runnable::run);
+    }
+
+    /** Like {@link #open(Path, Clock)}, with writes made by {@code writer} after each change (see the class doc). */
+    public static ExpiryStore open(Path file, Clock clock, Executor writer) {
+        return open(file, clock, writer, ExpiryFile.Writing.ATOMIC);
+    }
+
+    /** Like {@link #open(Path, Clock, Executor)}, with the step that replaces the file given (tests slow it down). */
+    static ExpiryStore open(Path file, Clock clock, Executor writer, ExpiryFile.Writing writing) {
         Objects.requireNonNull(file, "file");
-        ExpiryStore store = new ExpiryStore(file.toAbsolutePath().normalize(), Objects.requireNonNull(clock, "clock"));
+        Objects.requireNonNull(clock, "clock");
+        ExpiryStore store = new ExpiryStore(new ExpiryFile(file.toAbsolutePath().normalize(), clock,
+                Objects.requireNonNull(writing, "writing")), clock, Objects.requireNonNull(writer, "writer"));
         synchronized (store.lock) {
             store.refreshIfChanged();
         }
@@ -204,18 +187,19 @@ public final class ExpiryStore implements Expiries {
 
     /** The file this store reads and writes. */
     public Path file() {
-        return file;
+        return disk.path();
     }
 
     /**
-     * Sets the entry of a key and writes the file at once. A later put replaces an earlier one, even one that ends
-     * later: the caller decides (read {@link #get} first to keep the longer of two). A put whose {@code until} is not
-     * after now clears the key.
+     * Sets the entry of a key, at once for every reader, and has it written. A later put replaces an earlier one,
+     * even one that ends later: the caller decides (read {@link #get} first to keep the longer of two). A put whose
+     * {@code until} is not after now clears the key.
      *
      * @throws IllegalArgumentException when the key or reason is not valid (see {@link Entry})
      */
     public void put(String key, long untilEpochMs, String reason) {
         Entry entry = new Entry(key, untilEpochMs, reason);
+        boolean schedule;
         synchronized (lock) {
             extendOnly.remove(key);
             if (entry.activeAt(clock.millis())) {
@@ -225,18 +209,20 @@ public final class ExpiryStore implements Expiries {
                 unsavedPuts.remove(key);
                 unsavedRemovals.add(key);
             }
-            writeThrough();
+            schedule = changed();
         }
+        scheduleWrite(schedule);
     }
 
     /**
      * Sets the entry unless it already ends later — here or in the file, as another process left it (the comparison is
-     * made under the file lock). A block or cooldown is never shortened by a later, shorter one; an end time in the
-     * past changes nothing.
+     * made again under the file lock when it is written). A block or cooldown is never shortened by a later, shorter
+     * one; an end time in the past changes nothing.
      */
     @Override
     public void extend(String key, long untilEpochMs, String reason) {
         Entry entry = new Entry(key, untilEpochMs, reason);
+        boolean schedule;
         synchronized (lock) {
             if (!entry.activeAt(clock.millis())) {
                 return;
@@ -248,19 +234,22 @@ public final class ExpiryStore implements Expiries {
             unsavedRemovals.remove(key);
             unsavedPuts.put(key, entry);
             extendOnly.add(key);
-            writeThrough();
+            schedule = changed();
         }
+        scheduleWrite(schedule);
     }
 
-    /** Forgets the entry of a key, if any, and writes the file at once. */
+    /** Forgets the entry of a key, if any, at once for every reader, and has the removal written. */
     public void remove(String key) {
         Objects.requireNonNull(key, "key");
+        boolean schedule;
         synchronized (lock) {
             unsavedPuts.remove(key);
             extendOnly.remove(key);
             unsavedRemovals.add(key);
-            writeThrough();
+            schedule = changed();
         }
+        scheduleWrite(schedule);
     }
 
     /** The entry of a key, if it has not expired. Rereads the file first if another store changed it. */
@@ -290,34 +279,118 @@ public final class ExpiryStore implements Expiries {
         }
     }
 
-    private void refreshIfChanged() {
-        FileStamp now = stat();
-        if (!now.equals(seen)) {
-            adopt(read(), now);
+    /** Writes the changes not yet written, on the caller's thread, after any write already running. */
+    public void flush() {
+        writeOut();
+    }
+
+    /** Applies a change just made to the entries and says whether a write must be handed to the writer. */
+    private boolean changed() {
+        applyUnsaved();
+        if (writeQueued) {
+            return false;
+        }
+        writeQueued = true;
+        return true;
+    }
+
+    private void scheduleWrite(boolean schedule) {
+        if (!schedule) {
+            return;
+        }
+        try {
+            writer.execute(this::writeOut);
+        } catch (RejectedExecutionException e) {
+            writeOut(); // the writer has shut down (the app is stopping): write here rather than lose the change
         }
     }
 
-    /** Takes what was read from the file as this store's entries, then applies the changes not yet written. */
-    private void adopt(Reading reading, FileStamp stamp) {
-        seen = stamp;
-        reading.problems().forEach(this::report);
-        if (!reading.unreadable()) {
-            entries.clear();
-            entries.putAll(reading.entries());
+    /** Writes every change made so far, under the file's locks, then drops from the unsaved ones what it wrote. */
+    private void writeOut() {
+        synchronized (writing) {
+            Map<String, Entry> puts;
+            Set<String> extending;
+            Set<String> removals;
+            Map<String, Entry> known;
+            synchronized (lock) {
+                writeQueued = false;
+                if (unsavedPuts.isEmpty() && unsavedRemovals.isEmpty()) {
+                    return;
+                }
+                puts = Map.copyOf(unsavedPuts);
+                extending = Set.copyOf(extendOnly);
+                removals = Set.copyOf(unsavedRemovals);
+                known = Map.copyOf(entries);
+            }
+            ExpiryFile.Written written;
+            try {
+                written = disk.write(reading -> {
+                    Map<String, Entry> next = new HashMap<>(reading.unreadable() ? known : reading.entries());
+                    apply(next, puts, extending, removals);
+                    long now = clock.millis();
+                    next.values().removeIf(entry -> !entry.activeAt(now));
+                    return next;
+                });
+            } catch (IOException e) {
+                synchronized (lock) {
+                    report(FileProblem.warning("", "could not save " + disk.path() + " (" + e
+                            + "); the change holds until Rebound stops and is saved with the next change"));
+                }
+                return;
+            }
+            synchronized (lock) {
+                written.reading().problems().forEach(this::report);
+                written.problems().forEach(this::report);
+                // What changed again while the file was written stays unsaved, for the next write.
+                puts.forEach((key, entry) -> {
+                    if (unsavedPuts.get(key) == entry) {
+                        unsavedPuts.remove(key);
+                        extendOnly.remove(key);
+                    }
+                });
+                removals.forEach(key -> {
+                    if (!unsavedPuts.containsKey(key)) {
+                        unsavedRemovals.remove(key);
+                    }
+                });
+                entries.clear();
+                entries.putAll(written.entries());
+                seen = written.stamp();
+                applyUnsaved();
+            }
         }
-        applyUnsaved();
+    }
+
+    private void refreshIfChanged() {
+        ExpiryFile.FileStamp now = disk.stat();
+        if (!now.equals(seen)) {
+            ExpiryFile.Reading reading = disk.read();
+            seen = now;
+            reading.problems().forEach(this::report);
+            if (!reading.unreadable()) {
+                entries.clear();
+                entries.putAll(reading.entries());
+            }
+            applyUnsaved();
+        }
     }
 
     private void applyUnsaved() {
-        unsavedRemovals.forEach(entries::remove);
-        for (Entry e : unsavedPuts.values()) {
-            if (extendOnly.contains(e.key())) {
-                entries.merge(e.key(), e, (had, wanted) -> had.until() >= wanted.until() ? had : wanted);
+        apply(entries, unsavedPuts, extendOnly, unsavedRemovals);
+        forgetExpired();
+    }
+
+    /** Removals first, then puts; an extend-only put keeps the later of the two ends. */
+    private static void apply(Map<String, Entry> target, Map<String, Entry> puts, Set<String> extending,
+                              Set<String> removals) {
+        removals.forEach(target::remove);
+        for (Entry e : puts.values()) {
+            if (extending.contains(e.key())) {
+                target.merge(e.key(), e, (had, wanted) -> had.until() >= wanted.until() ? had : wanted);
             } else {
-                entries.put(e.key(), e);
+                target.put(e.key(), e);
             }
         }
-        forgetExpired();
     }
 
     private void forgetExpired() {
@@ -328,144 +401,10 @@ public final class ExpiryStore implements Expiries {
             Entry entry = it.next();
             if (!entry.activeAt(now)) {
                 unsavedRemovals.add(entry.key());
+                extendOnly.remove(entry.key());
                 it.remove();
             }
         }
-    }
-
-    /** Applies the unsaved changes to the file's current content and writes the result, under the file lock. */
-    private void writeThrough() {
-        try {
-            Files.createDirectories(file.getParent());
-            // The real path: two paths to one file (a symbolic link) must share one monitor.
-            Path lockIdentity = file.getParent().toRealPath().resolve(lockFile.getFileName());
-            synchronized (PROCESS_LOCKS.computeIfAbsent(lockIdentity, path -> new Object())) {
-                try (FileChannel channel = openLockFile(); FileLock ignored = channel.lock()) {
-                    // Always reread under the lock: a stat could miss a change made within its time granularity.
-                    FileStamp before = stat();
-                    Reading reading = read();
-                    adopt(reading, before);
-                    if (reading.damaged() && Files.exists(file)) {
-                        Path copy = FileBackups.keepCopy(file, "corrupt", clock, AtomicFiles.OWNER_ONLY);
-                        report(FileProblem.warning("", "the damaged content of " + file + " was kept as " + copy));
-                    }
-                    AtomicFiles.writeAtomically(file, render(), AtomicFiles.OWNER_ONLY);
-                    seen = stat();
-                    unsavedPuts.clear();
-                    extendOnly.clear();
-                    unsavedRemovals.clear();
-                }
-            }
-        } catch (IOException e) {
-            applyUnsaved();
-            report(FileProblem.warning("", "could not save " + file + " (" + e
-                    + "); the change holds until Rebound stops and is saved with the next change"));
-        }
-    }
-
-    private FileChannel openLockFile() throws IOException {
-        FileAttribute<?>[] ownerOnly = lockFile.getFileSystem().supportedFileAttributeViews().contains("posix")
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(AtomicFiles.OWNER_ONLY)}
-                : new FileAttribute<?>[0];
-        return FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), ownerOnly);
-    }
-
-    private FileStamp stat() {
-        try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-            return new FileStamp(attributes.lastModifiedTime(), attributes.size(), attributes.fileKey());
-        } catch (NoSuchFileException e) {
-            return FileStamp.ABSENT;
-        } catch (IOException e) {
-            LOG.debug("could not stat {}: {}", file, e.toString());
-            return FileStamp.UNKNOWN;
-        }
-    }
-
-    private Reading read() {
-        String startsEmpty = " Rebound goes on without its entries and keeps a copy of the file as " + fileName
-                + ".corrupt-<timestamp> before it next writes it.";
-        return switch (JsonFiles.read(file, mapper)) {
-            case JsonFiles.Absent ignored -> new Reading(Map.of(), false, false, List.of());
-            case JsonFiles.Document document -> interpret(document.root());
-            case JsonFiles.Malformed m -> new Reading(Map.of(), true, false, List.of(FileProblem.warning("",
-                    file + " is not valid JSON at line " + m.line() + ", column " + m.column() + ": " + m.detail()
-                            + "." + startsEmpty)));
-            case JsonFiles.NotAnObject n -> new Reading(Map.of(), true, false, List.of(FileProblem.warning("",
-                    file + " must hold a JSON object ({ \"version\": 1, \"entries\": { ... } }), but at line "
-                            + n.line() + ", column " + n.column() + " it holds " + n.found() + "." + startsEmpty)));
-            case JsonFiles.Unreadable u -> new Reading(Map.of(), true, true, List.of(FileProblem.warning("",
-                    "could not read " + file + " (" + u.reason() + "); Rebound keeps the entries it knew")));
-        };
-    }
-
-    private Reading interpret(ObjectNode root) {
-        List<FileProblem> found = new ArrayList<>();
-        JsonNode version = root.get("version");
-        if (version != null && !(version.isIntegralNumber() && version.canConvertToLong()
-                && version.longValue() == VERSION)) {
-            found.add(problemAt("version", "must be " + VERSION + " (a newer Rebound may have written this file); "
-                    + "Rebound reads the entries it understands"));
-        }
-        Map<String, Entry> valid = new HashMap<>();
-        JsonNode members = root.get("entries");
-        if (members != null && !members.isNull() && !members.isObject()) {
-            found.add(problemAt("entries", "must be an object of entries ({ \"key\": { \"until\": ..., "
-                    + "\"reason\": ... } }); Rebound goes on without them"));
-        } else if (members != null) {
-            for (Map.Entry<String, JsonNode> member : members.properties()) {
-                entryOf(member.getKey(), member.getValue(), found).ifPresent(entry -> valid.put(entry.key(), entry));
-            }
-        }
-        return new Reading(valid, !found.isEmpty(), false, found);
-    }
-
-    private Optional<Entry> entryOf(String key, JsonNode value, List<FileProblem> found) {
-        Optional<String> invalidKey = Entry.invalidKey(key);
-        if (invalidKey.isPresent()) {
-            // An invalid key is not quoted, not even in the key path.
-            found.add(problemAt("entries", invalidKey.get() + "; entry skipped"));
-            return Optional.empty();
-        }
-        String path = KeyPath.child("entries", key);
-        if (!value.isObject()) {
-            found.add(problemAt(path, "must be an object ({ \"until\": ..., \"reason\": ... }); entry skipped"));
-            return Optional.empty();
-        }
-        JsonNode until = value.get("until");
-        if (until == null || !until.isIntegralNumber() || !until.canConvertToLong()) {
-            found.add(problemAt(KeyPath.child(path, "until"), "must be a whole number of epoch milliseconds; "
-                    + "entry skipped"));
-            return Optional.empty();
-        }
-        JsonNode reason = value.get("reason");
-        if (reason == null || !reason.isTextual()) {
-            found.add(problemAt(KeyPath.child(path, "reason"), "must be a string; entry skipped"));
-            return Optional.empty();
-        }
-        Optional<String> invalidReason = Entry.invalidText(reason.textValue(), "reason");
-        if (invalidReason.isPresent()) {
-            found.add(problemAt(KeyPath.child(path, "reason"), invalidReason.get() + "; entry skipped"));
-            return Optional.empty();
-        }
-        return Optional.of(new Entry(key, until.longValue(), reason.textValue()));
-    }
-
-    private FileProblem problemAt(String path, String message) {
-        return FileProblem.warning(fileName + ": " + path, message);
-    }
-
-    private byte[] render() throws IOException {
-        ObjectNode root = mapper.createObjectNode();
-        root.put("version", VERSION);
-        ObjectNode out = root.putObject("entries");
-        for (Entry entry : new TreeMap<>(entries).values()) {
-            ObjectNode member = out.putObject(entry.key());
-            member.put("until", entry.until());
-            member.put("until_iso", entry.untilInstant().toString());
-            member.put("reason", entry.reason());
-        }
-        return JsonFiles.prettyBytes(mapper, root);
     }
 
     private void report(FileProblem problem) {

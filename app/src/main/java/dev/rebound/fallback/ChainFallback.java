@@ -30,7 +30,7 @@ import java.util.random.RandomGenerator;
  * the failed one that is not cooling down and whose provider has a usable key. A refusal suppresses nothing; its fallback is pinned for
  * {@code retry.refusalPinMs}. Under {@code cooldown-expiry} the session returns to its primary before a prompt or a
  * scheduled retry once the primary's cooldown and the pin are over; under {@code never} it stays until the user picks
- * a model. Called by the retry engine, which serialises the calls.
+ * a model. Called by the retry engine, which serialises the calls; {@link #status()} may be read from any thread.
  */
 public final class ChainFallback implements ModelFallback {
     /** Cooldown of a failed model when neither a hint nor a usage-limit reason says otherwise. */
@@ -46,9 +46,11 @@ public final class ChainFallback implements ModelFallback {
 
     /** Models that failed (or refused) in the current turn; never reverted to before the next prompt. */
     private final java.util.Set<ModelRef> failedThisTurn = new java.util.HashSet<>();
-    private String activeKey;
+    /** Written under the retry engine's lock; volatile so that {@link #status()} can be read without it. */
+    private volatile String activeKey;
     private boolean awaitingSuccess;
-    private long pinnedUntil;
+    /** Written under the retry engine's lock; volatile so that {@link #status()} can be read without it. */
+    private volatile long pinnedUntil;
 
     /**
      * @param role the session's role; chats use {@link FallbackChains#DEFAULT}
@@ -153,17 +155,22 @@ public final class ChainFallback implements ModelFallback {
         clear();
     }
 
+    /**
+     * The active fallback, from the session's models and this policy's volatile fields, without the engine's lock: a
+     * status read while a decision is being made shows the state before or after it.
+     */
     @Override
     public Optional<FallbackStatus> status() {
-        if (!model.onFallback()) {
+        ModelRef primary = model.primary();
+        ModelRef current = model.current();
+        if (current == null || current.equals(primary)) {
             return Optional.empty();
         }
         Long revertAt = null;
         if (settings.get().retry().fallbackRevertPolicy() != RetrySettings.RevertPolicy.NEVER) {
-            revertAt = Math.max(pinnedUntil, cooldowns.until(model.primary()).orElse(clock.millis()));
+            revertAt = Math.max(pinnedUntil, cooldowns.until(primary).orElse(clock.millis()));
         }
-        return Optional.of(new FallbackStatus(model.primary().selector(), model.current().selector(),
-                activeKey, revertAt));
+        return Optional.of(new FallbackStatus(primary.selector(), current.selector(), activeKey, revertAt));
     }
 
     private void clear() {

@@ -1,6 +1,8 @@
 package dev.rebound.retry;
 
+import dev.rebound.transcript.AssistantMessage;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,6 +20,17 @@ import java.util.regex.Pattern;
  * @param originalError the error of the failed call, unchanged
  */
 public record MaxDelayExceeded(long waitMs, long capMs, Cause cause, String kind, Long hintMs, String originalError) {
+
+    /**
+     * The stop of a retry whose wait exceeds {@code retry.maxDelayMs}: whose wait it was (every key blocked, exactly the
+     * provider's hint, or Rebound's own), with the hint when Rebound waited longer than it.
+     */
+    static MaxDelayExceeded of(long waitMs, long capMs, OptionalLong hint, AssistantMessage failed, Object kind) {
+        Cause cause = UsageLimitPolicy.sentNothing(failed) ? Cause.KEYS_BLOCKED
+                : hint.isPresent() && hint.getAsLong() == waitMs ? Cause.PROVIDER : Cause.REBOUND;
+        Long hinted = cause == Cause.REBOUND && hint.isPresent() ? hint.getAsLong() : null;
+        return new MaxDelayExceeded(waitMs, capMs, cause, String.valueOf(kind), hinted, failed.errorMessage());
+    }
 
     /** Whose wait exceeded the cap. */
     public enum Cause {

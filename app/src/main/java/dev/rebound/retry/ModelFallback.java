@@ -24,7 +24,9 @@ public interface ModelFallback {
     Optional<List<SessionEvent>> apply(AssistantMessage failed, Classification classification, OptionalLong hintMs);
 
     /** A good reply arrived: {@code retry_fallback_succeeded} when it came on a fallback applied in this chain. */
-    List<SessionEvent> onSuccess();
+    default List<SessionEvent> onSuccess() {
+        return List.of();
+    }
 
     /**
      * Before each prompt and each scheduled retry: under {@code cooldown-expiry}, once the primary's cooldown and any
@@ -33,39 +35,22 @@ public interface ModelFallback {
      *
      * @param beforePrompt true before a new prompt (a new turn), false before a scheduled retry
      */
-    List<SessionEvent> revertIfDue(boolean beforePrompt);
+    default List<SessionEvent> revertIfDue(boolean beforePrompt) {
+        return List.of();
+    }
 
     /** The user chose a model: forget the fallback. */
-    void modelChosen();
+    default void modelChosen() {
+    }
 
-    /** The active fallback, if any. */
-    Optional<FallbackStatus> status();
+    /**
+     * The active fallback, if any. Called from any thread without the engine's lock (by {@code get_state} and the
+     * desktop while a decision may be running), so it must read a consistent snapshot and never wait.
+     */
+    default Optional<FallbackStatus> status() {
+        return Optional.empty();
+    }
 
     /** No fallback chain at all. */
-    ModelFallback NONE = new ModelFallback() {
-        @Override
-        public Optional<List<SessionEvent>> apply(AssistantMessage failed, Classification classification,
-                                                  OptionalLong hintMs) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<SessionEvent> onSuccess() {
-            return List.of();
-        }
-
-        @Override
-        public List<SessionEvent> revertIfDue(boolean beforePrompt) {
-            return List.of();
-        }
-
-        @Override
-        public void modelChosen() {
-        }
-
-        @Override
-        public Optional<FallbackStatus> status() {
-            return Optional.empty();
-        }
-    };
+    ModelFallback NONE = (failed, classification, hintMs) -> Optional.empty();
 }

@@ -4,26 +4,22 @@ import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.event.AutoRetryEnd;
 import dev.rebound.event.AutoRetryStart;
 import dev.rebound.event.ErrorKind;
-import dev.rebound.event.RetryAttempt;
-import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.SessionEvent;
 import dev.rebound.session.AgentEndDecision;
-import dev.rebound.session.AgentEndHandler;
+import dev.rebound.session.AttemptPolicy;
+import dev.rebound.session.FallbackStatus;
+import dev.rebound.session.RetryControl;
 import dev.rebound.session.AttemptResult;
 import dev.rebound.session.RetryCancel;
 import dev.rebound.session.RetryStatus;
 import dev.rebound.settings.RetrySettings;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -35,12 +31,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Settings are read at every decision. Time and randomness are injected: a {@link Clock} for the chain's time
  * budget and {@code retryAt}, a {@link RandomGenerator} for jitter, a {@link RetryTimer} for the wait.
+ *
+ * <p>Decisions are made under the engine's lock, in memory: blocking a key or cooling a model down changes the shared
+ * expiry stores in memory, and they are written to disk afterwards by the stores' own writer. {@link #status()} and
+ * {@link #fallback()} are snapshots read without the lock, so {@code get_state}, the banner and the fallback chip never
+ * wait for a decision or the disk.
+ *
+ * <p>At about 350 lines this is the one place where the steps of §3 are ordered (classify, count, usage limit, key
+ * switch, fallback, refusal, hint, fail-fast, budget, revert, schedule); the steps themselves live in their own
+ * classes ({@link RetryChain}, {@link Backoff}, {@link MaxDelayExceeded}, the policies).
  */
-public final class RetryEngine implements AgentEndHandler {
+public final class RetryEngine implements AttemptPolicy, RetryControl {
     private static final Logger LOG = LoggerFactory.getLogger(RetryEngine.class);
-    /** The cap of the local backoff, before jitter. */
-    static final long MAX_BACKOFF_MS = 8_000;
-
     private final Supplier<RetrySettings> settings;
     private final Clock clock;
     private final RandomGenerator random;
@@ -52,10 +54,13 @@ public final class RetryEngine implements AgentEndHandler {
     private final OverflowHandler overflow;
 
     /** Guarded by {@code this}. */
-    private Chain chain;
+    private RetryChain chain;
+    /** Guarded by {@code this}. */
     private Pending pending;
+    /** What {@link #status()} reports: replaced, under the lock, after every change of the chain. */
+    private volatile RetryStatus status = RetryStatus.IDLE;
 
-    private RetryEngine(Builder b) {
+    RetryEngine(RetryEngineBuilder b) {
         this.settings = Objects.requireNonNull(b.settings, "settings");
         this.clock = Objects.requireNonNull(b.clock, "clock");
         this.random = Objects.requireNonNull(b.random, "random");
@@ -67,12 +72,21 @@ public final class RetryEngine implements AgentEndHandler {
         this.overflow = b.overflow != null ? b.overflow : new ContextOverflowNotice();
     }
 
-    public static Builder builder() {
-        return new Builder();
+    /** A builder; settings, clock, random source and timer are required. */
+    public static RetryEngineBuilder builder() {
+        return new RetryEngineBuilder();
     }
 
     @Override
     public synchronized AgentEndDecision onAgentEnd(AttemptResult result) {
+        try {
+            return decide(result);
+        } finally {
+            publishStatus();
+        }
+    }
+
+    private AgentEndDecision decide(AttemptResult result) {
         AssistantMessage message = result.message();
         if (result.userAborted()) {
             return new AgentEndDecision.Finish(endChain(result.turnId(), RetryEndReason.ABORTED,
@@ -120,7 +134,7 @@ public final class RetryEngine implements AgentEndHandler {
         }
         long now = clock.millis();
         if (chain == null) {
-            chain = new Chain(now);
+            chain = new RetryChain(now);
         }
         int attempt = ++chain.attempt;
         if (attempt > s.maxRetries()) {
@@ -129,7 +143,7 @@ public final class RetryEngine implements AgentEndHandler {
         List<SessionEvent> events = new ArrayList<>();
         OptionalLong hint = hints.parse(failed.failure(), failed.errorMessage())
                 .map(h -> OptionalLong.of(h.delayMs())).orElse(OptionalLong.empty());
-        long delay = c.kind() == ErrorKind.STALE_REPLAY ? 0 : backoff(s.baseDelayMs(), attempt);
+        long delay = c.kind() == ErrorKind.STALE_REPLAY ? 0 : Backoff.delay(s.baseDelayMs(), attempt, random);
         boolean switched = false;
         boolean waitDecided = false;
 
@@ -171,12 +185,7 @@ public final class RetryEngine implements AgentEndHandler {
             delay = hint.getAsLong();
         }
         if (!switched && s.maxDelayMs() > 0 && delay > s.maxDelayMs()) {
-            MaxDelayExceeded.Cause cause = UsageLimitPolicy.sentNothing(failed) ? MaxDelayExceeded.Cause.KEYS_BLOCKED
-                    : hint.isPresent() && hint.getAsLong() == delay ? MaxDelayExceeded.Cause.PROVIDER
-                    : MaxDelayExceeded.Cause.REBOUND;
-            Long hinted = cause == MaxDelayExceeded.Cause.REBOUND && hint.isPresent() ? hint.getAsLong() : null;
-            String message = new MaxDelayExceeded(delay, s.maxDelayMs(), cause, String.valueOf(c.kind()), hinted,
-                    failed.errorMessage()).message();
+            String message = MaxDelayExceeded.of(delay, s.maxDelayMs(), hint, failed, c.kind()).message();
             return stop(turnId, RetryEndReason.MAX_DELAY_EXCEEDED, message, failed, c);
         }
         if (s.maxElapsedMs() > 0 && now + delay - chain.startedAt > s.maxElapsedMs()) {
@@ -186,7 +195,7 @@ public final class RetryEngine implements AgentEndHandler {
             // Before each scheduled retry: back to the primary once its cooldown is over (cooldown-expiry).
             events.addAll(fallback.revertIfDue(false));
         }
-        chain.attempts.add(record(chain.attempt - 1, failed, c.kind(), delay));
+        chain.record(chain.attempt - 1, failed, c.kind(), delay);
         events.add(new AutoRetryStart(attempt, s.maxRetries(), delay, failed.errorMessage(), c.kind(),
                 failed.provider() + "/" + failed.model(), failed.credential(), now + delay));
         LOG.info("Retry {}/{} of turn {} in {} ms ({}, rule {}): {}", attempt, s.maxRetries(), turnId, delay,
@@ -217,16 +226,6 @@ public final class RetryEngine implements AgentEndHandler {
         return new AgentEndDecision.Finish(events);
     }
 
-    /** {@code min(base · 2^(attempt−1), 8 s)} times a jitter factor in [0.75, 1.00]. */
-    private long backoff(long baseDelayMs, int attempt) {
-        long nominal = MAX_BACKOFF_MS;
-        if (attempt - 1 < 62 && baseDelayMs <= (MAX_BACKOFF_MS >> Math.min(attempt - 1, 62))) {
-            nominal = Math.min(baseDelayMs << (attempt - 1), MAX_BACKOFF_MS);
-        }
-        double jitter = 0.75 + 0.25 * random.nextDouble();
-        return Math.round(nominal * jitter);
-    }
-
     /**
      * Ends the running chain, if any, returning {@code auto_retry_end} and the chain record. {@code attempt} reports the
      * retries actually made, and the last failure (if given) is recorded as the result of the last of them. A chain
@@ -235,31 +234,19 @@ public final class RetryEngine implements AgentEndHandler {
      */
     private List<SessionEvent> endChain(String turnId, RetryEndReason reason, String finalError,
                                         AssistantMessage lastFailure, ErrorKind lastKind) {
-        Chain ended = chain;
+        RetryChain ended = chain;
         chain = null;
         pending = null;
         if (ended == null) {
             return List.of();
         }
-        if (lastFailure != null) {
-            ended.attempts.add(record(ended.attempt, lastFailure, lastKind, null));
-        }
-        boolean success = reason == RetryEndReason.SUCCEEDED;
-        return List.of(new AutoRetryEnd(success, ended.attempt, success ? null : finalError, reason),
-                new RetryChainEnd(turnId, ended.attempts, reason, success ? null : finalError, ended.startedAt,
-                        clock.millis()));
+        return ended.end(turnId, reason, finalError, lastFailure, lastKind, ended.attempt, clock.millis());
     }
 
     private List<SessionEvent> resetQuietly() {
         chain = null;
         pending = null;
         return List.of();
-    }
-
-    private static RetryAttempt record(int attempt, AssistantMessage failed, ErrorKind kind, Long delayMs) {
-        Integer status = failed.failure() == null ? null : failed.failure().httpStatus();
-        return new RetryAttempt(attempt, kind, status, failed.provider() + "/" + failed.model(), failed.credential(),
-                delayMs, failed.errorMessage());
     }
 
     @Override
@@ -294,7 +281,11 @@ public final class RetryEngine implements AgentEndHandler {
 
     @Override
     public synchronized List<SessionEvent> abandon(String turnId, String reason) {
-        return endChain(turnId, RetryEndReason.NOT_RETRYABLE, reason, null, null);
+        try {
+            return endChain(turnId, RetryEndReason.NOT_RETRYABLE, reason, null, null);
+        } finally {
+            publishStatus();
+        }
     }
 
     @Override
@@ -307,66 +298,21 @@ public final class RetryEngine implements AgentEndHandler {
         fallback.modelChosen();
     }
 
+    /** The active fallback, read without the engine's lock (the fallback policy keeps a snapshot). */
     @Override
-    public synchronized Optional<dev.rebound.session.FallbackStatus> fallback() {
+    public Optional<FallbackStatus> fallback() {
         return fallback.status();
     }
 
+    /** A snapshot, read without the engine's lock. */
     @Override
-    public synchronized RetryStatus status() {
-        return chain == null ? RetryStatus.IDLE : new RetryStatus(true, chain.attempt, pending != null);
+    public RetryStatus status() {
+        return status;
     }
 
-    /** The state of a running chain. */
-    private static final class Chain {
-        final long startedAt;
-        final List<RetryAttempt> attempts = new ArrayList<>();
-        /** Usage limits hit in this chain by each provider/credential/model, counted for the escalation of §5.1. */
-        final Map<String, Integer> usageLimits = new HashMap<>();
-        /** Provider to the labels of its credentials that hit a usage limit in this chain. */
-        final Map<String, Set<String>> spent = new HashMap<>();
-        int attempt;
-        /** The user cancelled while no wait was pending (a retry's request was running). */
-        boolean cancelRequested;
-
-        Chain(long startedAt) {
-            this.startedAt = startedAt;
-        }
-
-        /**
-         * The wait of a usage limit (§5.1): the provider's hint is believed; when the same credential hits a usage
-         * limit again in this chain, the hint doubles per repeat, never beyond the reason's default (a hint longer
-         * than the default is kept as it is). Without a hint: empty, the reason's default. A call that sent nothing
-         * (every key blocked) and limits that never wait are not counted as repeats.
-         */
-        OptionalLong usageLimitWait(AssistantMessage failed, UsageLimitReason reason, OptionalLong hint) {
-            if (UsageLimitPolicy.sentNothing(failed) || reason.neverWaits()) {
-                return hint;
-            }
-            int repeats = usageLimits.merge(failed.provider() + "/" + failed.credential() + "/" + failed.model(), 1,
-                    Integer::sum) - 1;
-            if (hint.isEmpty() || repeats == 0) {
-                return hint;
-            }
-            long provided = hint.getAsLong();
-            long ceiling = Math.max(provided, WaitingUsageLimits.longestDefaultWait(reason));
-            long doubled = provided;
-            for (int i = 0; i < repeats && doubled < ceiling; i++) {
-                doubled = Math.max(doubled * 2, 1);
-            }
-            return OptionalLong.of(Math.min(doubled, ceiling));
-        }
-
-        /** The labels of the provider's credentials that hit a usage limit in this chain. */
-        Set<String> spentCredentials(String provider) {
-            return Set.copyOf(spent.getOrDefault(provider, Set.of()));
-        }
-
-        void spend(AssistantMessage failed) {
-            if (failed.credential() != null && !UsageLimitPolicy.sentNothing(failed)) {
-                spent.computeIfAbsent(failed.provider(), p -> new HashSet<>()).add(failed.credential());
-            }
-        }
+    /** Replaces the status snapshot after a change of the chain; under the lock. */
+    private void publishStatus() {
+        status = chain == null ? RetryStatus.IDLE : new RetryStatus(true, chain.attempt, pending != null);
     }
 
     /** A scheduled retry: the session waits on it. */
@@ -386,86 +332,30 @@ public final class RetryEngine implements AgentEndHandler {
         public AgentEndDecision.Resume awaitDue() throws InterruptedException {
             RetryTimer.Wake wake = wait.await();
             synchronized (RetryEngine.this) {
-                if (pending == this) {
-                    pending = null;
+                try {
+                    if (pending == this) {
+                        pending = null;
+                    }
+                    boolean cancelled = wake == RetryTimer.Wake.CANCELLED || (chain != null && chain.cancelRequested);
+                    if (!cancelled) {
+                        return new AgentEndDecision.Resume.Due();
+                    }
+                    return new AgentEndDecision.Resume.Cancelled(cancelChain());
+                } finally {
+                    publishStatus();
                 }
-                boolean cancelled = wake == RetryTimer.Wake.CANCELLED || (chain != null && chain.cancelRequested);
-                if (!cancelled) {
-                    return new AgentEndDecision.Resume.Due();
-                }
-                return new AgentEndDecision.Resume.Cancelled(cancelChain());
             }
         }
 
         private List<SessionEvent> cancelChain() {
-            Chain ended = chain;
+            RetryChain ended = chain;
             chain = null;
             if (ended == null) {
                 return List.of();
             }
             RetryEndReason reason = userAbort ? RetryEndReason.ABORTED : RetryEndReason.CANCELLED;
-            int made = ended.attempt - 1;
-            return List.of(new AutoRetryEnd(false, made, AutoRetryEnd.CANCELLED_MESSAGE, reason),
-                    new RetryChainEnd(turnId, ended.attempts, reason, AutoRetryEnd.CANCELLED_MESSAGE, ended.startedAt,
-                            clock.millis()));
-        }
-    }
-
-    /** Builds an engine; settings, clock, random source and timer are required. */
-    public static final class Builder {
-        private Supplier<RetrySettings> settings;
-        private Clock clock;
-        private RandomGenerator random;
-        private RetryTimer timer;
-        private ErrorClassifier classifier;
-        private RetryHints hints;
-        private UsageLimitPolicy usageLimits;
-        private ModelFallback fallback;
-        private OverflowHandler overflow;
-
-        /** Read at every decision. */
-        public Builder settings(Supplier<RetrySettings> s) {
-            this.settings = s;
-            return this;
-        }
-
-        public Builder clock(Clock c) {
-            this.clock = c;
-            return this;
-        }
-
-        public Builder random(RandomGenerator r) {
-            this.random = r;
-            return this;
-        }
-
-        public Builder timer(RetryTimer t) {
-            this.timer = t;
-            return this;
-        }
-
-        public Builder classifier(ErrorClassifier c) {
-            this.classifier = c;
-            return this;
-        }
-
-        public Builder usageLimits(UsageLimitPolicy u) {
-            this.usageLimits = u;
-            return this;
-        }
-
-        public Builder fallback(ModelFallback f) {
-            this.fallback = f;
-            return this;
-        }
-
-        public Builder overflow(OverflowHandler o) {
-            this.overflow = o;
-            return this;
-        }
-
-        public RetryEngine build() {
-            return new RetryEngine(this);
+            return ended.end(turnId, reason, AutoRetryEnd.CANCELLED_MESSAGE, null, null, ended.attempt - 1,
+                    clock.millis());
         }
     }
 }

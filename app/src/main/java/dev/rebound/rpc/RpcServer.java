@@ -1,5 +1,6 @@
 package dev.rebound.rpc;
 
+import dev.rebound.event.Notice;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -73,11 +74,11 @@ public final class RpcServer {
      * @param startupNotices notices to show once the session is ready (settings problems...), as (level, message)
      * @return the process exit code
      */
-    public int run(ChatSession first, List<String[]> startupNotices) {
+    public int run(ChatSession first, List<Notice> startupNotices) {
         attach(first);
         out.ready();
-        for (String[] notice : startupNotices) {
-            current().announce(notice[0], notice[1]);
+        for (Notice notice : startupNotices) {
+            current().announce(notice.level(), notice.message());
         }
         LineReader reader = new LineReader(in, MAX_LINE_BYTES);
         try {
@@ -327,8 +328,8 @@ public final class RpcServer {
         ChatSession fresh = opened.session();
         attach(fresh);
         old.close();
-        for (String[] notice : opened.notices()) {
-            fresh.announce(notice[0], notice[1]);
+        for (Notice notice : opened.notices()) {
+            fresh.announce(notice.level(), notice.message());
         }
         ObjectNode data = mapper.createObjectNode();
         data.put("sessionId", fresh.id());

@@ -3,7 +3,7 @@ package dev.rebound.session;
 import dev.rebound.transcript.AssistantMessage;
 
 /**
- * What one provider call of a turn produced, handed to the {@link AgentEndHandler} at "agent end".
+ * What one provider call of a turn produced, handed to the {@link AttemptPolicy} at "agent end".
  *
  * @param turnId the turn
  * @param attempt 0 for the first call of the turn, then 1, 2... for each continuation

@@ -1,5 +1,6 @@
 package dev.rebound.session;
 
+import dev.rebound.event.Notice;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,6 +26,6 @@ public interface SessionFactory {
      * A session and what its host should show first, as (level, message) notices: what loading its file found
      * (skipped lines, an interrupted reply), or that it cannot be saved. They are shown, not written to the chat.
      */
-    record Opened(ChatSession session, List<String[]> notices) {
+    record Opened(ChatSession session, List<Notice> notices) {
     }
 }

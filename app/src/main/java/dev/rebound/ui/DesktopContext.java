@@ -1,5 +1,6 @@
 package dev.rebound.ui;
 
+import dev.rebound.event.Notice;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.session.SessionFactory;
 import dev.rebound.settings.SettingsStore;
@@ -30,7 +31,7 @@ import java.util.concurrent.Executor;
  */
 public record DesktopContext(SessionFactory sessions, SessionCatalogue catalogue, SettingsStore settings,
                              Executor background, Clock clock, ZoneId zone, Path preferencesFile, Path resume,
-                             List<String[]> startupNotices, Path settingsFile, SettingsServices settingsServices,
+                             List<Notice> startupNotices, Path settingsFile, SettingsServices settingsServices,
                              SimulatorPort simulator) {
     public DesktopContext {
         startupNotices = List.copyOf(startupNotices);

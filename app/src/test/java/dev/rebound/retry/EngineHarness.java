@@ -77,7 +77,7 @@ final class EngineHarness implements AutoCloseable {
             return reply;
         };
         session = ChatSession.builder().settings(() -> settings.withRetry(retry.get()))
-                .providers(api -> Optional.of(provider)).agentEndHandler(engine).clock(clock).model(MODEL).build();
+                .providers(api -> Optional.of(provider)).retryEngine(engine).clock(clock).model(MODEL).build();
         session.subscribe(events::add);
     }
 

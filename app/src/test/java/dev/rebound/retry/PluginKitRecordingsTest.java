@@ -121,7 +121,7 @@ class PluginKitRecordingsTest {
             FrameWriter writer = new FrameWriter(frames, new WireJson());
             try (ChatSession session = ChatSession.builder().sessionId("chat-1").settings(() -> settings)
                     .providers(api -> Optional.of(openAi)).credentials(p -> Optional.of(work))
-                    .agentEndHandler(engine).clock(clock).ids(() -> "id-" + ids.incrementAndGet()).model(MODEL)
+                    .retryEngine(engine).clock(clock).ids(() -> "id-" + ids.incrementAndGet()).model(MODEL)
                     .build()) {
                 session.subscribeScoped(writer::event);
                 PromptResult.Accepted accepted = (PromptResult.Accepted) session.prompt(

@@ -24,6 +24,7 @@ import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.RetrySettings;
 import dev.rebound.settings.Settings;
 import dev.rebound.expiry.ExpiryStore;
+import dev.rebound.expiry.SlowDisk;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,23 +59,44 @@ final class PoolHarness implements AutoCloseable {
     final ExpiryStore blocks;
     final ExpiryStore cooldownStore;
     final CredentialPool pool;
+    final ModelCooldowns cooldowns;
     final SessionModel model = new SessionModel(CLAUDE);
     final ChatSession session;
 
     PoolHarness(Path dir, RetrySettings retry, String credentialsJson) throws IOException {
+        this(dir, retry, credentialsJson, null);
+    }
+
+    /** With the state files on a slow disk (null: written on the caller's thread, at once). */
+    PoolHarness(Path dir, RetrySettings retry, String credentialsJson, SlowDisk disk) throws IOException {
         this.dir = dir;
         Files.writeString(dir.resolve("credentials.json"), credentialsJson);
         Files.createDirectories(dir.resolve("state"));
         settings.set(settings(retry));
-        blocks = ExpiryStore.open(dir.resolve("state/credential-blocks.json"), clock);
-        cooldownStore = ExpiryStore.open(dir.resolve("state/model-cooldowns.json"), clock);
+        Path blocksFile = dir.resolve("state/credential-blocks.json");
+        Path cooldownsFile = dir.resolve("state/model-cooldowns.json");
+        blocks = disk == null ? ExpiryStore.open(blocksFile, clock) : disk.open(blocksFile, clock);
+        cooldownStore = disk == null ? ExpiryStore.open(cooldownsFile, clock) : disk.open(cooldownsFile, clock);
         pool = new CredentialPool(CredentialStore.open(ConfigDirectory.at(dir), Map.of(), clock), blocks);
-        SessionCredentials credentials = new SessionCredentials(pool);
+        cooldowns = new ModelCooldowns(cooldownStore);
+        session = chat(model, new SessionCredentials(pool));
+        session.subscribe(events::add);
+    }
+
+    /**
+     * Another chat of the same app: its own models, key choice, retry engine and fallback state, sharing the credential
+     * pool and the model cooldowns with {@link #session} (as the desktop's chats do) and the scripted provider.
+     */
+    ChatSession otherChat() {
+        return chat(new SessionModel(CLAUDE), new SessionCredentials(pool));
+    }
+
+    private ChatSession chat(SessionModel chatModel, SessionCredentials credentials) {
         EngineHarness.FixedRandom random = new EngineHarness.FixedRandom(0.5, 0);
         RetryEngine engine = RetryEngine.builder().settings(() -> settings.get().retry()).clock(clock).random(random)
                 .timer(timer)
                 .usageLimits(new CredentialUsageLimits(pool, credentials, clock, random))
-                .fallback(new ChainFallback(settings::get, model, new ModelCooldowns(cooldownStore), clock, random,
+                .fallback(new ChainFallback(settings::get, chatModel, cooldowns, clock, random,
                         FallbackChains.DEFAULT,
                         m -> !pool.allBlocked(m.provider())))
                 .build();
@@ -93,9 +115,8 @@ final class PoolHarness implements AutoCloseable {
             }
             return reply;
         };
-        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
-                .credentials(credentials).agentEndHandler(engine).clock(clock).sessionModel(model).build();
-        session.subscribe(events::add);
+        return ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
+                .credentials(credentials).retryEngine(engine).clock(clock).sessionModel(chatModel).build();
     }
 
     static String twoKeys() {

@@ -51,7 +51,7 @@ class ChatSessionTest {
         return new Settings(MODEL, Map.of(), Map.of("local", local), null, null);
     }
 
-    private ChatSession session(Function<ProviderRequest, AssistantMessage> script, AgentEndHandler handler) {
+    private ChatSession session(Function<ProviderRequest, AssistantMessage> script, AttemptPolicy handler) {
         ChatProvider provider = (request, listener, control) -> {
             synchronized (requests) {
                 requests.add(request);
@@ -62,7 +62,7 @@ class ChatSessionTest {
             return reply;
         };
         session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
-                .agentEndHandler(handler).clock(clock).ids(() -> "id" + idCounter.incrementAndGet()).model(MODEL)
+                .attemptPolicy(handler).clock(clock).ids(() -> "id" + idCounter.incrementAndGet()).model(MODEL)
                 .sessionId("s-1").build();
         session.subscribe(events);
         return session;
@@ -88,7 +88,7 @@ class ChatSessionTest {
 
     @Test
     void aPromptEmitsTheUserMessageThenOneStreamedReplyInOrder() throws Exception {
-        session(r -> reply(r, "Hello!"), AgentEndHandler.finishAlways());
+        session(r -> reply(r, "Hello!"), AttemptPolicy.finishAlways());
         PromptResult result = session.prompt("hi", null);
         assertThat(result).isInstanceOf(PromptResult.Accepted.class);
         TurnOutcome outcome = ((PromptResult.Accepted) result).completion().get(5, TimeUnit.SECONDS);
@@ -104,7 +104,7 @@ class ChatSessionTest {
 
     @Test
     void aHostThatPromptsAsSoonAsItSeesTheFinalAgentEndIsAccepted() throws Exception {
-        session(r -> reply(r, "x"), AgentEndHandler.finishAlways());
+        session(r -> reply(r, "x"), AttemptPolicy.finishAlways());
         List<PromptResult> fromListener = new ArrayList<>();
         session.subscribe(e -> {
             if (e instanceof AgentEnd && fromListener.isEmpty()) {
@@ -119,7 +119,7 @@ class ChatSessionTest {
 
     @Test
     void onAcceptedRunsBeforeTheFirstEvent() throws Exception {
-        session(r -> reply(r, "x"), AgentEndHandler.finishAlways());
+        session(r -> reply(r, "x"), AttemptPolicy.finishAlways());
         List<String> seenAtAccept = new ArrayList<>();
         PromptResult result = session.prompt("hi", () -> seenAtAccept.addAll(events.types()));
         ((PromptResult.Accepted) result).completion().get(5, TimeUnit.SECONDS);
@@ -128,7 +128,7 @@ class ChatSessionTest {
 
     @Test
     void theProviderIsSentTheWholeConversationOfCompletedMessages() throws Exception {
-        session(r -> r.context().size() == 1 ? reply(r, "first") : reply(r, "second"), AgentEndHandler.finishAlways());
+        session(r -> r.context().size() == 1 ? reply(r, "first") : reply(r, "second"), AttemptPolicy.finishAlways());
         ((PromptResult.Accepted) session.prompt("one", null)).completion().get(5, TimeUnit.SECONDS);
         ((PromptResult.Accepted) session.prompt("two", null)).completion().get(5, TimeUnit.SECONDS);
         assertThat(requests.get(1).context()).extracting(m -> m.role())
@@ -139,7 +139,7 @@ class ChatSessionTest {
     @Test
     void aFinalFailedReplyStaysVisibleButIsNotReplayedToTheModel() throws Exception {
         session(r -> r.context().size() == 1 ? failure(r, "503 Service Unavailable") : reply(r, "ok"),
-                AgentEndHandler.finishAlways());
+                AttemptPolicy.finishAlways());
         TurnOutcome first = ((PromptResult.Accepted) session.prompt("one", null)).completion().get(5, TimeUnit.SECONDS);
         assertThat(first.succeeded()).isFalse();
         assertThat(first.finalMessage().errorMessage()).isEqualTo("503 Service Unavailable");
@@ -155,7 +155,7 @@ class ChatSessionTest {
         session(r -> {
             await(release);
             return reply(r, "late");
-        }, AgentEndHandler.finishAlways());
+        }, AttemptPolicy.finishAlways());
         PromptResult first = session.prompt("one", null);
         PromptResult second = session.prompt("two", null);
         release.countDown();
@@ -191,28 +191,9 @@ class ChatSessionTest {
     @Test
     void aScheduledRetryRemovesTheFailureFromTheContextKeepsItInHistoryAndContinuesTheTurn() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        AgentEndHandler retryOnce = new AgentEndHandler() {
-            @Override
-            public AgentEndDecision onAgentEnd(AttemptResult result) {
-                return result.message().isError() && result.attempt() == 0
-                        ? new AgentEndDecision.Retry(List.of(), AgentEndDecision.Resume.Due::new)
-                        : AgentEndDecision.FINISH;
-            }
-
-            @Override
-            public RetryCancel cancelPending(boolean userAbort) {
-                return RetryCancel.NONE;
-            }
-
-            @Override
-            public void retryNow(java.util.OptionalInt attempt) {
-            }
-
-            @Override
-            public RetryStatus status() {
-                return RetryStatus.IDLE;
-            }
-        };
+        AttemptPolicy retryOnce = result -> result.message().isError() && result.attempt() == 0
+                ? new AgentEndDecision.Retry(List.of(), AgentEndDecision.Resume.Due::new)
+                : AgentEndDecision.FINISH;
         session(r -> calls.incrementAndGet() == 1 ? failure(r, "503") : reply(r, "ok"), retryOnce);
         ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
 
@@ -230,7 +211,7 @@ class ChatSessionTest {
 
     @Test
     void settingsAreReadAtEveryCallSoAChangedTimeoutAppliesToTheNextCall() throws Exception {
-        session(r -> reply(r, "x"), AgentEndHandler.finishAlways());
+        session(r -> reply(r, "x"), AttemptPolicy.finishAlways());
         ((PromptResult.Accepted) session.prompt("one", null)).completion().get(5, TimeUnit.SECONDS);
         Settings s = settings.get();
         settings.set(new Settings(s.model(), s.modelRoles(), s.providers(), s.retry(),
@@ -241,7 +222,7 @@ class ChatSessionTest {
 
     @Test
     void setModelSwitchesTheNextCallAndRecordsAUserModelChange() throws Exception {
-        session(r -> reply(r, r.model().id()), AgentEndHandler.finishAlways());
+        session(r -> reply(r, r.model().id()), AttemptPolicy.finishAlways());
         session.setModel(OTHER);
         ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
         assertThat(requests.get(0).model()).isEqualTo(OTHER);
@@ -251,7 +232,7 @@ class ChatSessionTest {
 
     @Test
     void anUnconfiguredModelIsRefused() {
-        session(r -> reply(r, "x"), AgentEndHandler.finishAlways());
+        session(r -> reply(r, "x"), AttemptPolicy.finishAlways());
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> session.setModel(new ModelRef("nope", "x")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not configured");
         assertThat(session.model()).isEqualTo(MODEL);
@@ -269,7 +250,7 @@ class ChatSessionTest {
 
     @Test
     void aListenerThatThrowsDoesNotHurtTheTurnOrOtherListeners() throws Exception {
-        session(r -> reply(r, "fine"), AgentEndHandler.finishAlways());
+        session(r -> reply(r, "fine"), AttemptPolicy.finishAlways());
         session.subscribe(e -> {
             throw new IllegalStateException("bad listener");
         });

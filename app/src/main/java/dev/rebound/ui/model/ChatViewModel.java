@@ -96,7 +96,7 @@ public final class ChatViewModel implements AutoCloseable {
      * @param background runs session calls that may touch the disk (this chat's run one at a time, in order)
      * @param names what models are called on screen (rows, notices, chip, banner)
      */
-    public ChatViewModel(ChatSession session, List<String[]> notices, Executor fx, Executor background, Clock clock,
+    public ChatViewModel(ChatSession session, List<Notice> notices, Executor fx, Executor background, Clock clock,
                          ZoneId zone, Ticker ticker, ModelNames names) {
         this.session = session;
         this.fx = fx;
@@ -109,8 +109,8 @@ public final class ChatViewModel implements AutoCloseable {
                 items.stream().anyMatch(item -> item instanceof UserItem || item instanceof AssistantItem)));
         items.addListener(this::itemsChanged);
         restore(session.history());
-        for (String[] notice : notices) {
-            items.add(new NoticeItem(NoticeItem.Level.of(notice[0]), notice[1]));
+        for (Notice notice : notices) {
+            items.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
         }
         model.set(session.model());
         refreshFallbackChip();

@@ -1,5 +1,6 @@
 package dev.rebound.ui.model;
 
+import dev.rebound.event.Notice;
 import dev.rebound.transcript.ModelRef;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.history.SessionSummary;
@@ -76,7 +77,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
     private final SimulatorMenuViewModel simulatorMenu;
     private final ChangeListener<ModelRef> modelShown = (obs, old, now) -> modelShown();
     private final Consumer<Settings> settingsListener;
-    private List<String[]> startupNotices = List.of();
+    private List<Notice> startupNotices = List.of();
     private boolean closed;
 
     public ChatWindowViewModel(Dependencies deps) {
@@ -153,7 +154,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
      * @param resume a session file, or null
      * @param notices what starting found, as (level, message) pairs, shown in the first chat
      */
-    public void start(Path resume, List<String[]> notices) {
+    public void start(Path resume, List<Notice> notices) {
         startupNotices = List.copyOf(notices);
         sidebar.refresh();
         if (resume == null) {
@@ -295,7 +296,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
             deps.background().execute(session::close);
             return;
         }
-        List<String[]> notices = new java.util.ArrayList<>(startupNotices);
+        List<Notice> notices = new java.util.ArrayList<>(startupNotices);
         notices.addAll(opened.notices());
         startupNotices = List.of();
         ChatViewModel chat = new ChatViewModel(session, notices, deps.fx(), deps.background(), deps.clock(),

@@ -57,7 +57,7 @@ class ChatWindowViewModelTest {
 
     @Test
     void startingOpensANewChatWithTheStartupNoticesAndListsIt() throws Exception {
-        window.start(null, List.<String[]>of(new String[] {Notice.WARNING, "settings.json: line 3 is odd"}));
+        window.start(null, List.of(new Notice(Notice.WARNING, "settings.json: line 3 is odd")));
 
         fx.runUntil(() -> window.current() != null && window.sidebar().sessions().size() == 1, WAIT);
         assertThat(window.stateProperty().get()).isEqualTo(ChatWindowViewModel.State.READY);

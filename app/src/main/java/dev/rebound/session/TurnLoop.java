@@ -1,0 +1,158 @@
+package dev.rebound.session;
+
+import dev.rebound.event.AgentEnd;
+import dev.rebound.event.AgentStart;
+import dev.rebound.event.MessageEnd;
+import dev.rebound.event.MessageStart;
+import dev.rebound.event.Notice;
+import dev.rebound.event.SessionEvent;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.UserMessage;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The loop of a turn: the prompt recorded, then one provider call after another until the {@link AttemptPolicy}
+ * finishes the turn. A retried failure leaves the runtime context (it stays in the history, marked retried) and comes
+ * back if its retry never delivers. Every turn ends with {@code agent_end{willRetry:false}}, even after an internal
+ * error, and only then is its completion signalled.
+ */
+final class TurnLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(TurnLoop.class);
+
+    private final IdGenerator ids;
+    private final Clock clock;
+    private final SessionModel model;
+    private final RuntimeContext context;
+    private final History history;
+    private final SessionEvents events;
+    private final AttemptPolicy attempts;
+    private final ProviderCall call;
+    /** Makes the turn stop counting as running, before its closing events. */
+    private final Consumer<Turn> release;
+
+    TurnLoop(IdGenerator ids, Clock clock, SessionModel model, RuntimeContext context, History history,
+             SessionEvents events, AttemptPolicy attempts, ProviderCall call, Consumer<Turn> release) {
+        this.ids = ids;
+        this.clock = clock;
+        this.model = model;
+        this.context = context;
+        this.history = history;
+        this.events = events;
+        this.attempts = attempts;
+        this.call = call;
+        this.release = release;
+    }
+
+    /** Runs a turn to its end on the calling thread (the session's); completes {@link Turn#completion} last. */
+    void run(Turn turn) {
+        AssistantMessage last = null;
+        // The failure taken out of the context for a retry that has not delivered its own reply yet.
+        AssistantMessage awaitingReplacement = null;
+        boolean ended = false;
+        Throwable failure = null;
+        try {
+            UserMessage user = new UserMessage(ids.next(), turn.prompt, clock.millis());
+            context.add(user);
+            history.append(new HistoryEntry.Message(user, false, user.timestamp()));
+            events.record(turn, attempts.beforeTurn());
+            events.emit(turn, new AgentStart(turn.id));
+            events.emit(turn, new MessageStart(user));
+            events.emit(turn, new MessageEnd(user));
+            for (int attempt = 0; ; attempt++) {
+                if (attempt > 0) {
+                    events.emit(turn, new AgentStart(turn.id));
+                }
+                last = runAttempt(turn);
+                awaitingReplacement = null;
+                AgentEndDecision decision = attempts.onAgentEnd(
+                        new AttemptResult(turn.id, attempt, last, turn.userAborted));
+                if (decision instanceof AgentEndDecision.Finish finish) {
+                    endTurn(turn, finish.events());
+                    ended = true;
+                    break;
+                }
+                AgentEndDecision.Retry retry = (AgentEndDecision.Retry) decision;
+                awaitingReplacement = last;
+                context.remove(last.id());
+                history.markRetried(last.id(), true);
+                events.emit(turn, new AgentEnd(turn.id, true));
+                events.record(turn, retry.events());
+                if (retry.retry().awaitDue() instanceof AgentEndDecision.Resume.Cancelled cancelled) {
+                    // Not retried after all: the failure is what the user is left with.
+                    restore(awaitingReplacement);
+                    awaitingReplacement = null;
+                    endTurn(turn, cancelled.events());
+                    ended = true;
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            LOG.error("Turn {} failed unexpectedly", turn.id, e);
+            failure = e;
+        } finally {
+            if (!ended) {
+                // The retry never delivered: the failure it was to replace is what the turn leaves, as after a cancel.
+                restore(awaitingReplacement);
+                String what = failure == null ? "The turn was interrupted"
+                        : "Something went wrong inside Rebound while answering (" + failure.getClass().getSimpleName()
+                                + ")";
+                List<SessionEvent> closing = new ArrayList<>(attempts.abandon(turn.id, what));
+                if (failure != null) {
+                    closing.add(new Notice(Notice.ERROR, what + ". The details are in the log; you can send your "
+                            + "message again."));
+                }
+                endTurn(turn, closing);
+            }
+            AssistantMessage finalMessage = last != null ? last : emptyAborted(turn);
+            LOG.info("Turn {} ended: {}{}", turn.id, finalMessage.stopReason(),
+                    finalMessage.errorMessage() == null ? "" : " (" + finalMessage.errorMessage() + ")");
+            turn.completion.complete(new TurnOutcome(turn.id, finalMessage));
+        }
+    }
+
+    /** Puts a failure taken out for a retry back into the context, no longer marked retried; null does nothing. */
+    private void restore(AssistantMessage failure) {
+        if (failure != null) {
+            context.add(failure);
+            history.markRetried(failure.id(), false);
+        }
+    }
+
+    /**
+     * Ends a turn: it stops counting as running (so a host reacting to the last events can prompt), then the closing
+     * events go out and the turn's last event, {@code agent_end{willRetry:false}}.
+     */
+    private void endTurn(Turn turn, List<SessionEvent> closing) {
+        release.accept(turn);
+        events.record(turn, closing);
+        events.emit(turn, new AgentEnd(turn.id, false));
+    }
+
+    private AssistantMessage runAttempt(Turn turn) {
+        String messageId = ids.next();
+        ModelRef current = model.current();
+        events.emit(turn, new MessageStart(new AssistantMessage(messageId, List.of(), current.provider(), current.id(),
+                null, null, null, null, null, null, null, clock.millis())));
+        AssistantMessage message = call.call(turn, messageId, current);
+        context.add(message);
+        history.append(new HistoryEntry.Message(message, false, message.timestamp()));
+        events.emit(turn, new MessageEnd(message));
+        return message;
+    }
+
+    private AssistantMessage emptyAborted(Turn turn) {
+        ModelRef current = model.current();
+        return new AssistantMessage(turn.id, List.of(), current == null ? "" : current.provider(),
+                current == null ? "" : current.id(), null, null, null, StopReason.ABORTED, ChatSession.ABORT_MESSAGE, null, null,
+                clock.millis());
+    }
+}
