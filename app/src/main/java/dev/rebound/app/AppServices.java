@@ -1,13 +1,21 @@
 package dev.rebound.app;
 
-import dev.rebound.transcript.ModelRef;
-import dev.rebound.event.Notice;
 import dev.rebound.auth.CredentialPool;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.auth.SessionCredentials;
+import dev.rebound.event.Notice;
+import dev.rebound.expiry.ExpiryStore;
+import dev.rebound.expiry.MemoryExpiries;
 import dev.rebound.fallback.ChainFallback;
 import dev.rebound.fallback.FallbackChains;
 import dev.rebound.fallback.ModelCooldowns;
+import dev.rebound.files.FileProblem;
+import dev.rebound.history.LoadedSession;
+import dev.rebound.history.SessionCatalogue;
+import dev.rebound.history.SessionJournal;
+import dev.rebound.history.SessionLoader;
+import dev.rebound.plugin.PluginHost;
+import dev.rebound.plugin.PluginReport;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.StreamWatchdog;
@@ -18,36 +26,28 @@ import dev.rebound.retry.RetryEngine;
 import dev.rebound.retry.RetryTimer;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.ChatSessionBuilder;
-import dev.rebound.session.ProviderDirectory;
-import dev.rebound.session.SessionFactory;
-import dev.rebound.session.SessionModel;
 import dev.rebound.session.IdGenerator;
 import dev.rebound.session.JournalHistorySink;
+import dev.rebound.session.ProviderDirectory;
 import dev.rebound.session.RestoredSession;
+import dev.rebound.session.SessionFactory;
+import dev.rebound.session.SessionModel;
 import dev.rebound.session.SessionRestorer;
 import dev.rebound.session.SessionTitler;
-import dev.rebound.history.LoadedSession;
-import dev.rebound.history.SessionCatalogue;
-import dev.rebound.ui.DesktopContext;
-import dev.rebound.ui.settings.model.SettingsServices;
-import java.time.ZoneId;
-import dev.rebound.history.SessionJournal;
-import dev.rebound.history.SessionLoader;
-import dev.rebound.plugin.PluginHost;
-import dev.rebound.plugin.PluginReport;
 import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.Settings;
-import dev.rebound.files.FileProblem;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.simulator.BuiltInSimulator;
-import dev.rebound.expiry.ExpiryStore;
-import dev.rebound.expiry.MemoryExpiries;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.ui.DesktopContext;
+import dev.rebound.ui.settings.model.SettingsServices;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +56,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,6 +80,7 @@ final class AppServices implements AutoCloseable {
      * (over half a second), which would otherwise delay the window; the first call waits for it if need be.
      */
     private final CompletableFuture<OkHttpClient> http;
+
     private final ScheduledExecutorService watchdogScheduler;
     private final ProviderDirectory providers;
     private final Clock clock;
@@ -88,6 +89,7 @@ final class AppServices implements AutoCloseable {
     /** Background work that must not hold a session's thread: model-made titles, save-failure notices. */
     private final ExecutorService background = Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon(true).name("rebound-background-", 0).factory());
+
     private volatile ModelRef startModel;
     /** Plugins get every session's events; none until {@link #startPlugins} ran. */
     private volatile PluginHost plugins = PluginHost.none();
@@ -99,6 +101,7 @@ final class AppServices implements AutoCloseable {
      */
     private final ExecutorService expiryWriter = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon(true).name("rebound-expiry-writer").factory());
+
     private final List<ExpiryStore> expiryStores;
     /** The requests of model roles (titles), retried and falling back like a chat's. */
     private final RoleSessions roleCalls = new RoleSessions(this::roleSession);
@@ -119,9 +122,11 @@ final class AppServices implements AutoCloseable {
         simulator.onClear(builtInBlocks::clear);
         simulator.onClear(builtInCooling::clear);
         List<dev.rebound.auth.Credential> fakeKeys = BuiltInProvider.credentials();
-        this.credentialPool = new CredentialPool(credentials, blocks,
-                () -> settings.usesBuiltInProvider() ? fakeKeys : List.of(), builtInBlocks);
-        this.cooldowns = new ModelCooldowns(cooling, builtInCooling,
+        this.credentialPool = new CredentialPool(
+                credentials, blocks, () -> settings.usesBuiltInProvider() ? fakeKeys : List.of(), builtInBlocks);
+        this.cooldowns = new ModelCooldowns(
+                cooling,
+                builtInCooling,
                 m -> settings.usesBuiltInProvider() && BuiltInSimulator.PROVIDER_KEY.equals(m.provider()));
         this.http = CompletableFuture.supplyAsync(HttpClients::newSharedClient, background);
         this.watchdogScheduler = StreamWatchdog.newScheduler();
@@ -144,8 +149,8 @@ final class AppServices implements AutoCloseable {
 
     /** Where the config directory is (from {@code --config-dir}, the environment or the platform's default). */
     static ConfigDirectory directory(Path configDirOption, Map<String, String> env) {
-        return ConfigDirectory.resolve(configDirOption, env, System.getProperty("os.name", ""),
-                Path.of(System.getProperty("user.home", ".")));
+        return ConfigDirectory.resolve(
+                configDirOption, env, System.getProperty("os.name", ""), Path.of(System.getProperty("user.home", ".")));
     }
 
     /** Starts the services in a config directory found by {@link #directory}. */
@@ -154,8 +159,8 @@ final class AppServices implements AutoCloseable {
             dir.ensureExists();
             Files.createDirectories(dir.logsDir());
         } catch (IOException e) {
-            throw new Launch.StartupException("cannot use the config directory " + dir.root() + " ("
-                    + e.getMessage() + "). Choose a writable one with --config-dir DIR.");
+            throw new Launch.StartupException("cannot use the config directory " + dir.root() + " (" + e.getMessage()
+                    + "). Choose a writable one with --config-dir DIR.");
         }
         LoggingSetup.addLogFile(dir.logsDir());
         LOG.info("Rebound {} starting; config directory {} ({})", AppVersion.current(), dir.root(), dir.source());
@@ -186,7 +191,8 @@ final class AppServices implements AutoCloseable {
      */
     boolean usesBuiltInSimulator() {
         return settings.current().providers().values().stream()
-                .anyMatch(p -> p.api() == ProviderApi.SIMULATOR && (p.baseUrl() == null || p.baseUrl().isBlank()));
+                .anyMatch(p -> p.api() == ProviderApi.SIMULATOR
+                        && (p.baseUrl() == null || p.baseUrl().isBlank()));
     }
 
     /** Makes new sessions start on this model instead of the settings' default. */
@@ -208,9 +214,17 @@ final class AppServices implements AutoCloseable {
             roots.add(extraDir);
         }
         LoggingSetup.limitPluginLines();
-        PluginHost host = PluginHost.start(new PluginHost.Options(roots, dir::pluginDataDir,
-                dir.root().resolve("plugin-cache"), AppVersion.current(), settings.effectiveJson(),
-                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(2)), this::tellAboutPlugin);
+        PluginHost host = PluginHost.start(
+                new PluginHost.Options(
+                        roots,
+                        dir::pluginDataDir,
+                        dir.root().resolve("plugin-cache"),
+                        AppVersion.current(),
+                        settings.effectiveJson(),
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(2)),
+                this::tellAboutPlugin);
         LoggingSetup.identifyPlugins(host::pluginOf);
         plugins = host;
     }
@@ -235,10 +249,24 @@ final class AppServices implements AutoCloseable {
      * first-run notice is left out: the window's welcome view says the same, with a button.
      */
     DesktopContext desktopContext(Path resume) {
-        return new DesktopContext(sessionFactory(), SessionCatalogue.of(dir, clock), settings, background, clock,
-                ZoneId.systemDefault(), desktopPreferences(dir), resume, startupNotices(false),
-                settings.file(), new SettingsServices(settings, credentials, new HttpConnectionTester(http::join, credentials),
-                        new SettingsPlugins(settings, this::plugins), dir.pluginsDir()), new SimulatorControl(simulator));
+        return new DesktopContext(
+                sessionFactory(),
+                SessionCatalogue.of(dir, clock),
+                settings,
+                background,
+                clock,
+                ZoneId.systemDefault(),
+                desktopPreferences(dir),
+                resume,
+                startupNotices(false),
+                settings.file(),
+                new SettingsServices(
+                        settings,
+                        credentials,
+                        new HttpConnectionTester(http::join, credentials),
+                        new SettingsPlugins(settings, this::plugins),
+                        dir.pluginsDir()),
+                new SimulatorControl(simulator));
     }
 
     /** Problems found while loading settings, credentials and plugins, as (level, message) for notices. */
@@ -278,9 +306,12 @@ final class AppServices implements AutoCloseable {
                     journal = SessionJournal.create(dir.sessionsDir(), id, clock.millis(), null);
                 } catch (IOException e) {
                     LOG.error("Could not create the file of session {}", id, e);
-                    notices.add(new Notice(Notice.WARNING, "Rebound could not create a file for this chat under "
-                            + dir.sessionsDir() + " (" + e.getMessage() + "), so it will not be saved. Check that "
-                            + "the folder is writable and has free space."));
+                    notices.add(new Notice(
+                            Notice.WARNING,
+                            "Rebound could not create a file for this chat under "
+                                    + dir.sessionsDir() + " (" + e.getMessage()
+                                    + "), so it will not be saved. Check that "
+                                    + "the folder is writable and has free space."));
                 }
                 return new Opened(build(id, null, defaultModel(settings.current()), journal), notices);
             }
@@ -296,22 +327,30 @@ final class AppServices implements AutoCloseable {
                 }
                 ModelRef saved = SessionRestorer.savedPrimary(loaded);
                 if (saved != null && !saved.equals(restored.primary())) {
-                    notices.add(new Notice(Notice.WARNING, "This chat used " + saved.selector() + ", which is "
-                            + "no longer configured; it continues on " + (restored.primary() == null ? "no model"
-                            : restored.primary().selector()) + "."));
+                    notices.add(new Notice(
+                            Notice.WARNING,
+                            "This chat used " + saved.selector() + ", which is "
+                                    + "no longer configured; it continues on "
+                                    + (restored.primary() == null
+                                            ? "no model"
+                                            : restored.primary().selector()) + "."));
                 }
                 if (restored.interrupted()) {
-                    notices.add(new Notice(Notice.WARNING, "Rebound stopped before the last prompt of this chat "
-                            + "was answered; that prompt is kept in the file but not sent again. Send it again if "
-                            + "you still need the answer."));
+                    notices.add(new Notice(
+                            Notice.WARNING,
+                            "Rebound stopped before the last prompt of this chat "
+                                    + "was answered; that prompt is kept in the file but not sent again. Send it again if "
+                                    + "you still need the answer."));
                 }
                 SessionJournal journal = null;
                 try {
                     journal = SessionJournal.openForAppend(file);
                 } catch (IOException e) {
                     LOG.warn("Could not open {} for writing", file, e);
-                    notices.add(new Notice(Notice.WARNING, "This chat is open read-only: " + file + " cannot be "
-                            + "written (" + e.getMessage() + "). What you add now will not be saved."));
+                    notices.add(new Notice(
+                            Notice.WARNING,
+                            "This chat is open read-only: " + file + " cannot be " + "written (" + e.getMessage()
+                                    + "). What you add now will not be saved."));
                 }
                 return new Opened(build(restored.sessionId(), restored, restored.primary(), journal), notices);
             }
@@ -330,7 +369,13 @@ final class AppServices implements AutoCloseable {
                 .random(random)
                 .timer(RetryTimer.realTime())
                 .usageLimits(new CredentialUsageLimits(credentialPool, sessionCredentials, clock, random))
-                .fallback(new ChainFallback(settings::current, model, cooldowns, clock, random, role,
+                .fallback(new ChainFallback(
+                        settings::current,
+                        model,
+                        cooldowns,
+                        clock,
+                        random,
+                        role,
                         m -> !credentialPool.allBlocked(m.provider())))
                 .build();
     }
@@ -366,8 +411,11 @@ final class AppServices implements AutoCloseable {
             builder.restore(restored);
         }
         if (journal != null) {
-            builder.historySink(new JournalHistorySink(journal, IdGenerator.random(), clock,
-                    problem -> background.execute(() -> self.get().announce(Notice.WARNING, problem))))
+            builder.historySink(new JournalHistorySink(
+                            journal,
+                            IdGenerator.random(),
+                            clock,
+                            problem -> background.execute(() -> self.get().announce(Notice.WARNING, problem))))
                     .sessionFile(journal.file());
         }
         ChatSession session = builder.build();

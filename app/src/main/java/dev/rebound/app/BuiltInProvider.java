@@ -19,12 +19,14 @@ final class BuiltInProvider {
     /** The context window the simulator's model claims. */
     static final int CONTEXT_WINDOW = 128_000;
 
-    private BuiltInProvider() {
-    }
+    private BuiltInProvider() {}
 
     /** Its configuration: no baseUrl, so calls go to the built-in server. */
     static ProviderConfig config() {
-        return new ProviderConfig(BuiltInSimulator.PROVIDER_KEY, ProviderApi.SIMULATOR, null,
+        return new ProviderConfig(
+                BuiltInSimulator.PROVIDER_KEY,
+                ProviderApi.SIMULATOR,
+                null,
                 List.of(new ModelConfig(SimulatorServer.MODEL_ID, CONTEXT_WINDOW, BuiltInSimulator.DISPLAY_NAME)));
     }
 

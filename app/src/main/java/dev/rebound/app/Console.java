@@ -15,8 +15,7 @@ public final class Console {
     private static final Object LOCK = new Object();
     private static OutputStream protocolOut;
 
-    private Console() {
-    }
+    private Console() {}
 
     /** Takes the real stdout for the protocol and points {@code System.out} at stderr. Idempotent. */
     public static OutputStream stdout() {

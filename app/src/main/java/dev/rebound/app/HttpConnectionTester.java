@@ -57,7 +57,8 @@ final class HttpConnectionTester implements ConnectionTester {
         }
         HttpUrl base = baseUrl == null ? null : HttpUrl.parse(baseUrl.strip());
         if (base == null) {
-            return new Result(false, "'" + baseUrl + "' is not an http(s) URL; type one like https://api.openai.com/v1.");
+            return new Result(
+                    false, "'" + baseUrl + "' is not an http(s) URL; type one like https://api.openai.com/v1.");
         }
         HttpUrl url = modelsUrl(base, kind);
         String key = typedKey;
@@ -65,7 +66,8 @@ final class HttpConnectionTester implements ConnectionTester {
         if (key == null) {
             List<Credential> saved = credentials.forProvider(provider);
             key = saved.isEmpty() ? null : saved.getFirst().secret().reveal();
-            keyNote = saved.isEmpty() ? "without a key (none is saved for " + provider + ")"
+            keyNote = saved.isEmpty()
+                    ? "without a key (none is saved for " + provider + ")"
                     : "with the key '" + saved.getFirst().label() + "'";
         }
         Request.Builder request = new Request.Builder().url(url).get();
@@ -79,18 +81,23 @@ final class HttpConnectionTester implements ConnectionTester {
         try (Response response = http.get().newCall(request.build()).execute()) {
             return outcome(response, url, keyNote);
         } catch (UnknownHostException e) {
-            return new Result(false, "Could not find the host " + url.host() + ". Check the base URL and your network.");
+            return new Result(
+                    false, "Could not find the host " + url.host() + ". Check the base URL and your network.");
         } catch (ConnectException e) {
-            return new Result(false, "Could not connect to " + url.host() + ":" + url.port()
-                    + " (nothing answered there). Check the base URL, and that the server is running.");
+            return new Result(
+                    false,
+                    "Could not connect to " + url.host() + ":" + url.port()
+                            + " (nothing answered there). Check the base URL, and that the server is running.");
         } catch (InterruptedIOException e) {
             return new Result(false, "No answer from " + url.host() + " within " + TIMEOUT.toSeconds() + " s.");
         } catch (SSLException e) {
             return new Result(false, "The secure connection to " + url.host() + " failed (" + e.getMessage() + ").");
         } catch (IOException e) {
             LOG.info("Test connection to {} failed", url, e);
-            return new Result(false, "The connection to " + url.host() + " failed (" + e.getClass().getSimpleName()
-                    + "); see the log for details.");
+            return new Result(
+                    false,
+                    "The connection to " + url.host() + " failed ("
+                            + e.getClass().getSimpleName() + "); see the log for details.");
         }
     }
 
@@ -111,19 +118,23 @@ final class HttpConnectionTester implements ConnectionTester {
     private Result outcome(Response response, HttpUrl url, String keyNote) throws IOException {
         int code = response.code();
         if (code == 401 || code == 403) {
-            return new Result(false, url.host() + " refused the request " + keyNote + " (HTTP " + code
-                    + "). Check the key.");
+            return new Result(
+                    false, url.host() + " refused the request " + keyNote + " (HTTP " + code + "). Check the key.");
         }
         if (code == 404) {
-            return new Result(false, "Reached " + url.host() + ", but " + url.encodedPath() + " does not exist there "
-                    + "(HTTP 404). Check the base URL; OpenAI-compatible servers usually end in /v1.");
+            return new Result(
+                    false,
+                    "Reached " + url.host() + ", but " + url.encodedPath() + " does not exist there "
+                            + "(HTTP 404). Check the base URL; OpenAI-compatible servers usually end in /v1.");
         }
         if (!response.isSuccessful()) {
             return new Result(false, url.host() + " answered HTTP " + code + " " + keyNote + ".");
         }
         int models = countModels(response);
-        return new Result(true, "Connected to " + url.host() + " " + keyNote
-                + (models >= 0 ? "; it offers " + models + (models == 1 ? " model." : " models.") : "."));
+        return new Result(
+                true,
+                "Connected to " + url.host() + " " + keyNote
+                        + (models >= 0 ? "; it offers " + models + (models == 1 ? " model." : " models.") : "."));
     }
 
     /** The number of models a models list names, or -1 when the body is not one. */

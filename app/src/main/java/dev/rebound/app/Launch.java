@@ -1,17 +1,18 @@
 package dev.rebound.app;
 
 import dev.rebound.event.MessageUpdate;
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.event.Notice;
 import dev.rebound.json.WireJson;
 import dev.rebound.rpc.FrameWriter;
 import dev.rebound.rpc.RpcServer;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.PromptResult;
+import dev.rebound.session.SessionFactory;
 import dev.rebound.session.TurnOutcome;
 import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.simulator.ScenarioException;
 import dev.rebound.simulator.Scenarios;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.ui.DesktopApp;
 import dev.rebound.ui.ToolkitStartup;
 import java.io.IOException;
@@ -22,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import dev.rebound.session.SessionFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -66,8 +66,14 @@ final class Launch {
         }
         try (services) {
             WireJson wire = new WireJson();
-            RpcServer server = new RpcServer(System.in, new FrameWriter(stdout, wire), wire,
-                    services.sessionFactory(), services.settings(), services.simulator(), services::plugins);
+            RpcServer server = new RpcServer(
+                    System.in,
+                    new FrameWriter(stdout, wire),
+                    wire,
+                    services.sessionFactory(),
+                    services.settings(),
+                    services.simulator(),
+                    services::plugins);
             Thread hook = Thread.ofPlatform().unstarted(server::shutdown);
             Runtime.getRuntime().addShutdownHook(hook);
             ChatSession first;
@@ -103,11 +109,13 @@ final class Launch {
             err.println("rebound: " + e.getMessage());
             return EXIT_USAGE;
         }
-        try (services; ChatSession chat = opened) {
+        try (services;
+                ChatSession chat = opened) {
             for (Notice notice : notices) {
                 err.println("rebound: " + notice.level() + ": " + notice.message());
             }
-            java.util.concurrent.atomic.AtomicReference<String> chainError = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicReference<String> chainError =
+                    new java.util.concurrent.atomic.AtomicReference<>();
             chat.subscribe(event -> {
                 if (event instanceof MessageUpdate u && MessageUpdate.TEXT.equals(u.kind())) {
                     write(stdout, u.delta());
@@ -139,7 +147,8 @@ final class Launch {
                 }
                 err.println();
                 String chain = chainError.get();
-                err.println("rebound: " + (chain != null ? chain : outcome.finalMessage().errorMessage()));
+                err.println("rebound: "
+                        + (chain != null ? chain : outcome.finalMessage().errorMessage()));
                 return EXIT_TURN_FAILED;
             } finally {
                 reported.countDown();
@@ -193,8 +202,8 @@ final class Launch {
             }
             return resumed.session();
         } catch (IOException e) {
-            throw new StartupException("--session " + session + ": the file could not be read (" + e.getMessage()
-                    + ").");
+            throw new StartupException(
+                    "--session " + session + ": the file could not be read (" + e.getMessage() + ").");
         }
     }
 
@@ -215,8 +224,10 @@ final class Launch {
             if (!services.usesBuiltInSimulator()) {
                 services.close();
                 throw new StartupException("--scenario " + scenario + ": no provider of this session uses the "
-                        + "built-in simulator (settings.json configures " + services.settings().current().providers()
-                        .keySet().stream().sorted().toList() + "), so the scenario would never run. Drop --scenario, "
+                        + "built-in simulator (settings.json configures "
+                        + services.settings().current().providers().keySet().stream()
+                                .sorted()
+                                .toList() + "), so the scenario would never run. Drop --scenario, "
                         + "or add a provider with \"api\": \"simulator\" and no baseUrl (docs/simulator.md).");
             }
             try {
@@ -237,7 +248,9 @@ final class Launch {
             if (services.settings().current().findModel(ref).isEmpty()) {
                 services.close();
                 throw new StartupException("--model " + model + " is not configured. Configured models: "
-                        + services.settings().current().allModels().stream().map(ModelRef::selector).toList());
+                        + services.settings().current().allModels().stream()
+                                .map(ModelRef::selector)
+                                .toList());
             }
             services.startModel(ref);
         }

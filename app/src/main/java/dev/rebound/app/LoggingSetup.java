@@ -25,17 +25,17 @@ import org.slf4j.LoggerFactory;
 final class LoggingSetup {
     static final int QUEUE_SIZE = 8192;
 
-    private LoggingSetup() {
-    }
+    private LoggingSetup() {}
 
     /**
      * Installs the per-plugin line limit ({@link PluginLogLimiter}) in front of every appender, once; it stays in
      * place for the life of the logging context.
      */
     static void limitPluginLines() {
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context && limiter(context).isEmpty()) {
-            PluginLogLimiter limiter = new PluginLogLimiter(PluginLogLimiter.DEFAULT_PER_SECOND,
-                    System::currentTimeMillis);
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context
+                && limiter(context).isEmpty()) {
+            PluginLogLimiter limiter =
+                    new PluginLogLimiter(PluginLogLimiter.DEFAULT_PER_SECOND, System::currentTimeMillis);
             limiter.setContext(context);
             limiter.start();
             context.addTurboFilter(limiter);
@@ -50,8 +50,10 @@ final class LoggingSetup {
     }
 
     private static Optional<PluginLogLimiter> limiter(LoggerContext context) {
-        return context.getTurboFilterList().stream().filter(PluginLogLimiter.class::isInstance)
-                .map(PluginLogLimiter.class::cast).findFirst();
+        return context.getTurboFilterList().stream()
+                .filter(PluginLogLimiter.class::isInstance)
+                .map(PluginLogLimiter.class::cast)
+                .findFirst();
     }
 
     static void addLogFile(Path logsDir) {
@@ -70,7 +72,8 @@ final class LoggingSetup {
         SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
         policy.setContext(context);
         policy.setParent(file);
-        policy.setFileNamePattern(logsDir.resolve("rebound.%d{yyyy-MM-dd}.%i.log.gz").toString());
+        policy.setFileNamePattern(
+                logsDir.resolve("rebound.%d{yyyy-MM-dd}.%i.log.gz").toString());
         policy.setMaxFileSize(FileSize.valueOf("10MB"));
         policy.setMaxHistory(7);
         policy.setTotalSizeCap(FileSize.valueOf("100MB"));

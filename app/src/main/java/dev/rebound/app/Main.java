@@ -8,25 +8,39 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** The command line of {@code java -jar rebound.jar}. */
-@Command(name = "rebound", mixinStandardHelpOptions = true, versionProvider = AppVersion.class, sortOptions = false,
+@Command(
+        name = "rebound",
+        mixinStandardHelpOptions = true,
+        versionProvider = AppVersion.class,
+        sortOptions = false,
         subcommands = SimulateCommand.class,
-        description = {"A chat app whose conversations survive LLM provider failures.", "",
+        description = {
+            "A chat app whose conversations survive LLM provider failures.",
+            "",
             "Modes: the desktop window (default), --mode rpc (headless, JSON lines on stdin/stdout),",
             "-p MESSAGE (one prompt, reply on stdout).",
-            "With no provider configured, replies come from the built-in fault simulator (docs/simulator.md)."})
+            "With no provider configured, replies come from the built-in fault simulator (docs/simulator.md)."
+        })
 public final class Main implements Callable<Integer> {
 
     /** How Rebound runs. */
-    public enum Mode { desktop, rpc }
+    public enum Mode {
+        desktop,
+        rpc
+    }
 
     @Option(names = "--mode", paramLabel = "MODE", description = "desktop (default) or rpc.")
     Mode mode;
 
-    @Option(names = {"-p", "--print"}, paramLabel = "MESSAGE",
+    @Option(
+            names = {"-p", "--print"},
+            paramLabel = "MESSAGE",
             description = "Send one prompt, print the reply as it streams, exit 0 (or non-zero with the error).")
     String print;
 
-    @Option(names = "--config-dir", paramLabel = "DIR",
+    @Option(
+            names = "--config-dir",
+            paramLabel = "DIR",
             description = "Where settings, credentials, sessions and logs live (default: $REBOUND_CONFIG_DIR, "
                     + "else the platform's config directory).")
     Path configDir;
@@ -43,7 +57,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--no-plugins", description = "Load no plugins.")
     boolean noPlugins;
 
-    @Option(names = "--scenario", paramLabel = "FILE",
+    @Option(
+            names = "--scenario",
+            paramLabel = "FILE",
             description = "Script failures of the built-in simulator from a JSON scenario (see docs/simulator.md).")
     Path scenario;
 
@@ -79,8 +95,10 @@ public final class Main implements Callable<Integer> {
      */
     public static void main(String[] args) {
         ToolkitStartup early = opensWindow(args) ? ToolkitStartup.begin() : null;
-        CommandLine cli = new CommandLine(new Main(early)).setCaseInsensitiveEnumValuesAllowed(true)
-                .setOut(Console.helpWriter()).setErr(Console.errWriter());
+        CommandLine cli = new CommandLine(new Main(early))
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setOut(Console.helpWriter())
+                .setErr(Console.errWriter());
         System.exit(cli.execute(args));
     }
 
@@ -90,10 +108,16 @@ public final class Main implements Callable<Integer> {
      */
     static boolean opensWindow(String[] args) {
         for (String arg : args) {
-            if (arg.equals("simulate") || arg.equals("--mode") || arg.startsWith("--mode=") || arg.equals("--print")
-                    || arg.startsWith("--print=") || arg.equals("--help")
-                    || arg.equals("--version") || (arg.startsWith("-") && !arg.startsWith("--")
-                    && (arg.contains("p") || arg.contains("h") || arg.contains("V")))) {
+            if (arg.equals("simulate")
+                    || arg.equals("--mode")
+                    || arg.startsWith("--mode=")
+                    || arg.equals("--print")
+                    || arg.startsWith("--print=")
+                    || arg.equals("--help")
+                    || arg.equals("--version")
+                    || (arg.startsWith("-")
+                            && !arg.startsWith("--")
+                            && (arg.contains("p") || arg.contains("h") || arg.contains("V")))) {
                 return false;
             }
         }

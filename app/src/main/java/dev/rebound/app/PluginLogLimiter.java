@@ -26,6 +26,7 @@ import org.slf4j.MarkerFactory;
 final class PluginLogLimiter extends TurboFilter {
     /** The lines per second a plugin may log when nothing else is configured. */
     static final int DEFAULT_PER_SECOND = 200;
+
     private static final String DELIVERY_THREAD = "rebound-plugin-";
     private static final String LOADER_THREAD = "rebound-plugin-loader";
     private static final Marker SUMMARY = MarkerFactory.getMarker("REBOUND_PLUGIN_LOG_LIMIT");
@@ -56,7 +57,9 @@ final class PluginLogLimiter extends TurboFilter {
 
     @Override
     public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
-        if (marker == SUMMARY || format == null && t == null || level == null
+        if (marker == SUMMARY
+                || format == null && t == null
+                || level == null
                 || !level.isGreaterOrEqual(logger.getEffectiveLevel())) {
             return FilterReply.NEUTRAL; // the limiter's own line, an isEnabled() check, or a line not logged anyway
         }
@@ -74,8 +77,8 @@ final class PluginLogLimiter extends TurboFilter {
             return Optional.of(thread.substring(DELIVERY_THREAD.length()));
         }
         Function<ClassLoader, Optional<String>> resolver = pluginOf;
-        return STACK.walk(frames -> frames
-                .map(frame -> resolver.apply(frame.getDeclaringClass().getClassLoader()))
+        return STACK.walk(frames -> frames.map(
+                        frame -> resolver.apply(frame.getDeclaringClass().getClassLoader()))
                 .flatMap(Optional::stream)
                 .findFirst());
     }
@@ -111,9 +114,14 @@ final class PluginLogLimiter extends TurboFilter {
                 }
             }
             if (dropped > 0) {
-                logger.getLoggerContext().getLogger(PluginLogLimiter.class).info(SUMMARY,
-                        "plugin {}: {} lines suppressed (a plugin may log {} lines per second)", plugin, dropped,
-                        perSecond);
+                logger.getLoggerContext()
+                        .getLogger(PluginLogLimiter.class)
+                        .info(
+                                SUMMARY,
+                                "plugin {}: {} lines suppressed (a plugin may log {} lines per second)",
+                                plugin,
+                                dropped,
+                                perSecond);
             }
             return admit;
         }

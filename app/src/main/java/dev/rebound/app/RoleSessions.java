@@ -1,10 +1,10 @@
 package dev.rebound.app;
 
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.RoleCalls;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ModelRef;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;

@@ -3,8 +3,8 @@ package dev.rebound.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.plugin.PluginReport;
 import dev.rebound.files.FileProblem;
+import dev.rebound.plugin.PluginReport;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.settings.SettingsUpdate;
 import dev.rebound.ui.settings.model.PluginsPort;
@@ -36,13 +36,23 @@ final class SettingsPlugins implements PluginsPort {
         JsonNode section = settings.effectiveJson().path("plugins");
         Map<String, PluginRow> rows = new LinkedHashMap<>();
         for (PluginReport report : live.get()) {
-            rows.putIfAbsent(report.id(), new PluginRow(report.id(), report.version() == null ? "" : report.version(),
-                    report.state().wireName(), report.failure() == null ? "" : report.failure(), report.delivered(),
-                    report.dropped(), enabled(section, report.id())));
+            rows.putIfAbsent(
+                    report.id(),
+                    new PluginRow(
+                            report.id(),
+                            report.version() == null ? "" : report.version(),
+                            report.state().wireName(),
+                            report.failure() == null ? "" : report.failure(),
+                            report.delivered(),
+                            report.dropped(),
+                            enabled(section, report.id())));
         }
         if (section.isObject()) {
-            section.properties().forEach(member -> rows.putIfAbsent(member.getKey(), new PluginRow(member.getKey(), "",
-                    "not loaded", "", 0, 0, enabled(section, member.getKey()))));
+            section.properties()
+                    .forEach(member -> rows.putIfAbsent(
+                            member.getKey(),
+                            new PluginRow(
+                                    member.getKey(), "", "not loaded", "", 0, 0, enabled(section, member.getKey()))));
         }
         return List.copyOf(rows.values());
     }
@@ -57,8 +67,8 @@ final class SettingsPlugins implements PluginsPort {
         patch.putObject("plugins").putObject(id).put("enabled", enabled);
         SettingsUpdate update = settings.update(patch);
         if (update instanceof SettingsUpdate.Rejected rejected) {
-            throw new IOException(rejected.reasons().stream().map(FileProblem::describe)
-                    .collect(Collectors.joining("; ")));
+            throw new IOException(
+                    rejected.reasons().stream().map(FileProblem::describe).collect(Collectors.joining("; ")));
         }
     }
 }

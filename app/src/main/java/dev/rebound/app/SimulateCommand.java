@@ -17,20 +17,34 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code rebound simulate}: the fault simulator as a standalone server, in the foreground until Ctrl+C. */
-@Command(name = "simulate", mixinStandardHelpOptions = true, versionProvider = AppVersion.class, sortOptions = false,
-        description = {"Run the fault simulator: a fake OpenAI-compatible server on 127.0.0.1 that streams canned "
-                + "replies and fails on cue (see docs/simulator.md). Runs until Ctrl+C."})
+@Command(
+        name = "simulate",
+        mixinStandardHelpOptions = true,
+        versionProvider = AppVersion.class,
+        sortOptions = false,
+        description = {
+            "Run the fault simulator: a fake OpenAI-compatible server on 127.0.0.1 that streams canned "
+                    + "replies and fails on cue (see docs/simulator.md). Runs until Ctrl+C."
+        })
 final class SimulateCommand implements Callable<Integer> {
 
-    @Option(names = "--port", paramLabel = "N", defaultValue = "0",
+    @Option(
+            names = "--port",
+            paramLabel = "N",
+            defaultValue = "0",
             description = "Port on 127.0.0.1 (default: 0, any free port).")
     int port;
 
-    @Option(names = "--scenario", paramLabel = "FILE",
+    @Option(
+            names = "--scenario",
+            paramLabel = "FILE",
             description = "A JSON scenario: the fault steps the requests consume, in order.")
     Path scenario;
 
-    @Option(names = "--tokens-per-second", paramLabel = "R", defaultValue = "120",
+    @Option(
+            names = "--tokens-per-second",
+            paramLabel = "R",
+            defaultValue = "120",
             description = "Streaming rate (default: ${DEFAULT-VALUE}; 0 = as fast as possible).")
     double tokensPerSecond;
 
@@ -51,7 +65,9 @@ final class SimulateCommand implements Callable<Integer> {
         }
         SimulatorServer.Config config;
         try {
-            config = new SimulatorServer.Config(port, tokensPerSecond,
+            config = new SimulatorServer.Config(
+                    port,
+                    tokensPerSecond,
                     seed != null ? seed : ThreadLocalRandom.current().nextLong());
         } catch (IllegalArgumentException e) {
             err.println("rebound simulate: " + e.getMessage());

@@ -33,8 +33,8 @@ public final class CredentialPool {
      * @param builtIn the built-in credentials in effect now (none while the built-in provider is not in use)
      * @param builtInBlocks where the blocks of built-in credentials are kept
      */
-    public CredentialPool(CredentialStore store, ExpiryStore blocks, Supplier<List<Credential>> builtIn,
-                          Expiries builtInBlocks) {
+    public CredentialPool(
+            CredentialStore store, ExpiryStore blocks, Supplier<List<Credential>> builtIn, Expiries builtInBlocks) {
         this.store = store;
         this.blocks = blocks;
         this.builtIn = builtIn;
@@ -75,7 +75,9 @@ public final class CredentialPool {
 
     /** When the credential's block ends, if it is blocked now. */
     public OptionalLong blockedUntil(String provider, String label) {
-        return blocksOf(provider, label).get(key(provider, label)).map(e -> OptionalLong.of(e.until()))
+        return blocksOf(provider, label)
+                .get(key(provider, label))
+                .map(e -> OptionalLong.of(e.until()))
                 .orElse(OptionalLong.empty());
     }
 
@@ -84,8 +86,10 @@ public final class CredentialPool {
     }
 
     private Expiries blocksOf(String provider, String label) {
-        boolean isBuiltIn = store.forProvider(provider).isEmpty() && builtIn.get().stream()
-                .anyMatch(c -> c.provider().equals(provider) && c.label().equals(label));
+        boolean isBuiltIn = store.forProvider(provider).isEmpty()
+                && builtIn.get().stream()
+                        .anyMatch(
+                                c -> c.provider().equals(provider) && c.label().equals(label));
         return isBuiltIn ? builtInBlocks : blocks;
     }
 

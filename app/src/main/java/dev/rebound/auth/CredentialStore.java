@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.json.Json;
 import dev.rebound.files.AtomicFiles;
-import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.files.FileBackups;
+import dev.rebound.files.FileProblem;
 import dev.rebound.files.JsonFiles;
 import dev.rebound.files.KeyPath;
-import dev.rebound.files.FileProblem;
+import dev.rebound.json.Json;
+import dev.rebound.settings.ConfigDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +42,7 @@ import org.slf4j.LoggerFactory;
 public final class CredentialStore {
     /** The longest label accepted. */
     static final int MAX_LABEL = 64;
+
     private static final Logger LOG = LoggerFactory.getLogger(CredentialStore.class);
     private static final String FILE_NAME = "credentials.json";
     private static final String NOT_CHANGED =
@@ -56,12 +57,12 @@ public final class CredentialStore {
     private ObjectNode document;
     /** The file on disk could not be read; guarded by {@link #lock}. */
     private boolean fileUnreadable;
+
     private volatile State state;
 
     /** Labels of well-formed entries, the credentials whose key resolved, and the problems found. */
-    private record State(Map<String, List<String>> labels, Map<String, List<Credential>> credentials,
-                         List<FileProblem> problems) {
-    }
+    private record State(
+            Map<String, List<String>> labels, Map<String, List<Credential>> credentials, List<FileProblem> problems) {}
 
     private CredentialStore(Path file, Map<String, String> env, Clock clock) {
         this.file = file;
@@ -76,8 +77,8 @@ public final class CredentialStore {
 
     /** Loads the credentials file of a config directory, resolving {@code apiKeyEnv} from the given environment. */
     public static CredentialStore open(ConfigDirectory dir, Map<String, String> env, Clock clock) {
-        CredentialStore store = new CredentialStore(dir.credentialsFile(), Objects.requireNonNull(env, "env"),
-                Objects.requireNonNull(clock, "clock"));
+        CredentialStore store = new CredentialStore(
+                dir.credentialsFile(), Objects.requireNonNull(env, "env"), Objects.requireNonNull(clock, "clock"));
         store.load();
         return store;
     }
@@ -99,7 +100,8 @@ public final class CredentialStore {
     }
 
     private Optional<FileProblem> tightenPermissions() {
-        if (!Files.isRegularFile(file) || !file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+        if (!Files.isRegularFile(file)
+                || !file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
             return Optional.empty();
         }
         try {
@@ -108,12 +110,17 @@ public final class CredentialStore {
                 return Optional.empty();
             }
             Files.setPosixFilePermissions(file, AtomicFiles.OWNER_ONLY);
-            return Optional.of(FileProblem.warning("", file + " had permissions "
-                    + PosixFilePermissions.toString(perms) + ", so other users could read its API keys; Rebound "
-                    + "changed them to rw------- (owner only)."));
+            return Optional.of(FileProblem.warning(
+                    "",
+                    file + " had permissions "
+                            + PosixFilePermissions.toString(perms)
+                            + ", so other users could read its API keys; Rebound "
+                            + "changed them to rw------- (owner only)."));
         } catch (IOException | UnsupportedOperationException e) {
-            return Optional.of(FileProblem.warning("", file + " may be readable by other users and "
-                    + "Rebound could not restrict it (" + e + "); run chmod 600 on it."));
+            return Optional.of(FileProblem.warning(
+                    "",
+                    file + " may be readable by other users and " + "Rebound could not restrict it (" + e
+                            + "); run chmod 600 on it."));
         }
     }
 
@@ -125,7 +132,8 @@ public final class CredentialStore {
             String provider = member.getKey();
             String providerPath = KeyPath.child("", provider);
             if (!member.getValue().isArray()) {
-                problems.add(error(providerPath, "must be an array of credentials ([{\"label\": ..., \"apiKey\": ...}])"));
+                problems.add(
+                        error(providerPath, "must be an array of credentials ([{\"label\": ..., \"apiKey\": ...}])"));
                 continue;
             }
             List<String> providerLabels = new ArrayList<>();
@@ -152,8 +160,7 @@ public final class CredentialStore {
     }
 
     /** The key source of a well-formed entry, or null (then reported) when the entry is unusable. */
-    private static ApiKeySource entry(JsonNode entry, String path, Set<String> seenLabels,
-                                      List<FileProblem> problems) {
+    private static ApiKeySource entry(JsonNode entry, String path, Set<String> seenLabels, List<FileProblem> problems) {
         if (!entry.isObject()) {
             problems.add(error(path, "must be an object with a label and apiKey or apiKeyEnv"));
             return null;
@@ -165,16 +172,21 @@ public final class CredentialStore {
             return null;
         }
         String text = label.textValue();
-        if (text.length() > MAX_LABEL || text.codePoints().anyMatch(Character::isISOControl)
+        if (text.length() > MAX_LABEL
+                || text.codePoints().anyMatch(Character::isISOControl)
                 || !text.strip().equals(text)) {
             // Labels travel in events, state files and the UI; a key pasted here by mistake must not be echoed.
-            problems.add(error(labelPath, "must be at most " + MAX_LABEL + " characters, on one line, without "
-                    + "surrounding spaces, so this entry is ignored"));
+            problems.add(error(
+                    labelPath,
+                    "must be at most " + MAX_LABEL + " characters, on one line, without "
+                            + "surrounding spaces, so this entry is ignored"));
             return null;
         }
         if (!seenLabels.add(label.textValue())) {
-            problems.add(error(labelPath, "duplicate label '" + label.textValue()
-                    + "'; labels must be unique per provider, so this entry is ignored"));
+            problems.add(error(
+                    labelPath,
+                    "duplicate label '" + label.textValue()
+                            + "'; labels must be unique per provider, so this entry is ignored"));
             return null;
         }
         JsonNode key = entry.get("apiKey");
@@ -182,8 +194,11 @@ public final class CredentialStore {
         boolean hasKey = key != null && !key.isNull();
         boolean hasKeyEnv = keyEnv != null && !keyEnv.isNull();
         if (hasKey == hasKeyEnv) {
-            problems.add(error(path, hasKey ? "has both apiKey and apiKeyEnv; keep one"
-                    : "needs apiKey (the key) or apiKeyEnv (the environment variable holding it)"));
+            problems.add(error(
+                    path,
+                    hasKey
+                            ? "has both apiKey and apiKeyEnv; keep one"
+                            : "needs apiKey (the key) or apiKeyEnv (the environment variable holding it)"));
             return null;
         }
         if (hasKey) {
@@ -194,8 +209,10 @@ public final class CredentialStore {
             return new ApiKeySource.Literal(new Secret(key.textValue()));
         }
         if (!keyEnv.isTextual() || !ApiKeySource.Environment.isVariableName(keyEnv.textValue())) {
-            problems.add(error(KeyPath.child(path, "apiKeyEnv"), "must be the name of an environment variable "
-                    + "(letters, digits and _), not the key itself; use apiKey for a key"));
+            problems.add(error(
+                    KeyPath.child(path, "apiKeyEnv"),
+                    "must be the name of an environment variable "
+                            + "(letters, digits and _), not the key itself; use apiKey for a key"));
             return null;
         }
         return new ApiKeySource.Environment(keyEnv.textValue());
@@ -207,7 +224,8 @@ public final class CredentialStore {
             case ApiKeySource.Environment environment -> {
                 String value = env.get(environment.variable());
                 if (value == null || value.isEmpty()) {
-                    problems.add(FileProblem.warning(FILE_NAME + ": " + KeyPath.child(entryPath, "apiKeyEnv"),
+                    problems.add(FileProblem.warning(
+                            FILE_NAME + ": " + KeyPath.child(entryPath, "apiKeyEnv"),
                             "environment variable " + environment.variable() + " is not set or empty, so credential '"
                                     + label + "' is skipped"));
                     yield null;
@@ -242,7 +260,8 @@ public final class CredentialStore {
             JsonNode entries = fileUnreadable || document == null ? null : document.get(provider);
             if (entries != null && entries.isArray()) {
                 for (JsonNode entry : entries) {
-                    if (entry.isObject() && Objects.equals(label, entry.path("label").textValue())
+                    if (entry.isObject()
+                            && Objects.equals(label, entry.path("label").textValue())
                             && entry.path("apiKeyEnv").isTextual()) {
                         return java.util.Optional.of(entry.get("apiKeyEnv").textValue());
                     }
@@ -283,7 +302,8 @@ public final class CredentialStore {
             }
             entry.remove(List.of("apiKey", "apiKeyEnv"));
             switch (source) {
-                case ApiKeySource.Literal literal -> entry.put("apiKey", literal.key().reveal());
+                case ApiKeySource.Literal literal ->
+                    entry.put("apiKey", literal.key().reveal());
                 case ApiKeySource.Environment environment -> entry.put("apiKeyEnv", environment.variable());
             }
             save(updated);
@@ -306,7 +326,8 @@ public final class CredentialStore {
             }
             boolean removed = false;
             for (int i = entries.size() - 1; i >= 0; i--) {
-                if (entries.get(i).isObject() && Objects.equals(label, entries.get(i).path("label").textValue())) {
+                if (entries.get(i).isObject()
+                        && Objects.equals(label, entries.get(i).path("label").textValue())) {
                     entries.remove(i);
                     removed = true;
                 }

@@ -9,6 +9,5 @@ package dev.rebound.auth;
  * @param billingOnly true when every key is blocked for billing or credit exhaustion (waiting cannot help)
  * @param detail each key with its block, for people (labels only)
  */
-public record CredentialsBlocked(String provider, String soonestLabel, long untilEpochMs, boolean billingOnly,
-                                 String detail) {
-}
+public record CredentialsBlocked(
+        String provider, String soonestLabel, long untilEpochMs, boolean billingOnly, String detail) {}

@@ -1,6 +1,5 @@
 package dev.rebound.auth;
 
-import dev.rebound.auth.CredentialSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,11 +26,14 @@ public final class SessionCredentials implements CredentialSource {
             return Optional.empty();
         }
         String label = chosen.get(provider);
-        Optional<Credential> sticky = all.stream().filter(c -> c.label().equals(label)).findFirst();
+        Optional<Credential> sticky =
+                all.stream().filter(c -> c.label().equals(label)).findFirst();
         if (sticky.isPresent() && !pool.isBlocked(provider, label)) {
             return sticky;
         }
-        Credential pick = all.stream().filter(c -> !pool.isBlocked(provider, c.label())).findFirst()
+        Credential pick = all.stream()
+                .filter(c -> !pool.isBlocked(provider, c.label()))
+                .findFirst()
                 .orElseGet(() -> soonestUnblocked(provider, all));
         chosen.put(provider, pick.label());
         return Optional.of(pick);
@@ -53,11 +55,20 @@ public final class SessionCredentials implements CredentialSource {
             if (!detail.isEmpty()) {
                 detail.append(", ");
             }
-            detail.append('\'').append(c.label()).append("' until ").append(java.time.Instant.ofEpochMilli(until))
-                    .append(" (").append(reason.replace('_', ' ')).append(')');
+            detail.append('\'')
+                    .append(c.label())
+                    .append("' until ")
+                    .append(java.time.Instant.ofEpochMilli(until))
+                    .append(" (")
+                    .append(reason.replace('_', ' '))
+                    .append(')');
         }
-        return Optional.of(new CredentialsBlocked(provider, soonest.label(),
-                pool.blockedUntil(provider, soonest.label()).orElse(0), billingOnly, detail.toString()));
+        return Optional.of(new CredentialsBlocked(
+                provider,
+                soonest.label(),
+                pool.blockedUntil(provider, soonest.label()).orElse(0),
+                billingOnly,
+                detail.toString()));
     }
 
     /**
@@ -68,7 +79,8 @@ public final class SessionCredentials implements CredentialSource {
      */
     public Optional<Credential> switchFrom(String provider, String limitedLabel, Set<String> spent) {
         Optional<Credential> next = pool.credentials(provider).stream()
-                .filter(c -> !c.label().equals(limitedLabel) && !spent.contains(c.label())
+                .filter(c -> !c.label().equals(limitedLabel)
+                        && !spent.contains(c.label())
                         && !pool.isBlocked(provider, c.label()))
                 .findFirst();
         next.ifPresent(c -> chosen.put(provider, c.label()));
@@ -77,8 +89,10 @@ public final class SessionCredentials implements CredentialSource {
 
     /** When the first of the other credentials of the provider is unblocked again; empty when there are none. */
     public OptionalLong earliestSiblingUnblock(String provider, String label) {
-        return pool.credentials(provider).stream().filter(c -> !c.label().equals(label))
-                .mapToLong(c -> pool.blockedUntil(provider, c.label()).orElse(0)).min();
+        return pool.credentials(provider).stream()
+                .filter(c -> !c.label().equals(label))
+                .mapToLong(c -> pool.blockedUntil(provider, c.label()).orElse(0))
+                .min();
     }
 
     private Credential soonestUnblocked(String provider, List<Credential> all) {

@@ -12,8 +12,16 @@ package dev.rebound.event;
  * @param credential the label of the credential that failed, or null; never a key
  * @param retryAt epoch milliseconds when the retry is due
  */
-public record AutoRetryStart(int attempt, int maxAttempts, long delayMs, String errorMessage, ErrorKind errorKind,
-                             String model, String credential, long retryAt) implements SessionEvent {
+public record AutoRetryStart(
+        int attempt,
+        int maxAttempts,
+        long delayMs,
+        String errorMessage,
+        ErrorKind errorKind,
+        String model,
+        String credential,
+        long retryAt)
+        implements SessionEvent {
     @Override
     public String type() {
         return "auto_retry_start";

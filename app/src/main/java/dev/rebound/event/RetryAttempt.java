@@ -11,6 +11,11 @@ package dev.rebound.event;
  * @param delayMs the wait scheduled after it, or null when no retry followed
  * @param errorMessage the error text
  */
-public record RetryAttempt(int attempt, ErrorKind errorKind, Integer httpStatus, String model, String credential,
-                           Long delayMs, String errorMessage) {
-}
+public record RetryAttempt(
+        int attempt,
+        ErrorKind errorKind,
+        Integer httpStatus,
+        String model,
+        String credential,
+        Long delayMs,
+        String errorMessage) {}

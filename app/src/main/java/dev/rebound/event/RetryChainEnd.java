@@ -13,8 +13,14 @@ import java.util.List;
  * @param startedAt epoch milliseconds of the first failure
  * @param endedAt epoch milliseconds of the end
  */
-public record RetryChainEnd(String turnId, List<RetryAttempt> attempts, RetryEndReason reason, String finalError,
-                            long startedAt, long endedAt) implements SessionEvent {
+public record RetryChainEnd(
+        String turnId,
+        List<RetryAttempt> attempts,
+        RetryEndReason reason,
+        String finalError,
+        long startedAt,
+        long endedAt)
+        implements SessionEvent {
     public RetryChainEnd {
         attempts = List.copyOf(attempts);
     }

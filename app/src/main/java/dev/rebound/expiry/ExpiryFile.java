@@ -70,8 +70,7 @@ final class ExpiryFile {
      * @param stamp the file's stamp after the write
      * @param problems what went wrong on the way but did not stop the write (a damaged file kept aside)
      */
-    record Written(Reading reading, Map<String, Entry> entries, FileStamp stamp, List<FileProblem> problems) {
-    }
+    record Written(Reading reading, Map<String, Entry> entries, FileStamp stamp, List<FileProblem> problems) {}
 
     private final Path file;
     private final Path lockFile;
@@ -104,7 +103,8 @@ final class ExpiryFile {
         // The real path: two paths to one file (a symbolic link) must share one monitor.
         Path lockIdentity = file.getParent().toRealPath().resolve(lockFile.getFileName());
         synchronized (PROCESS_LOCKS.computeIfAbsent(lockIdentity, path -> new Object())) {
-            try (FileChannel channel = openLockFile(); FileLock ignored = channel.lock()) {
+            try (FileChannel channel = openLockFile();
+                    FileLock ignored = channel.lock()) {
                 // Always reread under the lock: a stat could miss a change made within its time granularity.
                 Reading reading = read();
                 List<FileProblem> problems = new ArrayList<>();
@@ -132,14 +132,13 @@ final class ExpiryFile {
      * @param damaged the file holds content this store would lose by rewriting it
      * @param unreadable the file could not be read at all, so its entries are unknown
      */
-    record Reading(Map<String, Entry> entries, boolean damaged, boolean unreadable,
-                           List<FileProblem> problems) {
-    }
+    record Reading(Map<String, Entry> entries, boolean damaged, boolean unreadable, List<FileProblem> problems) {}
 
     private FileChannel openLockFile() throws IOException {
-        FileAttribute<?>[] ownerOnly = lockFile.getFileSystem().supportedFileAttributeViews().contains("posix")
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(AtomicFiles.OWNER_ONLY)}
-                : new FileAttribute<?>[0];
+        FileAttribute<?>[] ownerOnly =
+                lockFile.getFileSystem().supportedFileAttributeViews().contains("posix")
+                        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(AtomicFiles.OWNER_ONLY)}
+                        : new FileAttribute<?>[0];
         return FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), ownerOnly);
     }
 
@@ -163,30 +162,55 @@ final class ExpiryFile {
         return switch (JsonFiles.read(file, mapper)) {
             case JsonFiles.Absent ignored -> new Reading(Map.of(), false, false, List.of());
             case JsonFiles.Document document -> interpret(document.root());
-            case JsonFiles.Malformed m -> new Reading(Map.of(), true, false, List.of(FileProblem.warning("",
-                    file + " is not valid JSON at line " + m.line() + ", column " + m.column() + ": " + m.detail()
-                            + "." + startsEmpty)));
-            case JsonFiles.NotAnObject n -> new Reading(Map.of(), true, false, List.of(FileProblem.warning("",
-                    file + " must hold a JSON object ({ \"version\": 1, \"entries\": { ... } }), but at line "
-                            + n.line() + ", column " + n.column() + " it holds " + n.found() + "." + startsEmpty)));
-            case JsonFiles.Unreadable u -> new Reading(Map.of(), true, true, List.of(FileProblem.warning("",
-                    "could not read " + file + " (" + u.reason() + "); Rebound keeps the entries it knew")));
+            case JsonFiles.Malformed m ->
+                new Reading(
+                        Map.of(),
+                        true,
+                        false,
+                        List.of(FileProblem.warning(
+                                "",
+                                file + " is not valid JSON at line " + m.line() + ", column " + m.column() + ": "
+                                        + m.detail() + "." + startsEmpty)));
+            case JsonFiles.NotAnObject n ->
+                new Reading(
+                        Map.of(),
+                        true,
+                        false,
+                        List.of(FileProblem.warning(
+                                "",
+                                file
+                                        + " must hold a JSON object ({ \"version\": 1, \"entries\": { ... } }), but at line "
+                                        + n.line() + ", column " + n.column() + " it holds " + n.found() + "."
+                                        + startsEmpty)));
+            case JsonFiles.Unreadable u ->
+                new Reading(
+                        Map.of(),
+                        true,
+                        true,
+                        List.of(FileProblem.warning(
+                                "",
+                                "could not read " + file + " (" + u.reason()
+                                        + "); Rebound keeps the entries it knew")));
         };
     }
 
     private Reading interpret(ObjectNode root) {
         List<FileProblem> found = new ArrayList<>();
         JsonNode version = root.get("version");
-        if (version != null && !(version.isIntegralNumber() && version.canConvertToLong()
-                && version.longValue() == VERSION)) {
-            found.add(problemAt("version", "must be " + VERSION + " (a newer Rebound may have written this file); "
-                    + "Rebound reads the entries it understands"));
+        if (version != null
+                && !(version.isIntegralNumber() && version.canConvertToLong() && version.longValue() == VERSION)) {
+            found.add(problemAt(
+                    "version",
+                    "must be " + VERSION + " (a newer Rebound may have written this file); "
+                            + "Rebound reads the entries it understands"));
         }
         Map<String, Entry> valid = new HashMap<>();
         JsonNode members = root.get("entries");
         if (members != null && !members.isNull() && !members.isObject()) {
-            found.add(problemAt("entries", "must be an object of entries ({ \"key\": { \"until\": ..., "
-                    + "\"reason\": ... } }); Rebound goes on without them"));
+            found.add(problemAt(
+                    "entries",
+                    "must be an object of entries ({ \"key\": { \"until\": ..., "
+                            + "\"reason\": ... } }); Rebound goes on without them"));
         } else if (members != null) {
             for (Map.Entry<String, JsonNode> member : members.properties()) {
                 entryOf(member.getKey(), member.getValue(), found).ifPresent(entry -> valid.put(entry.key(), entry));
@@ -209,8 +233,8 @@ final class ExpiryFile {
         }
         JsonNode until = value.get("until");
         if (until == null || !until.isIntegralNumber() || !until.canConvertToLong()) {
-            found.add(problemAt(KeyPath.child(path, "until"), "must be a whole number of epoch milliseconds; "
-                    + "entry skipped"));
+            found.add(problemAt(
+                    KeyPath.child(path, "until"), "must be a whole number of epoch milliseconds; " + "entry skipped"));
             return Optional.empty();
         }
         JsonNode reason = value.get("reason");
@@ -242,5 +266,4 @@ final class ExpiryFile {
         }
         return JsonFiles.prettyBytes(mapper, root);
     }
-
 }

@@ -143,11 +143,12 @@ public final class ExpiryStore implements Expiries {
                 return Optional.of("an expiry " + what + " must be at most " + MAX_TEXT_LENGTH + " characters, not "
                         + text.length());
             }
-            if (text.codePoints().anyMatch(cp -> Character.isISOControl(cp)
-                    || (cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE))) {
+            if (text.codePoints()
+                    .anyMatch(cp -> Character.isISOControl(cp)
+                            || (cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE))) {
                 // An unpaired surrogate cannot be written as UTF-8: the key would not read back as given.
-                return Optional.of("an expiry " + what + " must not contain control characters or unpaired "
-                        + "surrogates");
+                return Optional.of(
+                        "an expiry " + what + " must not contain control characters or unpaired " + "surrogates");
             }
             return Optional.empty();
         }
@@ -177,8 +178,10 @@ public final class ExpiryStore implements Expiries {
     static ExpiryStore open(Path file, Clock clock, Executor writer, ExpiryFile.Writing writing) {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(clock, "clock");
-        ExpiryStore store = new ExpiryStore(new ExpiryFile(file.toAbsolutePath().normalize(), clock,
-                Objects.requireNonNull(writing, "writing")), clock, Objects.requireNonNull(writer, "writer"));
+        ExpiryStore store = new ExpiryStore(
+                new ExpiryFile(file.toAbsolutePath().normalize(), clock, Objects.requireNonNull(writing, "writing")),
+                clock,
+                Objects.requireNonNull(writer, "writer"));
         synchronized (store.lock) {
             store.refreshIfChanged();
         }
@@ -333,8 +336,10 @@ public final class ExpiryStore implements Expiries {
                 });
             } catch (IOException e) {
                 synchronized (lock) {
-                    report(FileProblem.warning("", "could not save " + disk.path() + " (" + e
-                            + "); the change holds until Rebound stops and is saved with the next change"));
+                    report(FileProblem.warning(
+                            "",
+                            "could not save " + disk.path() + " (" + e
+                                    + "); the change holds until Rebound stops and is saved with the next change"));
                 }
                 return;
             }
@@ -381,8 +386,8 @@ public final class ExpiryStore implements Expiries {
     }
 
     /** Removals first, then puts; an extend-only put keeps the later of the two ends. */
-    private static void apply(Map<String, Entry> target, Map<String, Entry> puts, Set<String> extending,
-                              Set<String> removals) {
+    private static void apply(
+            Map<String, Entry> target, Map<String, Entry> puts, Set<String> extending, Set<String> removals) {
         removals.forEach(target::remove);
         for (Entry e : puts.values()) {
             if (extending.contains(e.key())) {

@@ -1,9 +1,7 @@
 package dev.rebound.fallback;
 
-import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.event.ErrorKind;
 import dev.rebound.event.ModelChanged;
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
 import dev.rebound.event.RetryFallbackSucceeded;
@@ -16,6 +14,8 @@ import dev.rebound.session.FallbackStatus;
 import dev.rebound.session.SessionModel;
 import dev.rebound.settings.RetrySettings;
 import dev.rebound.settings.Settings;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ModelRef;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -48,6 +48,7 @@ public final class ChainFallback implements ModelFallback {
     private final java.util.Set<ModelRef> failedThisTurn = new java.util.HashSet<>();
     /** Written under the retry engine's lock; volatile so that {@link #status()} can be read without it. */
     private volatile String activeKey;
+
     private boolean awaitingSuccess;
     /** Written under the retry engine's lock; volatile so that {@link #status()} can be read without it. */
     private volatile long pinnedUntil;
@@ -56,8 +57,14 @@ public final class ChainFallback implements ModelFallback {
      * @param role the session's role; chats use {@link FallbackChains#DEFAULT}
      * @param usable whether a model can be called now (false when every API key of its provider is blocked)
      */
-    public ChainFallback(Supplier<Settings> settings, SessionModel model, ModelCooldowns cooldowns, Clock clock,
-                         RandomGenerator random, String role, Predicate<ModelRef> usable) {
+    public ChainFallback(
+            Supplier<Settings> settings,
+            SessionModel model,
+            ModelCooldowns cooldowns,
+            Clock clock,
+            RandomGenerator random,
+            String role,
+            Predicate<ModelRef> usable) {
         this.settings = settings;
         this.model = model;
         this.cooldowns = cooldowns;
@@ -68,8 +75,8 @@ public final class ChainFallback implements ModelFallback {
     }
 
     @Override
-    public Optional<List<SessionEvent>> apply(AssistantMessage failed, Classification classification,
-                                              OptionalLong hintMs) {
+    public Optional<List<SessionEvent>> apply(
+            AssistantMessage failed, Classification classification, OptionalLong hintMs) {
         ModelRef primary = model.primary();
         if (primary == null) {
             return Optional.empty();
@@ -86,7 +93,8 @@ public final class ChainFallback implements ModelFallback {
         // A refusal or a missing entitlement says nothing about the model's health: it cools nothing down for the
         // other chats (a chat that needs no long context still works on it).
         if (!refusal && classification.usageLimitReason() != UsageLimitReason.ENTITLEMENT) {
-            cooldowns.suppress(failedModel, at + cooldown(classification, hintMs), String.valueOf(classification.kind()));
+            cooldowns.suppress(
+                    failedModel, at + cooldown(classification, hintMs), String.valueOf(classification.kind()));
         }
         // Forward only: the entries after the one that failed. A model that already failed or refused in this turn
         // is never picked again (no ping-pong); going back to the primary is the revert policy's job.
@@ -106,7 +114,8 @@ public final class ChainFallback implements ModelFallback {
         if (refusal) {
             pinnedUntil = Math.max(pinnedUntil, at + now.retry().refusalPinMs());
         }
-        return Optional.of(List.of(new RetryFallbackApplied(from.selector(), to.selector(), activeKey),
+        return Optional.of(List.of(
+                new RetryFallbackApplied(from.selector(), to.selector(), activeKey),
                 new ModelChanged(from, to, ModelChanged.FALLBACK)));
     }
 
@@ -139,14 +148,17 @@ public final class ChainFallback implements ModelFallback {
             return List.of();
         }
         ModelRef primary = model.primary();
-        if (clock.millis() < pinnedUntil || cooldowns.isSuppressed(primary) || !usable.test(primary)
+        if (clock.millis() < pinnedUntil
+                || cooldowns.isSuppressed(primary)
+                || !usable.test(primary)
                 || failedThisTurn.contains(primary)) {
             return List.of();
         }
         ModelRef from = model.current();
         model.use(primary);
         clear();
-        return List.of(new RetryFallbackReverted(from.selector(), primary.selector()),
+        return List.of(
+                new RetryFallbackReverted(from.selector(), primary.selector()),
                 new ModelChanged(from, primary, ModelChanged.REVERT));
     }
 

@@ -1,7 +1,7 @@
 package dev.rebound.fallback;
 
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.settings.Settings;
+import dev.rebound.transcript.ModelRef;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,8 +19,7 @@ public final class FallbackChains {
     /** The role every chat session has, and the key every role without a chain inherits. */
     public static final String DEFAULT = "default";
 
-    private FallbackChains() {
-    }
+    private FallbackChains() {}
 
     /**
      * The chain for a primary model, if a key matches.
@@ -35,7 +34,9 @@ public final class FallbackChains {
                 Set<ModelRef> chain = new LinkedHashSet<>();
                 chain.add(primary);
                 for (String selector : configured) {
-                    parse(selector).filter(ref -> settings.findModel(ref).isPresent()).ifPresent(chain::add);
+                    parse(selector)
+                            .filter(ref -> settings.findModel(ref).isPresent())
+                            .ifPresent(chain::add);
                 }
                 return Optional.of(new Resolution(key, new ArrayList<>(chain)));
             }

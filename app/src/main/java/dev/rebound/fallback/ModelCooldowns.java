@@ -1,8 +1,8 @@
 package dev.rebound.fallback;
 
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.expiry.Expiries;
 import dev.rebound.expiry.ExpiryStore;
+import dev.rebound.transcript.ModelRef;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
 
@@ -43,7 +43,9 @@ public final class ModelCooldowns {
 
     /** When the model's cooldown ends, if it is cooling down now. */
     public OptionalLong until(ModelRef model) {
-        return storeOf(model).get(model.selector()).map(e -> OptionalLong.of(e.until()))
+        return storeOf(model)
+                .get(model.selector())
+                .map(e -> OptionalLong.of(e.until()))
                 .orElse(OptionalLong.empty());
     }
 

@@ -25,8 +25,7 @@ public final class AtomicFiles {
 
     private static final Logger LOG = LoggerFactory.getLogger(AtomicFiles.class);
 
-    private AtomicFiles() {
-    }
+    private AtomicFiles() {}
 
     /**
      * Writes a file atomically, creating its directory if needed.

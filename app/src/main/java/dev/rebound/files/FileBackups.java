@@ -16,8 +16,7 @@ public final class FileBackups {
             DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final Pattern KIND = Pattern.compile("[A-Za-z0-9_-]+");
 
-    private FileBackups() {
-    }
+    private FileBackups() {}
 
     /**
      * Copies a file next to itself as {@code <name>.bak-<UTC timestamp>} (with {@code -2}, {@code -3}... appended if

@@ -13,7 +13,10 @@ import java.util.Objects;
 public record FileProblem(Severity severity, String keyPath, String message) {
 
     /** How bad a problem is. */
-    public enum Severity { ERROR, WARNING }
+    public enum Severity {
+        ERROR,
+        WARNING
+    }
 
     public FileProblem {
         Objects.requireNonNull(severity, "severity");

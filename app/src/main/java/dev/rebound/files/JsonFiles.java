@@ -27,23 +27,18 @@ import java.util.regex.Pattern;
 
 /** Reads and writes the JSON object files of the config directory (settings.json, credentials.json). */
 public final class JsonFiles {
-    private static final Pattern SOURCE_LOCATION =
-            Pattern.compile("\\[Source: [^;]*; line: (\\d+), column: (\\d+)]");
+    private static final Pattern SOURCE_LOCATION = Pattern.compile("\\[Source: [^;]*; line: (\\d+), column: (\\d+)]");
 
-    private JsonFiles() {
-    }
+    private JsonFiles() {}
 
     /** What reading a file gave. */
-    public sealed interface Content {
-    }
+    public sealed interface Content {}
 
     /** The file does not exist. */
-    public record Absent() implements Content {
-    }
+    public record Absent() implements Content {}
 
     /** The file holds a JSON object (an empty or blank file counts as an empty object). */
-    public record Document(ObjectNode root) implements Content {
-    }
+    public record Document(ObjectNode root) implements Content {}
 
     /**
      * The file is not valid JSON, or not UTF-8 text.
@@ -53,28 +48,24 @@ public final class JsonFiles {
      * @param detail the parser's description; it may quote a piece of the file, so it must not be shown for a file
      *     that holds secrets
      */
-    public record Malformed(int line, int column, String detail) implements Content {
-    }
+    public record Malformed(int line, int column, String detail) implements Content {}
 
     /**
      * The file is valid JSON but its top level is not an object.
      *
      * @param found what it is instead ({@code an array}, {@code a string}...)
      */
-    public record NotAnObject(int line, int column, String found) implements Content {
-    }
+    public record NotAnObject(int line, int column, String found) implements Content {}
 
     /** The file exists but could not be read (permissions, a directory in its place...). */
-    public record Unreadable(String reason) implements Content {
-    }
+    public record Unreadable(String reason) implements Content {}
 
     /**
      * A config file that must hold a JSON object, as a store loads it: the object (empty when absent or unusable),
      * whether the file exists but could not be used (so it must not be overwritten silently), and the problem to
      * report.
      */
-    public record ObjectLoad(ObjectNode root, boolean unusable, java.util.Optional<FileProblem> problem) {
-    }
+    public record ObjectLoad(ObjectNode root, boolean unusable, java.util.Optional<FileProblem> problem) {}
 
     /**
      * Reads a config file that must hold a JSON object.
@@ -84,22 +75,27 @@ public final class JsonFiles {
      * @param quoteParserDetail whether the parser's own words may be shown; never for a file that holds secrets, since
      *     they can quote its content
      */
-    public static ObjectLoad readObject(Path file, ObjectMapper mapper, String shape, String consequence,
-                                        boolean quoteParserDetail) {
+    public static ObjectLoad readObject(
+            Path file, ObjectMapper mapper, String shape, String consequence, boolean quoteParserDetail) {
         return switch (read(file, mapper)) {
             case Absent ignored -> new ObjectLoad(mapper.createObjectNode(), false, java.util.Optional.empty());
             case Document d -> new ObjectLoad(d.root(), false, java.util.Optional.empty());
-            case Malformed m -> unusable(mapper, file + " is not valid JSON at line " + m.line() + ", column "
-                    + m.column() + (quoteParserDetail ? ": " + m.detail() : "") + ". " + consequence);
-            case NotAnObject n -> unusable(mapper, file + " must hold a JSON object (" + shape + "), but at line "
-                    + n.line() + ", column " + n.column() + " it holds " + n.found() + ". " + consequence);
+            case Malformed m ->
+                unusable(
+                        mapper,
+                        file + " is not valid JSON at line " + m.line() + ", column " + m.column()
+                                + (quoteParserDetail ? ": " + m.detail() : "") + ". " + consequence);
+            case NotAnObject n ->
+                unusable(
+                        mapper,
+                        file + " must hold a JSON object (" + shape + "), but at line " + n.line() + ", column "
+                                + n.column() + " it holds " + n.found() + ". " + consequence);
             case Unreadable u -> unusable(mapper, "could not read " + file + " (" + u.reason() + "). " + consequence);
         };
     }
 
     private static ObjectLoad unusable(ObjectMapper mapper, String message) {
-        return new ObjectLoad(mapper.createObjectNode(), true, java.util.Optional.of(FileProblem.error("",
-                message)));
+        return new ObjectLoad(mapper.createObjectNode(), true, java.util.Optional.of(FileProblem.error("", message)));
     }
 
     /** Reads a file that should hold a JSON object. Never throws for bad content or an unreadable file. */
@@ -113,7 +109,8 @@ public final class JsonFiles {
             return new Unreadable(e.toString());
         }
         CharBuffer text = CharBuffer.allocate(bytes.length);
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         CoderResult result = decoder.decode(ByteBuffer.wrap(bytes), text, true);
@@ -140,7 +137,9 @@ public final class JsonFiles {
             JsonNode root = reader.readTree(parser);
             if (parser.nextToken() != null) {
                 JsonLocation extra = parser.currentTokenLocation();
-                return new Malformed(extra.getLineNr(), extra.getColumnNr(),
+                return new Malformed(
+                        extra.getLineNr(),
+                        extra.getColumnNr(),
                         "unexpected content after the end of the top-level value");
             }
             if (first != JsonToken.START_OBJECT) {

@@ -6,8 +6,7 @@ import java.util.regex.Pattern;
 public final class KeyPath {
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_-]+");
 
-    private KeyPath() {
-    }
+    private KeyPath() {}
 
     /** The path of a member of an object; a key that is not a plain word is written {@code ["open/ai"]}. */
     public static String child(String parent, String key) {

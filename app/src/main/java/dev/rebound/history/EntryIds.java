@@ -2,8 +2,7 @@ package dev.rebound.history;
 
 /** The rule every entry id follows. */
 final class EntryIds {
-    private EntryIds() {
-    }
+    private EntryIds() {}
 
     /**
      * Checks an entry id.

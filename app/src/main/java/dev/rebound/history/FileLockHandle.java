@@ -31,8 +31,8 @@ final class FileLockHandle implements AutoCloseable {
     static FileLockHandle acquire(Path sessionFile) throws IOException {
         Path dir = sessionFile.getParent().resolve(".locks");
         Files.createDirectories(dir);
-        FileChannel channel = FileChannel.open(dir.resolve(sessionFile.getFileName() + ".lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(
+                dir.resolve(sessionFile.getFileName() + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         try {
             FileLock lock = channel.tryLock();
             if (lock == null) {

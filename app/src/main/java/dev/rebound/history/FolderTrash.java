@@ -49,8 +49,8 @@ public final class FolderTrash implements SessionTrash {
             return;
         }
         if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-            Files.createDirectories(dir,
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectories(
+                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } else {
             Files.createDirectories(dir);
         }

@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.transcript.ChatMessage;
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.event.RetryChainEnd;
 import dev.rebound.json.WireJson;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Objects;
@@ -37,16 +37,13 @@ public final class JournalCodec {
     }
 
     /** What one line holds. */
-    public sealed interface Line permits HeaderLine, EntryLine, BadLine {
-    }
+    public sealed interface Line permits HeaderLine, EntryLine, BadLine {}
 
     /** A session header. */
-    public record HeaderLine(SessionHeader header) implements Line {
-    }
+    public record HeaderLine(SessionHeader header) implements Line {}
 
     /** An entry. */
-    public record EntryLine(JournalEntry entry) implements Line {
-    }
+    public record EntryLine(JournalEntry entry) implements Line {}
 
     /**
      * A line that is not an entry.
@@ -54,8 +51,7 @@ public final class JournalCodec {
      * @param reason why, for a person; never quotes the line
      * @param incomplete the JSON ends early, as a line cut short by a crash does
      */
-    public record BadLine(String reason, boolean incomplete) implements Line {
-    }
+    public record BadLine(String reason, boolean incomplete) implements Line {}
 
     /** The header as one line, ending with {@code \n}. */
     public byte[] encodeHeader(SessionHeader header) {
@@ -139,8 +135,14 @@ public final class JournalCodec {
         JournalEntry entry = switch (type) {
             case MessageEntry.TYPE -> new MessageEntry(id, ts, value(node, "message", ChatMessage.class));
             case RetriedMark.TYPE -> new RetriedMark(id, ts, text(node, "messageId"), bool(node, "retried"));
-            case ModelChangeEntry.TYPE -> new ModelChangeEntry(id, ts, optionalValue(node, "from", ModelRef.class),
-                    value(node, "to", ModelRef.class), text(node, "role"), text(node, "reason"));
+            case ModelChangeEntry.TYPE ->
+                new ModelChangeEntry(
+                        id,
+                        ts,
+                        optionalValue(node, "from", ModelRef.class),
+                        value(node, "to", ModelRef.class),
+                        text(node, "role"),
+                        text(node, "reason"));
             case RetryChainEntry.TYPE -> new RetryChainEntry(id, ts, value(node, "chain", RetryChainEnd.class));
             case NoticeEntry.TYPE -> new NoticeEntry(id, ts, text(node, "level"), text(node, "message"));
             case TitleEntry.TYPE -> new TitleEntry(id, ts, text(node, "title"));
@@ -158,7 +160,10 @@ public final class JournalCodec {
         if (title != null && !title.isNull() && !title.isTextual()) {
             throw new InvalidLine("its title is not a string");
         }
-        return new SessionHeader((int) version, text(node, "id"), integer(node, "created"),
+        return new SessionHeader(
+                (int) version,
+                text(node, "id"),
+                integer(node, "created"),
                 title == null || title.isNull() ? null : title.textValue());
     }
 

@@ -21,8 +21,7 @@ final class LineScanner {
         void line(long number, byte[] bytes, int offset, int length, boolean terminated);
     }
 
-    private LineScanner() {
-    }
+    private LineScanner() {}
 
     /** Reads the stream to its end, passing every line (empty ones included) to the sink. */
     static void scan(InputStream in, Sink sink) throws IOException {
@@ -62,7 +61,8 @@ final class LineScanner {
 
     private static byte[] append(byte[] carry, int carried, byte[] bytes, int offset, int length) {
         byte[] target = carried + length <= carry.length
-                ? carry : Arrays.copyOf(carry, Math.max(carried + length, carry.length * 2));
+                ? carry
+                : Arrays.copyOf(carry, Math.max(carried + length, carry.length * 2));
         System.arraycopy(bytes, offset, target, carried, length);
         return target;
     }

@@ -32,7 +32,8 @@ final class PlatformTrash implements SessionTrash {
     }
 
     private static boolean desktopHasTrash() {
-        return !GraphicsEnvironment.isHeadless() && Desktop.isDesktopSupported()
+        return !GraphicsEnvironment.isHeadless()
+                && Desktop.isDesktopSupported()
                 && Desktop.getDesktop().isSupported(Desktop.Action.MOVE_TO_TRASH);
     }
 }

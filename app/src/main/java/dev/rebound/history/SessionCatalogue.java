@@ -108,13 +108,16 @@ public final class SessionCatalogue {
      * @throws IllegalArgumentException when the title is blank or too long
      */
     public TitleEntry rename(String id, String title) throws IOException {
-        String clean = WHITESPACE.matcher(Objects.requireNonNull(title, "title")).replaceAll(" ").strip();
+        String clean = WHITESPACE
+                .matcher(Objects.requireNonNull(title, "title"))
+                .replaceAll(" ")
+                .strip();
         if (clean.isEmpty()) {
             throw new IllegalArgumentException("a session title must not be blank");
         }
         if (clean.length() > MAX_TITLE_LENGTH) {
-            throw new IllegalArgumentException("a session title must be at most " + MAX_TITLE_LENGTH
-                    + " characters, not " + clean.length());
+            throw new IllegalArgumentException(
+                    "a session title must be at most " + MAX_TITLE_LENGTH + " characters, not " + clean.length());
         }
         Path file = find(id).orElseThrow(() -> new NoSuchFileException(String.valueOf(id), null, "no such session"));
         TitleEntry entry = new TitleEntry(newEntryId(), clock.millis(), clean);
@@ -135,7 +138,10 @@ public final class SessionCatalogue {
             return false;
         }
         Optional<Path> trashed = trash.moveToTrash(file.get());
-        LOG.info("session {} deleted: moved to {}", id, trashed.map(Path::toString).orElse("the platform's trash"));
+        LOG.info(
+                "session {} deleted: moved to {}",
+                id,
+                trashed.map(Path::toString).orElse("the platform's trash"));
         return true;
     }
 

@@ -15,8 +15,7 @@ public final class SessionFiles {
 
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
 
-    private SessionFiles() {
-    }
+    private SessionFiles() {}
 
     /** Whether a text can be a session id. */
     public static boolean isValidId(String id) {

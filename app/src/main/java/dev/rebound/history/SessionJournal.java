@@ -1,7 +1,7 @@
 package dev.rebound.history;
 
-import dev.rebound.json.WireJson;
 import dev.rebound.files.AtomicFiles;
+import dev.rebound.json.WireJson;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -66,16 +66,21 @@ public final class SessionJournal implements JournalWriter {
         boolean posix = file.getFileSystem().supportedFileAttributeViews().contains("posix");
         Path dir = file.getParent();
         if (!Files.isDirectory(dir)) {
-            Files.createDirectories(dir, posix
-                    ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
-                            PosixFilePermissions.fromString("rwx------"))}
-                    : NO_ATTRIBUTES);
+            Files.createDirectories(
+                    dir,
+                    posix
+                            ? new FileAttribute<?>[] {
+                                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))
+                            }
+                            : NO_ATTRIBUTES);
         }
         JournalCodec codec = new JournalCodec(new WireJson());
         byte[] header = codec.encodeHeader(SessionHeader.of(sessionId, createdMs, titleOrNull));
-        FileChannel channel = FileChannel.open(file,
+        FileChannel channel = FileChannel.open(
+                file,
                 Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
-                posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(AtomicFiles.OWNER_ONLY)}
+                posix
+                        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(AtomicFiles.OWNER_ONLY)}
                         : NO_ATTRIBUTES);
         FileLockHandle held = null;
         try {
@@ -173,8 +178,10 @@ public final class SessionJournal implements JournalWriter {
         if (!endsInsideLine(file)) {
             return;
         }
-        LOG.warn("{} ends inside a line (the app may have stopped while writing it); it is kept as it is and new "
-                + "entries start on the next line", file);
+        LOG.warn(
+                "{} ends inside a line (the app may have stopped while writing it); it is kept as it is and new "
+                        + "entries start on the next line",
+                file);
         writeFully(channel, new byte[] {'\n'});
         channel.force(false);
     }

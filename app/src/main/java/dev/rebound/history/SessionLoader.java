@@ -1,7 +1,7 @@
 package dev.rebound.history;
 
-import dev.rebound.json.WireJson;
 import dev.rebound.files.FileProblem;
+import dev.rebound.json.WireJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -68,7 +68,8 @@ public final class SessionLoader {
         private SessionHeader header;
         private boolean seenContent;
         private final java.nio.charset.CharsetDecoder strictUtf8 = java.nio.charset.StandardCharsets.UTF_8
-                .newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
                 .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
 
         Reading(Path file) {
@@ -103,13 +104,16 @@ public final class SessionLoader {
                     }
                     add(number, e.entry());
                 }
-                case JournalCodec.BadLine bad when first ->
-                        warn(number, "is not a valid session header (" + bad.reason() + "); " + ID_FROM_FILE_NAME);
-                case JournalCodec.BadLine bad when !terminated || bad.incomplete() ->
-                        warn(number, "is not a complete entry (the app may have stopped while writing it); it was "
-                                + "skipped");
+                case JournalCodec.BadLine bad
+                when first ->
+                    warn(number, "is not a valid session header (" + bad.reason() + "); " + ID_FROM_FILE_NAME);
+                case JournalCodec.BadLine bad
+                when !terminated || bad.incomplete() ->
+                    warn(
+                            number,
+                            "is not a complete entry (the app may have stopped while writing it); it was " + "skipped");
                 case JournalCodec.BadLine bad ->
-                        warn(number, "is not a valid entry (" + bad.reason() + "); it was skipped");
+                    warn(number, "is not a valid entry (" + bad.reason() + "); it was skipped");
             }
         }
 
@@ -142,7 +146,9 @@ public final class SessionLoader {
                 problems.add(problem("the file is empty; " + ID_FROM_FILE_NAME));
             }
             if (header == null) {
-                long created = entries.isEmpty() ? Files.getLastModifiedTime(file).toMillis() : entries.getFirst().ts();
+                long created = entries.isEmpty()
+                        ? Files.getLastModifiedTime(file).toMillis()
+                        : entries.getFirst().ts();
                 header = SessionHeader.of(fileId != null ? fileId : fallbackId(), created, null);
             } else if (fileId != null && !fileId.equals(header.id())) {
                 problems.add(problem("the header names another session than the file name; Rebound uses the file "
@@ -159,7 +165,8 @@ public final class SessionLoader {
         private String fallbackId() {
             String name = file.getFileName().toString();
             return name.endsWith(SessionFiles.EXTENSION)
-                    ? name.substring(0, name.length() - SessionFiles.EXTENSION.length()) : name;
+                    ? name.substring(0, name.length() - SessionFiles.EXTENSION.length())
+                    : name;
         }
 
         private void warn(long number, String what) {
@@ -174,7 +181,9 @@ public final class SessionLoader {
     }
 
     private static int skipByteOrderMark(byte[] bytes, int offset, int length) {
-        boolean bom = length >= 3 && bytes[offset] == (byte) 0xEF && bytes[offset + 1] == (byte) 0xBB
+        boolean bom = length >= 3
+                && bytes[offset] == (byte) 0xEF
+                && bytes[offset + 1] == (byte) 0xBB
                 && bytes[offset + 2] == (byte) 0xBF;
         return bom ? offset + 3 : offset;
     }

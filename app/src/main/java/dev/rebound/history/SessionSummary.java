@@ -16,8 +16,14 @@ import java.util.Objects;
  * @param sizeBytes the file's size
  * @param problems what is wrong with the file, as far as its head and tail show; the session is listed anyway
  */
-public record SessionSummary(String id, Path file, String title, long created, long lastActivity, long sizeBytes,
-                             List<FileProblem> problems) {
+public record SessionSummary(
+        String id,
+        Path file,
+        String title,
+        long created,
+        long lastActivity,
+        long sizeBytes,
+        List<FileProblem> problems) {
     public SessionSummary {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(file, "file");

@@ -12,15 +12,17 @@ public final class SessionTitles {
     private static final Pattern FENCE = Pattern.compile("(```|~~~)[^\\s`]*");
     private static final Pattern IMAGE_OR_LINK = Pattern.compile("!?\\[([^\\]]*)]\\([^)]*\\)");
     private static final Pattern RULE = Pattern.compile("(?m)^[ \\t]*([-*_][ \\t]*){3,}$");
-    private static final Pattern LINE_MARKERS = Pattern.compile("(?m)^[ \\t]*(?:(?:#{1,6}|>+|[-*+]|\\d{1,9}[.)])[ \\t]+)+");
+    private static final Pattern LINE_MARKERS =
+            Pattern.compile("(?m)^[ \\t]*(?:(?:#{1,6}|>+|[-*+]|\\d{1,9}[.)])[ \\t]+)+");
     private static final Pattern PAIRED_MARKERS = Pattern.compile("\\*\\*|__|~~|`+");
     /** A {@code *} or {@code _} that opens or closes emphasis: at a word's edge, not inside {@code snake_case}. */
-    private static final Pattern EMPHASIS = Pattern.compile("(?<![\\p{L}\\p{N}])[*_]+(?=\\S)|(?<=\\S)[*_]+(?![\\p{L}\\p{N}])");
+    private static final Pattern EMPHASIS =
+            Pattern.compile("(?<![\\p{L}\\p{N}])[*_]+(?=\\S)|(?<=\\S)[*_]+(?![\\p{L}\\p{N}])");
+
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     private static final String TRAILING_PUNCTUATION = ",;:.-–—([{";
 
-    private SessionTitles() {
-    }
+    private SessionTitles() {}
 
     /**
      * A title from the first prompt: its first words, whitespace collapsed and Markdown markers (headings, quotes, list

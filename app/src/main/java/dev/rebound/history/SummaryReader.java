@@ -35,17 +35,26 @@ final class SummaryReader {
             JournalCodec.Line first = decode(bytes, 0, firstEnd);
             SessionHeader header = first instanceof JournalCodec.HeaderLine h ? h.header() : null;
             if (header == null) {
-                problems.add(problem(file, "line 1 is not a valid session header; the session id was taken from the "
-                        + "file name"));
+                problems.add(problem(
+                        file,
+                        "line 1 is not a valid session header; the session id was taken from the " + "file name"));
             }
             long lastTs = lastEntryTs(bytes, file, problems);
             String title = latestTitle(bytes, firstEnd);
-            long created = header != null ? header.created()
+            long created = header != null
+                    ? header.created()
                     : first instanceof JournalCodec.EntryLine e ? e.entry().ts() : lastModified(file);
-            return new SessionSummary(id, file, title != null ? title : header == null ? null : header.title(),
-                    created, lastTs >= 0 ? lastTs : created, bytes.size(), problems);
+            return new SessionSummary(
+                    id,
+                    file,
+                    title != null ? title : header == null ? null : header.title(),
+                    created,
+                    lastTs >= 0 ? lastTs : created,
+                    bytes.size(),
+                    problems);
         } catch (IOException e) {
-            problems.add(problem(file, "the file could not be read (" + e.getClass().getSimpleName() + ")"));
+            problems.add(
+                    problem(file, "the file could not be read (" + e.getClass().getSimpleName() + ")"));
             long modified = lastModified(file);
             return new SessionSummary(id, file, null, modified, modified, 0, problems);
         }
@@ -66,8 +75,9 @@ final class SummaryReader {
                 return e.entry().ts();
             }
             if (last && !terminated && line instanceof JournalCodec.BadLine) {
-                problems.add(problem(file, "the last line is not a complete entry (the app may have stopped while "
-                        + "writing it)"));
+                problems.add(problem(
+                        file,
+                        "the last line is not a complete entry (the app may have stopped while " + "writing it)"));
             }
             last = false;
             end = start - 1;
@@ -99,8 +109,13 @@ final class SummaryReader {
 
     private JournalCodec.Line decode(FileBytes bytes, long start, long end) throws IOException {
         byte[] line = bytes.read(start, end);
-        int offset = start == 0 && line.length >= 3 && line[0] == (byte) 0xEF && line[1] == (byte) 0xBB
-                && line[2] == (byte) 0xBF ? 3 : 0;
+        int offset = start == 0
+                        && line.length >= 3
+                        && line[0] == (byte) 0xEF
+                        && line[1] == (byte) 0xBB
+                        && line[2] == (byte) 0xBF
+                ? 3
+                : 0;
         int length = line.length - offset;
         if (length > 0 && line[line.length - 1] == '\r') {
             length--;

@@ -15,8 +15,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * properties), and nulls are left out of the output.
  */
 public final class Json {
-    private Json() {
-    }
+    private Json() {}
 
     /** A new mapper with Rebound's configuration; mappers are thread-safe once configured, so share one per owner. */
     public static ObjectMapper newMapper() {

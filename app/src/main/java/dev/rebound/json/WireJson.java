@@ -5,10 +5,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rebound.event.SessionEvent;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ContentBlock;
-import dev.rebound.event.SessionEvent;
 import dev.rebound.transcript.UserMessage;
 
 /**
@@ -36,7 +36,10 @@ public final class WireJson {
      * auto_retry_start}), which every event's {@code type()} also returns (a test holds them equal).
      */
     public static String typeName(Class<?> eventClass) {
-        return eventClass.getSimpleName().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+        return eventClass
+                .getSimpleName()
+                .replaceAll("([a-z0-9])([A-Z])", "$1_$2")
+                .toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The configured mapper, for reading and writing the API records. */
@@ -56,21 +59,18 @@ public final class WireJson {
 
     /** Events carry {@code type}; their names are registered from the sealed hierarchy (see {@link #typeName}). */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
-    private interface EventMixin {
-    }
+    private interface EventMixin {}
 
     /** Records whose null fields mean something ({@code credential: null}: no credential) write them. */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)
-    private interface NullsWritten {
-    }
+    private interface NullsWritten {}
 
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "role")
     @JsonSubTypes({
         @JsonSubTypes.Type(value = UserMessage.class, name = "user"),
         @JsonSubTypes.Type(value = AssistantMessage.class, name = "assistant")
     })
-    private interface MessageMixin {
-    }
+    private interface MessageMixin {}
 
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
     @JsonSubTypes({
@@ -78,6 +78,5 @@ public final class WireJson {
         @JsonSubTypes.Type(value = ContentBlock.Thinking.class, name = "thinking"),
         @JsonSubTypes.Type(value = ContentBlock.ToolCall.class, name = "toolCall")
     })
-    private interface ContentMixin {
-    }
+    private interface ContentMixin {}
 }

@@ -16,15 +16,15 @@ import java.util.zip.ZipInputStream;
  * outside it ({@code ../}) makes the archive invalid.
  */
 final class ArchiveUnpacker {
-    private ArchiveUnpacker() {
-    }
+    private ArchiveUnpacker() {}
 
     static Path unpack(Path zip, Path target) throws IOException {
         deleteTree(target);
         Files.createDirectories(target);
         Path root = target.toAbsolutePath().normalize();
         boolean any = false;
-        try (InputStream raw = Files.newInputStream(zip); ZipInputStream in = new ZipInputStream(raw)) {
+        try (InputStream raw = Files.newInputStream(zip);
+                ZipInputStream in = new ZipInputStream(raw)) {
             ZipEntry entry;
             while ((entry = in.getNextEntry()) != null) {
                 any = true;

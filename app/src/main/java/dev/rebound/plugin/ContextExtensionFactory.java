@@ -34,8 +34,8 @@ final class ContextExtensionFactory implements ExtensionFactory {
             if (withContext != null) {
                 PluginContext context = contextOf.apply(extensionClass);
                 if (context == null) {
-                    throw new PluginRuntimeException("Extension " + name + " wants a PluginContext, but it belongs "
-                            + "to no loaded plugin");
+                    throw new PluginRuntimeException(
+                            "Extension " + name + " wants a PluginContext, but it belongs " + "to no loaded plugin");
                 }
                 return withContext.newInstance(context);
             }
@@ -70,6 +70,8 @@ final class ContextExtensionFactory implements ExtensionFactory {
 
     static String describe(Throwable t) {
         String message = t.getMessage();
-        return message == null || message.isBlank() ? t.getClass().getName() : t.getClass().getName() + ": " + message;
+        return message == null || message.isBlank()
+                ? t.getClass().getName()
+                : t.getClass().getName() + ": " + message;
     }
 }

@@ -13,6 +13,10 @@ import java.util.Map;
  * @param pluginSettings the plugin's own section without {@code enabled} and secrets, read-only
  * @param appVersion the running app's version
  */
-record HostPluginContext(String pluginId, Path dataDirectory, Map<String, Object> settings,
-                         Map<String, Object> pluginSettings, String appVersion) implements PluginContext {
-}
+record HostPluginContext(
+        String pluginId,
+        Path dataDirectory,
+        Map<String, Object> settings,
+        Map<String, Object> pluginSettings,
+        String appVersion)
+        implements PluginContext {}

@@ -48,8 +48,8 @@ final class LoadBudget {
                     + " ms when the app starts, and that time was used up before this one was done");
         }
         if (perPlugin.toNanos() - spentNanos.getOrDefault(plugin, 0L) < MIN_STEP_NANOS) {
-            return Optional.of("loading took too long: a plugin's steps may take " + perPlugin.toMillis()
-                    + " ms in all");
+            return Optional.of(
+                    "loading took too long: a plugin's steps may take " + perPlugin.toMillis() + " ms in all");
         }
         return Optional.empty();
     }

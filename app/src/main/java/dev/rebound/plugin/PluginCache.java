@@ -43,7 +43,8 @@ final class PluginCache implements AutoCloseable {
         sweep(root);
         byte[] bytes = new byte[6];
         random.nextBytes(bytes);
-        Path folder = Files.createDirectory(root.resolve(self.pid() + "-" + HexFormat.of().formatHex(bytes)));
+        Path folder = Files.createDirectory(
+                root.resolve(self.pid() + "-" + HexFormat.of().formatHex(bytes)));
         return new PluginCache(folder);
     }
 
@@ -99,7 +100,9 @@ final class PluginCache implements AutoCloseable {
             return true;
         }
         Optional<Instant> started = owner.get().info().startInstant();
-        Instant made = Files.readAttributes(child, BasicFileAttributes.class).creationTime().toInstant();
+        Instant made = Files.readAttributes(child, BasicFileAttributes.class)
+                .creationTime()
+                .toInstant();
         return started.isPresent() && started.get().isAfter(made.plusSeconds(1));
     }
 }

@@ -86,9 +86,8 @@ public final class PluginEventDispatcher implements AutoCloseable {
      * @param dropped events dropped because its queue was full
      * @param failures events whose delivery failed
      */
-    public record PluginStatus(String id, String version, State state, String failure, long delivered, long dropped,
-                               long failures) {
-    }
+    public record PluginStatus(
+            String id, String version, State state, String failure, long delivered, long dropped, long failures) {}
 
     private final int defaultCapacity;
     private final int maxConsecutiveFailures;
@@ -125,8 +124,8 @@ public final class PluginEventDispatcher implements AutoCloseable {
      * @param userNotifier told once, with a sentence for the user, when a plugin is disabled or fails
      * @param nanoTime a monotonic clock in nanoseconds, like {@link System#nanoTime()}
      */
-    public PluginEventDispatcher(int defaultCapacity, int maxConsecutiveFailures, Consumer<String> userNotifier,
-                                 LongSupplier nanoTime) {
+    public PluginEventDispatcher(
+            int defaultCapacity, int maxConsecutiveFailures, Consumer<String> userNotifier, LongSupplier nanoTime) {
         if (defaultCapacity < 1 || maxConsecutiveFailures < 1) {
             throw new IllegalArgumentException("capacity and failure limit must be positive");
         }
@@ -249,7 +248,9 @@ public final class PluginEventDispatcher implements AutoCloseable {
         }
         for (Slot slot : slots) {
             if (slot.thread.isAlive()) {
-                log.warn("Plugin {} did not stop within {} ms; leaving its daemon thread behind", slot.id,
+                log.warn(
+                        "Plugin {} did not stop within {} ms; leaving its daemon thread behind",
+                        slot.id,
                         DRAIN_TIMEOUT.plus(CLOSE_TIMEOUT).toMillis());
             }
             slot.queue.clear();
@@ -283,9 +284,11 @@ public final class PluginEventDispatcher implements AutoCloseable {
         volatile String lastFailure;
         /** When the current call into the plugin began, or 0 while none runs. */
         volatile long callStartedNanos;
+
         int consecutiveFailures; // delivery thread only
         /** Whether each of the last {@link #RATE_WINDOW} calls failed, as a ring; delivery thread only. */
         final boolean[] recent = new boolean[RATE_WINDOW];
+
         long calls; // delivery thread only
         int recentFailures; // delivery thread only
 
@@ -294,7 +297,8 @@ public final class PluginEventDispatcher implements AutoCloseable {
             this.version = version;
             this.listener = listener;
             this.queue = new ArrayBlockingQueue<>(capacity);
-            this.thread = Thread.ofPlatform().daemon().name("rebound-plugin-" + id).unstarted(this);
+            this.thread =
+                    Thread.ofPlatform().daemon().name("rebound-plugin-" + id).unstarted(this);
         }
 
         void offer(SessionEvent event) {
@@ -325,8 +329,12 @@ public final class PluginEventDispatcher implements AutoCloseable {
             if (lost != null) {
                 dropped.incrementAndGet();
                 if (lifecycleLossTold.compareAndSet(false, true)) {
-                    log.warn("Plugin {} has a full queue ({} events) with no streaming delta left to drop; it lost "
-                            + "a {} event", id, queue.size() + queue.remainingCapacity(), lost.type());
+                    log.warn(
+                            "Plugin {} has a full queue ({} events) with no streaming delta left to drop; it lost "
+                                    + "a {} event",
+                            id,
+                            queue.size() + queue.remainingCapacity(),
+                            lost.type());
                     notifyUser("Plugin " + id + " is too slow to keep up and lost retry or turn events; what it "
                             + "records may be incomplete.");
                 }

@@ -2,12 +2,13 @@ package dev.rebound.plugin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rebound.api.PluginContext;
+import dev.rebound.api.SessionEventListener;
 import dev.rebound.event.SessionEvent;
 import dev.rebound.session.EventScope;
-import dev.rebound.api.SessionEventListener;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.security.SecureRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -67,9 +67,15 @@ public final class PluginHost implements AutoCloseable {
      * @param totalLimit how long loading all plugins may take; plugins not done by then are {@code failed}
      * @param stopLimit how long a plugin's {@code stop()} may take at shutdown
      */
-    public record Options(List<Path> roots, Function<String, Path> dataDirectories, Path cacheRoot,
-                          String appVersion, JsonNode settings, Duration pluginLimit, Duration totalLimit,
-                          Duration stopLimit) {
+    public record Options(
+            List<Path> roots,
+            Function<String, Path> dataDirectories,
+            Path cacheRoot,
+            String appVersion,
+            JsonNode settings,
+            Duration pluginLimit,
+            Duration totalLimit,
+            Duration stopLimit) {
         public Options {
             roots = List.copyOf(roots);
             Objects.requireNonNull(dataDirectories, "dataDirectories");
@@ -107,11 +113,16 @@ public final class PluginHost implements AutoCloseable {
     private final List<Path> found = new ArrayList<>();
     /** The context of each plugin being started, read by the extension factory. */
     private final Map<String, PluginContext> contexts;
+
     private final TimeLimit stopLimit;
 
-    private PluginHost(PluginEventDispatcher dispatcher, ReboundPluginManager manager,
-                       Map<String, PluginContext> contexts, Duration stopLimit, PluginCache cache,
-                       String cacheProblem) {
+    private PluginHost(
+            PluginEventDispatcher dispatcher,
+            ReboundPluginManager manager,
+            Map<String, PluginContext> contexts,
+            Duration stopLimit,
+            PluginCache cache,
+            String cacheProblem) {
         this.dispatcher = dispatcher;
         this.manager = manager;
         this.contexts = contexts;
@@ -140,11 +151,11 @@ public final class PluginHost implements AutoCloseable {
             cache = PluginCache.open(options.cacheRoot(), ProcessHandle.current(), new SecureRandom());
         } catch (IOException e) {
             LOG.warn("Could not create a plugin cache folder under {}", options.cacheRoot(), e);
-            cacheProblem = "Rebound could not create its folder under " + options.cacheRoot() + " ("
-                    + e.getMessage() + ")";
+            cacheProblem =
+                    "Rebound could not create its folder under " + options.cacheRoot() + " (" + e.getMessage() + ")";
         }
-        PluginHost host = new PluginHost(new PluginEventDispatcher(userNotifier), manager, contexts,
-                options.stopLimit(), cache, cacheProblem);
+        PluginHost host = new PluginHost(
+                new PluginEventDispatcher(userNotifier), manager, contexts, options.stopLimit(), cache, cacheProblem);
         new Loader(host, options, requires).run();
         return host;
     }
@@ -187,9 +198,18 @@ public final class PluginHost implements AutoCloseable {
             inOrder.sort(Comparator.comparingInt(e -> found.indexOf(e.archive())));
             for (Entry entry : inOrder) {
                 PluginEventDispatcher.PluginStatus status = entry.state() == null ? live.get(entry.id()) : null;
-                reports.add(status == null ? entry.report() : new PluginReport(entry.id(), entry.version(),
-                        reportState(status.state()), status.failure(), status.delivered(),
-                        status.dropped(), status.failures(), entry.archive().toString()));
+                reports.add(
+                        status == null
+                                ? entry.report()
+                                : new PluginReport(
+                                        entry.id(),
+                                        entry.version(),
+                                        reportState(status.state()),
+                                        status.failure(),
+                                        status.delivered(),
+                                        status.dropped(),
+                                        status.failures(),
+                                        entry.archive().toString()));
             }
         }
         return List.copyOf(reports);
@@ -248,8 +268,10 @@ public final class PluginHost implements AutoCloseable {
      * but it may hold resources, so its {@code stop()} is called when the app exits.
      */
     private void startedLate(String id, Plugin plugin) {
-        LOG.warn("Plugin {} returned from start() after Rebound gave up on it; it stays failed, and its stop() is "
-                + "called when the app exits", id);
+        LOG.warn(
+                "Plugin {} returned from start() after Rebound gave up on it; it stays failed, and its stop() is "
+                        + "called when the app exits",
+                id);
         lateStarts.put(id, plugin);
     }
 
@@ -308,8 +330,11 @@ public final class PluginHost implements AutoCloseable {
                     startAndRegister(entry);
                 }
             }
-            LOG.info("Plugins: {}", host.plugins().stream()
-                    .map(p -> p.id() + "=" + p.state().wireName()).toList());
+            LOG.info(
+                    "Plugins: {}",
+                    host.plugins().stream()
+                            .map(p -> p.id() + "=" + p.state().wireName())
+                            .toList());
         }
 
         /**
@@ -368,8 +393,8 @@ public final class PluginHost implements AutoCloseable {
                     return;
                 }
                 Path target = host.cache.folder().resolve((unpacked++) + "-" + file.substring(0, file.length() - 4));
-                TimeLimit.Outcome<Path> unpack = step(archive, "unpacking",
-                        () -> ArchiveUnpacker.unpack(archive, target), ignored -> { });
+                TimeLimit.Outcome<Path> unpack =
+                        step(archive, "unpacking", () -> ArchiveUnpacker.unpack(archive, target), ignored -> {});
                 if (unpack instanceof TimeLimit.Outcome.Failed<Path> failed) {
                     invalid(archive, "the zip could not be unpacked: " + failed.reason(), failed.cause());
                     return;
@@ -377,11 +402,16 @@ public final class PluginHost implements AutoCloseable {
                 loadable = target;
             }
             Path source = loadable;
-            TimeLimit.Outcome<PluginDescriptor> read = step(archive, "reading the descriptor",
-                    managed(archive, () -> host.manager.describe(source)), ignored -> { });
+            TimeLimit.Outcome<PluginDescriptor> read = step(
+                    archive,
+                    "reading the descriptor",
+                    managed(archive, () -> host.manager.describe(source)),
+                    ignored -> {});
             if (read instanceof TimeLimit.Outcome.Failed<PluginDescriptor> failed) {
-                invalid(archive, "no readable plugin descriptor: " + failed.reason() + ". A plugin is a jar with "
-                        + "Plugin-Id and Plugin-Version in its MANIFEST, or a zip with plugin.properties",
+                invalid(
+                        archive,
+                        "no readable plugin descriptor: " + failed.reason() + ". A plugin is a jar with "
+                                + "Plugin-Id and Plugin-Version in its MANIFEST, or a zip with plugin.properties",
                         failed.cause());
                 return;
             }
@@ -393,7 +423,8 @@ public final class PluginHost implements AutoCloseable {
                 String reason = "another archive with the id " + id + ", " + first + ", was found first; this one ("
                         + archive + ") is ignored. Remove one of them";
                 LOG.warn("Plugin {}: {}", id, reason);
-                host.add(new Entry(id, version, PluginReport.State.DUPLICATE, reason, archive),
+                host.add(
+                        new Entry(id, version, PluginReport.State.DUPLICATE, reason, archive),
                         "Plugin " + id + ": " + reason + ".");
                 return;
             }
@@ -405,19 +436,23 @@ public final class PluginHost implements AutoCloseable {
             Optional<String> refusal = requires.refusal(descriptor.getRequires());
             if (refusal.isPresent()) {
                 LOG.warn("Plugin {} {} ({}) refused: {}", id, version, archive, refusal.get());
-                host.add(new Entry(id, version, PluginReport.State.REFUSED, refusal.get(), archive),
+                host.add(
+                        new Entry(id, version, PluginReport.State.REFUSED, refusal.get(), archive),
                         "Plugin " + id + " " + version + " was not loaded: " + refusal.get() + ".");
                 return;
             }
-            TimeLimit.Outcome<PluginWrapper> load = step(archive, "loading",
-                    managed(archive, () -> host.manager.load(source)), this::unloadLate);
+            TimeLimit.Outcome<PluginWrapper> load =
+                    step(archive, "loading", managed(archive, () -> host.manager.load(source)), this::unloadLate);
             if (load instanceof TimeLimit.Outcome.Failed<PluginWrapper> failed) {
-                fail(new Entry(id, version, null, null, archive), "it could not be loaded: " + failed.reason(),
+                fail(
+                        new Entry(id, version, null, null, archive),
+                        "it could not be loaded: " + failed.reason(),
                         failed.cause());
                 return;
             }
             loaded.put(id, new Entry(id, version, null, null, archive));
-            host.classLoaders.put(((TimeLimit.Outcome.Done<PluginWrapper>) load).value().getPluginClassLoader(), id);
+            host.classLoaders.put(
+                    ((TimeLimit.Outcome.Done<PluginWrapper>) load).value().getPluginClassLoader(), id);
         }
 
         /** A plugin whose loading finished after the host gave up on it is taken out of the manager again. */
@@ -426,8 +461,10 @@ public final class PluginHost implements AutoCloseable {
                 host.manager.locked(LATE_LOCK_WAIT, () -> host.manager.unloadPlugin(wrapper.getPluginId()));
                 LOG.warn("Plugin {} was loaded after Rebound gave up on it; it was unloaded", wrapper.getPluginId());
             } catch (RuntimeException e) {
-                LOG.warn("Plugin {} was loaded after Rebound gave up on it and could not be unloaded",
-                        wrapper.getPluginId(), e);
+                LOG.warn(
+                        "Plugin {} was loaded after Rebound gave up on it and could not be unloaded",
+                        wrapper.getPluginId(),
+                        e);
             }
         }
 
@@ -435,8 +472,8 @@ public final class PluginHost implements AutoCloseable {
         private List<Entry> inStartOrder() {
             List<Entry> ordered = new ArrayList<>();
             try {
-                for (PluginWrapper wrapper : host.manager.locked(LATE_LOCK_WAIT,
-                        () -> List.copyOf(host.manager.getResolvedPlugins()))) {
+                for (PluginWrapper wrapper :
+                        host.manager.locked(LATE_LOCK_WAIT, () -> List.copyOf(host.manager.getResolvedPlugins()))) {
                     Entry entry = loaded.remove(wrapper.getPluginId());
                     if (entry != null) {
                         ordered.add(entry);
@@ -470,7 +507,8 @@ public final class PluginHost implements AutoCloseable {
             Optional<String> missing = wrapper.getDescriptor().getDependencies().stream()
                     .filter(d -> !d.isOptional())
                     .map(PluginDependency::getPluginId)
-                    .filter(d -> host.started.stream().noneMatch(s -> s.getPluginId().equals(d)))
+                    .filter(d ->
+                            host.started.stream().noneMatch(s -> s.getPluginId().equals(d)))
                     .findFirst();
             if (missing.isPresent()) {
                 fail(entry, "the plugin it depends on, " + missing.get() + ", was not started", null);
@@ -482,15 +520,20 @@ public final class PluginHost implements AutoCloseable {
                 fail(entry, "its data folder could not be created (" + e.getMessage() + ")", e);
                 return;
             }
-            TimeLimit.Outcome<Plugin> start = step(archive, "start()", () -> {
-                Plugin plugin = wrapper.getPlugin();
-                if (plugin == null) {
-                    throw new PluginRuntimeException("its Plugin-Class " + wrapper.getDescriptor().getPluginClass()
-                            + " could not be loaded or created (see the log)");
-                }
-                plugin.start();
-                return plugin;
-            }, plugin -> host.startedLate(id, plugin));
+            TimeLimit.Outcome<Plugin> start = step(
+                    archive,
+                    "start()",
+                    () -> {
+                        Plugin plugin = wrapper.getPlugin();
+                        if (plugin == null) {
+                            throw new PluginRuntimeException("its Plugin-Class "
+                                    + wrapper.getDescriptor().getPluginClass()
+                                    + " could not be loaded or created (see the log)");
+                        }
+                        plugin.start();
+                        return plugin;
+                    },
+                    plugin -> host.startedLate(id, plugin));
             if (start instanceof TimeLimit.Outcome.Failed<Plugin> failed) {
                 markFailed(archive, wrapper, failed.cause());
                 fail(entry, "it failed to start: " + failed.reason(), failed.cause());
@@ -508,28 +551,39 @@ public final class PluginHost implements AutoCloseable {
             host.started.add(wrapper);
             Callable<List<ExtensionWrapper<SessionEventListener>>> extensions =
                     managed(archive, () -> host.manager.listeners(id));
-            TimeLimit.Outcome<List<SessionEventListener>> created = step(archive, "creating its listeners", () -> {
-                List<SessionEventListener> listeners = new ArrayList<>();
-                for (ExtensionWrapper<SessionEventListener> extension : extensions.call()) {
-                    listeners.add(extension.getExtension());
-                }
-                return listeners;
-            }, listeners -> closeLate(id, listeners));
+            TimeLimit.Outcome<List<SessionEventListener>> created = step(
+                    archive,
+                    "creating its listeners",
+                    () -> {
+                        List<SessionEventListener> listeners = new ArrayList<>();
+                        for (ExtensionWrapper<SessionEventListener> extension : extensions.call()) {
+                            listeners.add(extension.getExtension());
+                        }
+                        return listeners;
+                    },
+                    listeners -> closeLate(id, listeners));
             if (created instanceof TimeLimit.Outcome.Failed<List<SessionEventListener>> failed) {
                 fail(entry, "its listener could not be created: " + failed.reason(), failed.cause());
                 return;
             }
-            List<SessionEventListener> listeners = ((TimeLimit.Outcome.Done<List<SessionEventListener>>) created)
-                    .value();
+            List<SessionEventListener> listeners =
+                    ((TimeLimit.Outcome.Done<List<SessionEventListener>>) created).value();
             if (listeners.isEmpty()) {
-                fail(entry, "it has no SessionEventListener that Rebound could load; check that the archive has "
-                        + "META-INF/extensions.idx (written by PF4J's annotation processor) naming classes it "
-                        + "holds, and see the log", null);
+                fail(
+                        entry,
+                        "it has no SessionEventListener that Rebound could load; check that the archive has "
+                                + "META-INF/extensions.idx (written by PF4J's annotation processor) naming classes it "
+                                + "holds, and see the log",
+                        null);
                 return;
             }
-            host.dispatcher.register(id, entry.version(),
-                    listeners.size() == 1 ? listeners.getFirst() : new ListenerGroup(listeners));
-            LOG.info("Plugin {} {} ({}) is active with {} listener(s)", id, entry.version(), entry.archive(),
+            host.dispatcher.register(
+                    id, entry.version(), listeners.size() == 1 ? listeners.getFirst() : new ListenerGroup(listeners));
+            LOG.info(
+                    "Plugin {} {} ({}) is active with {} listener(s)",
+                    id,
+                    entry.version(),
+                    entry.archive(),
                     listeners.size());
             host.add(entry, null);
         }
@@ -564,21 +618,27 @@ public final class PluginHost implements AutoCloseable {
         private PluginContext context(String id) throws IOException {
             Path data = options.dataDirectories().apply(id);
             Files.createDirectories(data);
-            return new HostPluginContext(id, data, SettingsView.withoutSecrets(options.settings(), id),
-                    SettingsView.pluginSection(options.settings(), id), options.appVersion());
+            return new HostPluginContext(
+                    id,
+                    data,
+                    SettingsView.withoutSecrets(options.settings(), id),
+                    SettingsView.pluginSection(options.settings(), id),
+                    options.appVersion());
         }
 
         private void invalid(Path archive, String reason, Throwable cause) {
             LOG.warn("Skipped the plugin archive {}: {}", archive, reason);
             LOG.info("Why {} was skipped", archive, cause);
-            host.add(new Entry(archive.getFileName().toString(), null, PluginReport.State.INVALID, reason, archive),
+            host.add(
+                    new Entry(archive.getFileName().toString(), null, PluginReport.State.INVALID, reason, archive),
                     "The plugin archive " + archive + " was skipped: " + reason + ".");
         }
 
         private void fail(Entry entry, String reason, Throwable cause) {
             LOG.warn("Plugin {} {} ({}) failed: {}", entry.id(), entry.version(), entry.archive(), reason);
             LOG.info("Why plugin {} failed", entry.id(), cause);
-            host.add(new Entry(entry.id(), entry.version(), PluginReport.State.FAILED, reason, entry.archive()),
+            host.add(
+                    new Entry(entry.id(), entry.version(), PluginReport.State.FAILED, reason, entry.archive()),
                     "Plugin " + entry.id() + " " + (entry.version() == null ? "" : entry.version() + " ")
                             + "was not started: " + reason + ".");
         }

@@ -14,8 +14,15 @@ import java.util.Locale;
  * @param failures events whose delivery failed
  * @param archive the archive it came from
  */
-public record PluginReport(String id, String version, State state, String failure, long delivered, long dropped,
-                           long failures, String archive) {
+public record PluginReport(
+        String id,
+        String version,
+        State state,
+        String failure,
+        long delivered,
+        long dropped,
+        long failures,
+        String archive) {
 
     /** Where a plugin stands; its wire name is the lower-case constant name. */
     public enum State {

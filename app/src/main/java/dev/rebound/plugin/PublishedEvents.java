@@ -33,7 +33,6 @@ import dev.rebound.api.StopReason;
 import dev.rebound.api.Usage;
 import dev.rebound.api.UserMessage;
 import dev.rebound.session.EventScope;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -43,74 +42,112 @@ import java.util.Locale;
  */
 public final class PublishedEvents {
 
-    private PublishedEvents() {
-    }
+    private PublishedEvents() {}
 
     /** The published form of an internal event, with the chat and turn it belongs to. */
     public static SessionEvent of(dev.rebound.event.SessionEvent event, EventScope scope) {
-        SessionRef s = new SessionRef(scope.sessionId(),
-                scope.sessionFile() == null ? null : scope.sessionFile().getFileName().toString());
+        SessionRef s = new SessionRef(
+                scope.sessionId(),
+                scope.sessionFile() == null
+                        ? null
+                        : scope.sessionFile().getFileName().toString());
         String turn = scope.turnId();
         return switch (event) {
             case dev.rebound.event.AgentStart e -> new AgentStart(s, e.turnId());
             case dev.rebound.event.AgentEnd e -> new AgentEnd(s, e.turnId(), e.willRetry());
             case dev.rebound.event.MessageStart e -> new MessageStart(s, turn, message(e.message()));
-            case dev.rebound.event.MessageUpdate e -> new MessageUpdate(s, turn, e.messageId(),
-                    dev.rebound.event.MessageUpdate.THINKING.equals(e.kind()) ? DeltaKind.THINKING : DeltaKind.TEXT,
-                    e.delta());
+            case dev.rebound.event.MessageUpdate e ->
+                new MessageUpdate(
+                        s,
+                        turn,
+                        e.messageId(),
+                        dev.rebound.event.MessageUpdate.THINKING.equals(e.kind()) ? DeltaKind.THINKING : DeltaKind.TEXT,
+                        e.delta());
             case dev.rebound.event.MessageEnd e -> new MessageEnd(s, turn, message(e.message()));
-            case dev.rebound.event.ModelChanged e -> new ModelChanged(s, turn, model(e.from()), model(e.model()),
-                    changeReason(e.reason()));
+            case dev.rebound.event.ModelChanged e ->
+                new ModelChanged(s, turn, model(e.from()), model(e.model()), changeReason(e.reason()));
             case dev.rebound.event.Notice e -> new Notice(s, turn, level(e.level()), e.message());
-            case dev.rebound.event.AutoRetryStart e -> new AutoRetryStart(s, turn, e.attempt(), e.maxAttempts(),
-                    e.delayMs(), e.errorMessage(), kind(e.errorKind()), model(e.model()), e.credential(),
-                    e.retryAt());
-            case dev.rebound.event.AutoRetryEnd e -> new AutoRetryEnd(s, turn, e.success(), e.attempt(),
-                    e.finalError(), reason(e.reason()));
-            case dev.rebound.event.RetryChainEnd e -> new RetryChainEnd(s, e.turnId(),
-                    e.attempts().stream().map(PublishedEvents::attempt).toList(), reason(e.reason()),
-                    e.finalError(), e.startedAt(), e.endedAt());
-            case dev.rebound.event.CredentialSwitched e -> new CredentialSwitched(s, turn, e.provider(), e.from(),
-                    e.to());
-            case dev.rebound.event.RetryFallbackApplied e -> new RetryFallbackApplied(s, turn, model(e.from()),
-                    model(e.to()), e.role());
-            case dev.rebound.event.RetryFallbackSucceeded e -> new RetryFallbackSucceeded(s, turn, model(e.model()),
-                    e.role());
-            case dev.rebound.event.RetryFallbackReverted e -> new RetryFallbackReverted(s, turn, model(e.from()),
-                    model(e.to()));
+            case dev.rebound.event.AutoRetryStart e ->
+                new AutoRetryStart(
+                        s,
+                        turn,
+                        e.attempt(),
+                        e.maxAttempts(),
+                        e.delayMs(),
+                        e.errorMessage(),
+                        kind(e.errorKind()),
+                        model(e.model()),
+                        e.credential(),
+                        e.retryAt());
+            case dev.rebound.event.AutoRetryEnd e ->
+                new AutoRetryEnd(s, turn, e.success(), e.attempt(), e.finalError(), reason(e.reason()));
+            case dev.rebound.event.RetryChainEnd e ->
+                new RetryChainEnd(
+                        s,
+                        e.turnId(),
+                        e.attempts().stream().map(PublishedEvents::attempt).toList(),
+                        reason(e.reason()),
+                        e.finalError(),
+                        e.startedAt(),
+                        e.endedAt());
+            case dev.rebound.event.CredentialSwitched e ->
+                new CredentialSwitched(s, turn, e.provider(), e.from(), e.to());
+            case dev.rebound.event.RetryFallbackApplied e ->
+                new RetryFallbackApplied(s, turn, model(e.from()), model(e.to()), e.role());
+            case dev.rebound.event.RetryFallbackSucceeded e ->
+                new RetryFallbackSucceeded(s, turn, model(e.model()), e.role());
+            case dev.rebound.event.RetryFallbackReverted e ->
+                new RetryFallbackReverted(s, turn, model(e.from()), model(e.to()));
         };
     }
 
     static ChatMessage message(dev.rebound.transcript.ChatMessage message) {
         return switch (message) {
             case dev.rebound.transcript.UserMessage u -> new UserMessage(u.id(), u.text(), u.timestamp());
-            case dev.rebound.transcript.AssistantMessage a -> new AssistantMessage(a.id(),
-                    a.content().stream().map(PublishedEvents::block).toList(), new ModelRef(a.provider(), a.model()),
-                    a.api(), a.credential(), usage(a.usage()), stopReason(a.stopReason()), a.errorMessage(),
-                    a.stopDetails() == null ? null
-                            : new StopDetails(a.stopDetails().type(), a.stopDetails().explanation()),
-                    failure(a.failure()), a.timestamp());
+            case dev.rebound.transcript.AssistantMessage a ->
+                new AssistantMessage(
+                        a.id(),
+                        a.content().stream().map(PublishedEvents::block).toList(),
+                        new ModelRef(a.provider(), a.model()),
+                        a.api(),
+                        a.credential(),
+                        usage(a.usage()),
+                        stopReason(a.stopReason()),
+                        a.errorMessage(),
+                        a.stopDetails() == null
+                                ? null
+                                : new StopDetails(
+                                        a.stopDetails().type(), a.stopDetails().explanation()),
+                        failure(a.failure()),
+                        a.timestamp());
         };
     }
 
     private static ContentBlock block(dev.rebound.transcript.ContentBlock block) {
         return switch (block) {
             case dev.rebound.transcript.ContentBlock.Text t -> new ContentBlock.Text(t.text());
-            case dev.rebound.transcript.ContentBlock.Thinking t -> new ContentBlock.Thinking(t.thinking(),
-                    t.redacted());
-            case dev.rebound.transcript.ContentBlock.ToolCall t -> new ContentBlock.ToolCall(t.id(), t.name(),
-                    t.arguments());
+            case dev.rebound.transcript.ContentBlock.Thinking t ->
+                new ContentBlock.Thinking(t.thinking(), t.redacted());
+            case dev.rebound.transcript.ContentBlock.ToolCall t ->
+                new ContentBlock.ToolCall(t.id(), t.name(), t.arguments());
         };
     }
 
     private static Usage usage(dev.rebound.transcript.Usage u) {
-        return u == null ? Usage.NONE
+        return u == null
+                ? Usage.NONE
                 : new Usage(u.inputTokens(), u.outputTokens(), u.cacheReadTokens(), u.cacheWriteTokens());
     }
 
     private static ProviderFailure failure(dev.rebound.transcript.ProviderFailure f) {
-        return f == null ? null : new ProviderFailure(f.kind() == null ? null : FailureKind.valueOf(f.kind().name()),
-                f.httpStatus(), f.errorType(), f.errorCode(), f.headers());
+        return f == null
+                ? null
+                : new ProviderFailure(
+                        f.kind() == null ? null : FailureKind.valueOf(f.kind().name()),
+                        f.httpStatus(),
+                        f.errorType(),
+                        f.errorCode(),
+                        f.headers());
     }
 
     private static StopReason stopReason(dev.rebound.transcript.StopReason reason) {
@@ -118,8 +155,14 @@ public final class PublishedEvents {
     }
 
     private static RetryAttempt attempt(dev.rebound.event.RetryAttempt a) {
-        return new RetryAttempt(a.attempt(), kind(a.errorKind()), a.httpStatus(), model(a.model()), a.credential(),
-                a.delayMs(), a.errorMessage());
+        return new RetryAttempt(
+                a.attempt(),
+                kind(a.errorKind()),
+                a.httpStatus(),
+                model(a.model()),
+                a.credential(),
+                a.delayMs(),
+                a.errorMessage());
     }
 
     private static ErrorKind kind(dev.rebound.event.ErrorKind kind) {
@@ -140,7 +183,8 @@ public final class PublishedEvents {
             return null;
         }
         int slash = selector.indexOf('/');
-        return slash <= 0 ? new ModelRef("", selector)
+        return slash <= 0
+                ? new ModelRef("", selector)
                 : new ModelRef(selector.substring(0, slash), selector.substring(slash + 1));
     }
 

@@ -35,6 +35,7 @@ import org.pf4j.RuntimeMode;
 final class ReboundPluginManager extends DefaultPluginManager {
     /** Set after PF4J's constructor ran (it calls the factory methods before this class's fields exist). */
     private final RequiresCheck requires;
+
     private final Function<String, PluginContext> contexts;
     private final ReentrantLock lock = new ReentrantLock();
 

@@ -22,18 +22,36 @@ import java.util.regex.Pattern;
  */
 final class SettingsView {
     /** The words that make a member a secret. */
-    static final Set<String> SECRET_WORDS = Set.of("key", "keys", "apikey", "token", "secret", "secrets", "password",
-            "passwords", "passphrase", "pwd", "passwd", "authorization", "auth", "oauth", "bearer", "cookie", "cookies",
-            "credential", "credentials", "private", "privatekey");
+    static final Set<String> SECRET_WORDS = Set.of(
+            "key",
+            "keys",
+            "apikey",
+            "token",
+            "secret",
+            "secrets",
+            "password",
+            "passwords",
+            "passphrase",
+            "pwd",
+            "passwd",
+            "authorization",
+            "auth",
+            "oauth",
+            "bearer",
+            "cookie",
+            "cookies",
+            "credential",
+            "credentials",
+            "private",
+            "privatekey");
     /** Where a name splits into words: camelCase humps, acronym ends ({@code APIKey}) and separators. */
-    private static final Pattern WORD_BREAK = Pattern.compile(
-            "(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|[^A-Za-z0-9]+");
+    private static final Pattern WORD_BREAK =
+            Pattern.compile("(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|[^A-Za-z0-9]+");
     /** A URL: scheme, optional user info, the rest up to an optional query and fragment. */
-    private static final Pattern URL = Pattern.compile(
-            "([A-Za-z][A-Za-z0-9+.-]*://)(?:[^/?#]*@)?([^?#]*)(?:\\?[^#]*)?(?:#.*)?", Pattern.DOTALL);
+    private static final Pattern URL =
+            Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)(?:[^/?#]*@)?([^?#]*)(?:\\?[^#]*)?(?:#.*)?", Pattern.DOTALL);
 
-    private SettingsView() {
-    }
+    private SettingsView() {}
 
     /**
      * The settings tree a plugin sees: without secrets, and with only its own {@code plugins → <id>} section; an
@@ -70,13 +88,17 @@ final class SettingsView {
 
     /** Whether the plugin is switched off in settings ({@code plugins → <id> → enabled: false}). */
     static boolean disabled(JsonNode settings, String pluginId) {
-        JsonNode enabled = settings == null ? null : settings.path("plugins").path(pluginId).get("enabled");
+        JsonNode enabled = settings == null
+                ? null
+                : settings.path("plugins").path(pluginId).get("enabled");
         return enabled != null && enabled.isBoolean() && !enabled.booleanValue();
     }
 
     /** Whether a member of that name is dropped from the plugins' view. */
     static boolean isSecretName(String name) {
-        return WORD_BREAK.splitAsStream(name).map(word -> word.toLowerCase(Locale.ROOT))
+        return WORD_BREAK
+                .splitAsStream(name)
+                .map(word -> word.toLowerCase(Locale.ROOT))
                 .anyMatch(SECRET_WORDS::contains);
     }
 

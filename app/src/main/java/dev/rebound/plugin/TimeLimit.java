@@ -26,12 +26,10 @@ final class TimeLimit {
     /** The result of a step, or why it did not give one. */
     sealed interface Outcome<T> {
         /** @param value what the step returned */
-        record Done<T>(T value) implements Outcome<T> {
-        }
+        record Done<T>(T value) implements Outcome<T> {}
 
         /** @param reason what went wrong, in a sentence for people */
-        record Failed<T>(String reason, Throwable cause) implements Outcome<T> {
-        }
+        record Failed<T>(String reason, Throwable cause) implements Outcome<T> {}
     }
 
     /**
@@ -40,7 +38,7 @@ final class TimeLimit {
      * @param what what the step does, for the timeout reason ("start()")
      */
     <T> Outcome<T> run(String what, Callable<T> step) {
-        return run(what, limit, step, value -> { });
+        return run(what, limit, step, value -> {});
     }
 
     /**

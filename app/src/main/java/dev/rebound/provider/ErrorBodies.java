@@ -29,6 +29,7 @@ public final class ErrorBodies {
     static final int MAX_MESSAGE_CHARS = 2000;
     /** Longest line kept from a plain-text or HTML body. */
     static final int MAX_TEXT_CHARS = 300;
+
     private static final int MAX_UPSTREAM_CHARS = 500;
     private static final int MAX_QUOTA_CHARS = 120;
 
@@ -54,9 +55,10 @@ public final class ErrorBodies {
             JsonNode root = readTree(trimmed);
             if (root != null) {
                 ErrorBody parsed = fromJson(root);
-                return parsed.message() != null ? parsed
-                        : new ErrorBody(singleLine(trimmed, MAX_TEXT_CHARS), parsed.type(), parsed.code(),
-                                parsed.retryDelay());
+                return parsed.message() != null
+                        ? parsed
+                        : new ErrorBody(
+                                singleLine(trimmed, MAX_TEXT_CHARS), parsed.type(), parsed.code(), parsed.retryDelay());
             }
         }
         String text = trimmed.startsWith("<") ? htmlToText(trimmed) : trimmed;
@@ -113,8 +115,8 @@ public final class ErrorBodies {
             String message = withUpstream(text(error.get("message")), error.get("metadata"));
             String type = firstNonNull(text(error.get("type")), text(error.get("status")));
             JsonNode details = error.get("details");
-            ErrorBody body = new ErrorBody(message, type, text(error.get("code")), retryDelay(details),
-                    quotas(details));
+            ErrorBody body =
+                    new ErrorBody(message, type, text(error.get("code")), retryDelay(details), quotas(details));
             return unwrapNested(body);
         }
         if (error != null && error.isTextual()) {
@@ -135,8 +137,12 @@ public final class ErrorBodies {
         String text = SCRIPT_OR_STYLE.matcher(html).replaceAll(" ");
         text = COMMENT.matcher(text).replaceAll(" ");
         text = TAG.matcher(text).replaceAll(" ");
-        return text.replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
-                .replace("&#39;", "'").replace("&amp;", "&");
+        return text.replace("&nbsp;", " ")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&amp;", "&");
     }
 
     /** A proxy may put its upstream's whole JSON error body into the message; read the inner one then. */
@@ -154,8 +160,11 @@ public final class ErrorBodies {
         if (inner.message() == null) {
             return new ErrorBody(capped(message), outer.type(), outer.code(), outer.retryDelay(), outer.quotas());
         }
-        return new ErrorBody(inner.message(), firstNonNull(inner.type(), outer.type()),
-                firstNonNull(inner.code(), outer.code()), firstNonNull(inner.retryDelay(), outer.retryDelay()),
+        return new ErrorBody(
+                inner.message(),
+                firstNonNull(inner.type(), outer.type()),
+                firstNonNull(inner.code(), outer.code()),
+                firstNonNull(inner.retryDelay(), outer.retryDelay()),
                 firstNonNull(inner.quotas(), outer.quotas()));
     }
 

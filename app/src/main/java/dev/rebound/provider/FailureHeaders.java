@@ -14,12 +14,17 @@ import okhttp3.Headers;
  */
 public final class FailureHeaders {
     private static final Set<String> NAMES = Set.of(
-            "retry-after", "retry-after-ms", "x-should-retry",
-            "x-request-id", "request-id", "cf-ray", "openai-processing-ms", "apim-request-id");
+            "retry-after",
+            "retry-after-ms",
+            "x-should-retry",
+            "x-request-id",
+            "request-id",
+            "cf-ray",
+            "openai-processing-ms",
+            "apim-request-id");
     private static final Set<String> PREFIXES = Set.of("x-ratelimit-", "anthropic-ratelimit-");
 
-    private FailureHeaders() {
-    }
+    private FailureHeaders() {}
 
     /** The retry-relevant subset of a response's headers, lower-case names in arrival order. */
     public static Map<String, String> of(Headers headers) {

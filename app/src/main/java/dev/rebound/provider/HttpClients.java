@@ -15,8 +15,7 @@ import okhttp3.OkHttpClient;
  * (a stale pooled connection, a route that refused), which is invisible to the user.
  */
 public final class HttpClients {
-    private HttpClients() {
-    }
+    private HttpClients() {}
 
     /** A new client for all providers to share; create one per application. */
     public static OkHttpClient newSharedClient() {
@@ -37,6 +36,8 @@ public final class HttpClients {
         if (timeouts.connectMs() <= 0 || timeouts.connectMs() == shared.connectTimeoutMillis()) {
             return shared;
         }
-        return shared.newBuilder().connectTimeout(timeouts.connectMs(), TimeUnit.MILLISECONDS).build();
+        return shared.newBuilder()
+                .connectTimeout(timeouts.connectMs(), TimeUnit.MILLISECONDS)
+                .build();
     }
 }

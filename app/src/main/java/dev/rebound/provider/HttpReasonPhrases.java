@@ -64,8 +64,7 @@ public final class HttpReasonPhrases {
             Map.entry(526, "Invalid SSL Certificate"),
             Map.entry(529, "Overloaded"));
 
-    private HttpReasonPhrases() {
-    }
+    private HttpReasonPhrases() {}
 
     /**
      * The reason phrase for a status: the table's, else the server's own phrase when it sent one, else a generic

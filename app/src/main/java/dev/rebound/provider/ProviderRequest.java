@@ -1,10 +1,10 @@
 package dev.rebound.provider;
 
-import dev.rebound.transcript.ChatMessage;
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.auth.Credential;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.TimeoutSettings;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,8 +18,13 @@ import java.util.Objects;
  * @param credential the credential to authenticate with, or null for servers that need none (a local Ollama)
  * @param timeouts connect, first-byte and idle timeouts
  */
-public record ProviderRequest(String messageId, ProviderConfig provider, ModelRef model, List<ChatMessage> context,
-                              Credential credential, TimeoutSettings timeouts) {
+public record ProviderRequest(
+        String messageId,
+        ProviderConfig provider,
+        ModelRef model,
+        List<ChatMessage> context,
+        Credential credential,
+        TimeoutSettings timeouts) {
     public ProviderRequest {
         Objects.requireNonNull(messageId, "messageId");
         Objects.requireNonNull(provider, "provider");

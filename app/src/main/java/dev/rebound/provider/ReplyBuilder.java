@@ -1,12 +1,12 @@
 package dev.rebound.provider;
 
+import dev.rebound.auth.Secret;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ContentBlock;
 import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.transcript.StopDetails;
 import dev.rebound.transcript.StopReason;
 import dev.rebound.transcript.Usage;
-import dev.rebound.auth.Secret;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -46,7 +46,9 @@ public final class ReplyBuilder {
         this.request = request;
         this.api = api;
         this.listener = listener;
-        String key = request.credential() == null ? null : request.credential().secret().reveal();
+        String key = request.credential() == null
+                ? null
+                : request.credential().secret().reveal();
         this.textScrubber = new KeyScrubber(key);
         this.thinkingScrubber = new KeyScrubber(key);
     }
@@ -164,8 +166,8 @@ public final class ReplyBuilder {
      *     had arrived
      * @param failure the structured facts, or null when the call itself did not fail (a refusal)
      */
-    public AssistantMessage failed(String errorMessage, StopDetails stopDetails, ProviderFailure failure,
-                                   long timestamp) {
+    public AssistantMessage failed(
+            String errorMessage, StopDetails stopDetails, ProviderFailure failure, long timestamp) {
         releaseText(textScrubber.flush());
         releaseThinking(thinkingScrubber.flush());
         StopDetails details = stopDetails;
@@ -183,17 +185,31 @@ public final class ReplyBuilder {
         return message(StopReason.ABORTED, "Request was aborted", null, null, timestamp);
     }
 
-    private AssistantMessage message(StopReason stopReason, String errorMessage, StopDetails details,
-                                     ProviderFailure failure, long timestamp) {
+    private AssistantMessage message(
+            StopReason stopReason, String errorMessage, StopDetails details, ProviderFailure failure, long timestamp) {
         releaseText(textScrubber.flush());
         releaseThinking(thinkingScrubber.flush());
-        String credential = request.credential() == null ? null : request.credential().label();
-        return new AssistantMessage(request.messageId(), content(), request.provider().key(), request.model().id(), api,
-                credential, usage, stopReason, errorMessage, details, failure, timestamp);
+        String credential =
+                request.credential() == null ? null : request.credential().label();
+        return new AssistantMessage(
+                request.messageId(),
+                content(),
+                request.provider().key(),
+                request.model().id(),
+                api,
+                credential,
+                usage,
+                stopReason,
+                errorMessage,
+                details,
+                failure,
+                timestamp);
     }
 
     private String redact(String text) {
-        return request.credential() == null ? text : request.credential().secret().redactFrom(text);
+        return request.credential() == null
+                ? text
+                : request.credential().secret().redactFrom(text);
     }
 
     private ProviderFailure redact(ProviderFailure failure) {
@@ -202,8 +218,12 @@ public final class ReplyBuilder {
         }
         Map<String, String> headers = new LinkedHashMap<>();
         failure.headers().forEach((name, value) -> headers.put(name, redact(value)));
-        return new ProviderFailure(failure.kind(), failure.httpStatus(), redact(failure.errorType()),
-                redact(failure.errorCode()), headers);
+        return new ProviderFailure(
+                failure.kind(),
+                failure.httpStatus(),
+                redact(failure.errorType()),
+                redact(failure.errorCode()),
+                headers);
     }
 
     private Part last() {

@@ -12,8 +12,7 @@ import okio.Okio;
 
 /** Helpers for reading provider response bodies. */
 public final class ResponseBodies {
-    private ResponseBodies() {
-    }
+    private ResponseBodies() {}
 
     /**
      * Reads at most {@code maxBytes} of a body as text (charset of its content type, UTF-8 by default). A longer body is

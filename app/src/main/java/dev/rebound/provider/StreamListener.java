@@ -12,11 +12,9 @@ public interface StreamListener {
     /** A listener that ignores everything. */
     StreamListener IGNORE = new StreamListener() {
         @Override
-        public void onTextDelta(String delta) {
-        }
+        public void onTextDelta(String delta) {}
 
         @Override
-        public void onThinkingDelta(String delta) {
-        }
+        public void onThinkingDelta(String delta) {}
     };
 }

@@ -17,8 +17,7 @@ import okhttp3.HttpUrl;
 public final class TransportErrors {
     private static final int MAX_DETAIL_CHARS = 400;
 
-    private TransportErrors() {
-    }
+    private TransportErrors() {}
 
     /**
      * A failure before any response arrived, for example {@code Connection failed: connection refused by
@@ -88,7 +87,8 @@ public final class TransportErrors {
 
     private static boolean mentions(Throwable e, String word) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().toLowerCase(Locale.ROOT).contains(word)) {
+            if (t.getMessage() != null
+                    && t.getMessage().toLowerCase(Locale.ROOT).contains(word)) {
                 return true;
             }
         }

@@ -1,7 +1,7 @@
 package dev.rebound.retry;
 
-import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.event.Notice;
+import dev.rebound.transcript.AssistantMessage;
 import java.util.List;
 import java.util.Map;
 
@@ -18,8 +18,7 @@ final class AdviceNotices {
             "text:model-architecture", "it does not support the model's architecture",
             "text:model-file", "the model file is missing or damaged");
 
-    private AdviceNotices() {
-    }
+    private AdviceNotices() {}
 
     /** The notice for a verdict that carries advice; none otherwise. */
     static List<Notice> of(Classification verdict, AssistantMessage failed) {
@@ -28,18 +27,23 @@ final class AdviceNotices {
         }
         String model = failed.provider() + "/" + failed.model();
         String text = switch (verdict.advice()) {
-            case REQUEST_EXCEEDS_RATE_LIMIT -> "This request alone is larger than the per-minute token limit of "
-                    + model + ", so waiting cannot help and Rebound did not retry. Shorten the conversation (start a "
-                    + "new chat, or leave out long pasted text), or pick a model or a tier with a higher limit, and "
-                    + "send your message again.";
-            case MODEL_CANNOT_LOAD -> "The server of " + model + " cannot run the model ("
-                    + MODEL_FAILURES.getOrDefault(verdict.rule(), "it failed while loading it") + "), so Rebound did "
-                    + "not retry: it would fail the same way. Free memory (close other models or apps), pick a smaller "
-                    + "or more quantised model, or check the model file and the server's log, then send your message "
-                    + "again.";
-            case NOT_ENTITLED -> "The plan or API key used for " + model + " does not include what this request "
-                    + "needs, so waiting cannot help and Rebound did not retry. Use another key or model (Settings → "
-                    + "Providers, Fallback chains), or change the plan, then send your message again.";
+            case REQUEST_EXCEEDS_RATE_LIMIT ->
+                "This request alone is larger than the per-minute token limit of "
+                        + model
+                        + ", so waiting cannot help and Rebound did not retry. Shorten the conversation (start a "
+                        + "new chat, or leave out long pasted text), or pick a model or a tier with a higher limit, and "
+                        + "send your message again.";
+            case MODEL_CANNOT_LOAD ->
+                "The server of " + model + " cannot run the model ("
+                        + MODEL_FAILURES.getOrDefault(verdict.rule(), "it failed while loading it")
+                        + "), so Rebound did "
+                        + "not retry: it would fail the same way. Free memory (close other models or apps), pick a smaller "
+                        + "or more quantised model, or check the model file and the server's log, then send your message "
+                        + "again.";
+            case NOT_ENTITLED ->
+                "The plan or API key used for " + model + " does not include what this request "
+                        + "needs, so waiting cannot help and Rebound did not retry. Use another key or model (Settings → "
+                        + "Providers, Fallback chains), or change the plan, then send your message again.";
         };
         return List.of(new Notice(Notice.ERROR, text));
     }

@@ -7,8 +7,7 @@ final class Backoff {
     /** The cap of the local backoff, before jitter. */
     static final long MAX_BACKOFF_MS = 8_000;
 
-    private Backoff() {
-    }
+    private Backoff() {}
 
     /** The wait before retry number {@code attempt} (1-based). */
     static long delay(long baseDelayMs, int attempt, RandomGenerator random) {

@@ -13,8 +13,7 @@ public final class ChainEndWording {
     /** Where the retry limits are changed, named in the words. */
     public static final String SETTINGS = "Settings → Retry";
 
-    private ChainEndWording() {
-    }
+    private ChainEndWording() {}
 
     /**
      * @param reason why the chain ended (not {@code succeeded}, {@code cancelled} or {@code aborted}, which have their
@@ -25,12 +24,14 @@ public final class ChainEndWording {
     public static String describe(RetryEndReason reason, int attempts, String finalError) {
         String lead = attempts == 0 ? "Not retried: " : "Gave up after " + retries(attempts) + ": ";
         return switch (reason) {
-            case MAX_DELAY_EXCEEDED -> MaxDelayExceeded.parse(finalError)
-                    .map(stop -> lead + why(stop) + ", more than the " + Durations.describe(stop.capMs())
-                            + " allowed (" + SETTINGS + "). " + stop.originalError())
-                    .orElseGet(() -> failedAfter(attempts, finalError));
-            case ELAPSED_BUDGET_EXCEEDED -> lead + (attempts == 0 ? "the wait would run past" : "it ran out of")
-                    + " the time allowed for one chain of retries (" + SETTINGS + "). " + finalError;
+            case MAX_DELAY_EXCEEDED ->
+                MaxDelayExceeded.parse(finalError)
+                        .map(stop -> lead + why(stop) + ", more than the " + Durations.describe(stop.capMs())
+                                + " allowed (" + SETTINGS + "). " + stop.originalError())
+                        .orElseGet(() -> failedAfter(attempts, finalError));
+            case ELAPSED_BUDGET_EXCEEDED ->
+                lead + (attempts == 0 ? "the wait would run past" : "it ran out of")
+                        + " the time allowed for one chain of retries (" + SETTINGS + "). " + finalError;
             default -> attempts == 0 ? finalError : failedAfter(attempts, finalError);
         };
     }
@@ -45,11 +46,12 @@ public final class ChainEndWording {
         return switch (stop.cause()) {
             case PROVIDER -> "the provider asked for a " + wait + " wait";
             case KEYS_BLOCKED -> "every API key is blocked for another " + wait;
-            case REBOUND -> Optional.ofNullable(stop.hintMs())
-                    .map(hint -> "the limit came back after the " + Durations.describe(hint) + " the provider named, "
-                            + "so the next wait would be " + wait)
-                    .orElse("this " + stop.kind().replace('_', ' ') + " would need a " + wait
-                            + " wait (the provider named none)");
+            case REBOUND ->
+                Optional.ofNullable(stop.hintMs())
+                        .map(hint -> "the limit came back after the " + Durations.describe(hint)
+                                + " the provider named, " + "so the next wait would be " + wait)
+                        .orElse("this " + stop.kind().replace('_', ' ') + " would need a " + wait
+                                + " wait (the provider named none)");
         };
     }
 

@@ -14,8 +14,8 @@ import java.util.Objects;
  *     {@code observable-output}
  * @param advice what a person can do when the failure ends the turn, or null when the error says enough
  */
-public record Classification(Verdict verdict, ErrorKind kind, UsageLimitReason usageLimitReason, String rule,
-                             Advice advice) {
+public record Classification(
+        Verdict verdict, ErrorKind kind, UsageLimitReason usageLimitReason, String rule, Advice advice) {
 
     /** What the session does with the message. */
     public enum Verdict {
@@ -50,7 +50,11 @@ public record Classification(Verdict verdict, ErrorKind kind, UsageLimitReason u
     }
 
     public static Classification usageLimit(UsageLimitReason reason, String rule) {
-        return new Classification(Verdict.RETRY, ErrorKind.USAGE_LIMIT, reason, rule,
+        return new Classification(
+                Verdict.RETRY,
+                ErrorKind.USAGE_LIMIT,
+                reason,
+                rule,
                 reason == UsageLimitReason.ENTITLEMENT ? Advice.NOT_ENTITLED : null);
     }
 

@@ -1,10 +1,10 @@
 package dev.rebound.retry;
 
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.event.CredentialSwitched;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialPool;
 import dev.rebound.auth.SessionCredentials;
+import dev.rebound.event.CredentialSwitched;
+import dev.rebound.transcript.AssistantMessage;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -37,11 +37,11 @@ public final class CredentialUsageLimits implements UsageLimitPolicy {
     }
 
     @Override
-    public Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs,
-                                 Set<String> spentCredentials) {
+    public Decision onUsageLimit(
+            AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs, Set<String> spentCredentials) {
         long now = clock.millis();
-        long wait = waitMs.orElseGet(() -> WaitingUsageLimits.defaultWait(
-                reason.neverWaits() ? UsageLimitReason.QUOTA : reason, random));
+        long wait = waitMs.orElseGet(
+                () -> WaitingUsageLimits.defaultWait(reason.neverWaits() ? UsageLimitReason.QUOTA : reason, random));
         String provider = failed.provider();
         String label = failed.credential();
         if (label == null) {
@@ -53,14 +53,15 @@ public final class CredentialUsageLimits implements UsageLimitPolicy {
         }
         Optional<Credential> next = session.switchFrom(provider, label, spentCredentials);
         if (next.isPresent()) {
-            return new Decision.Switched(List.of(new CredentialSwitched(provider, label, next.get().label())));
+            return new Decision.Switched(
+                    List.of(new CredentialSwitched(provider, label, next.get().label())));
         }
         if (reason.neverWaits()) {
             return new Decision.GiveUp();
         }
         OptionalLong sibling = session.earliestSiblingUnblock(provider, label);
-        long delay = sibling.isPresent() ? Math.min(wait, Math.max(0, sibling.getAsLong() - now) + UNBLOCK_MARGIN_MS)
-                : wait;
+        long delay =
+                sibling.isPresent() ? Math.min(wait, Math.max(0, sibling.getAsLong() - now) + UNBLOCK_MARGIN_MS) : wait;
         return new Decision.Wait(delay);
     }
 }

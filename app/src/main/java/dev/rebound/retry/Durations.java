@@ -36,6 +36,7 @@ public final class Durations {
 
     /** A decimal number without sign or exponent; its digit counts are checked by {@link #decimal}. */
     private static final String NUMBER = "(?:\\d++(?:\\.\\d++)?+|\\.\\d++)";
+
     private static final String UNIT = UNITS.keySet().stream()
             .sorted(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()))
             .map(Pattern::quote)
@@ -47,16 +48,15 @@ public final class Durations {
      * One duration, for embedding in a larger case-insensitive pattern: an optional {@code ~} ("about") and 1 to
      * {@value #MAX_COMPONENTS} components. It may match a number with too many digits; {@link #millis} refuses those.
      */
-    static final String REGEX = "~?\\s*+" + COMPONENT + "(?:" + SEPARATOR + COMPONENT + "){0," + (MAX_COMPONENTS - 1)
-            + "}";
+    static final String REGEX =
+            "~?\\s*+" + COMPONENT + "(?:" + SEPARATOR + COMPONENT + "){0," + (MAX_COMPONENTS - 1) + "}";
 
     private static final Pattern WHOLE = Pattern.compile(REGEX, Pattern.CASE_INSENSITIVE);
-    private static final Pattern COMPONENT_PARTS = Pattern.compile("(" + NUMBER + ")\\s*+(" + UNIT + ")",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern COMPONENT_PARTS =
+            Pattern.compile("(" + NUMBER + ")\\s*+(" + UNIT + ")", Pattern.CASE_INSENSITIVE);
     private static final Pattern DECIMAL = Pattern.compile("(\\d*+)(?:\\.(\\d*+))?+");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /**
      * The duration in {@code text} in whole milliseconds, fractions rounded up ({@code "1.2ms"} → 2), or empty when
@@ -69,7 +69,8 @@ public final class Durations {
         }
         BigDecimal whole = millis.setScale(0, RoundingMode.CEILING);
         return whole.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0
-                ? OptionalLong.empty() : OptionalLong.of(whole.longValueExact());
+                ? OptionalLong.empty()
+                : OptionalLong.of(whole.longValueExact());
     }
 
     /**
@@ -81,8 +82,10 @@ public final class Durations {
             return Math.max(0, ms) + " ms";
         }
         if (ms < 10_000 && ms % 1_000 != 0) {
-            return BigDecimal.valueOf(ms).divide(SECOND, 1, RoundingMode.CEILING).stripTrailingZeros().toPlainString()
-                    + " s";
+            return BigDecimal.valueOf(ms)
+                            .divide(SECOND, 1, RoundingMode.CEILING)
+                            .stripTrailingZeros()
+                            .toPlainString() + " s";
         }
         long seconds = ceilDiv(ms, 1_000);
         if (seconds < 60) {
@@ -139,7 +142,8 @@ public final class Durations {
         }
         String integer = m.group(1);
         String fraction = m.group(2) == null ? "" : m.group(2);
-        if (integer.isEmpty() && fraction.isEmpty() || integer.length() > MAX_INTEGER_DIGITS
+        if (integer.isEmpty() && fraction.isEmpty()
+                || integer.length() > MAX_INTEGER_DIGITS
                 || fraction.length() > MAX_FRACTION_DIGITS) {
             return null;
         }

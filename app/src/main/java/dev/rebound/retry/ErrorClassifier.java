@@ -1,7 +1,7 @@
 package dev.rebound.retry;
 
-import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.event.ErrorKind;
+import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.transcript.StopDetails;
@@ -53,8 +53,9 @@ public final class ErrorClassifier {
         }
         if (failure != null && failure.kind() == FailureKind.CREDENTIALS_BLOCKED) {
             // Nothing was sent: the usage-limit path waits for a key, falls back to another model, or gives up.
-            return Classification.usageLimit("billing".equals(failure.errorType()) ? UsageLimitReason.BILLING
-                    : UsageLimitReason.UNKNOWN, "kind:credentials_blocked");
+            return Classification.usageLimit(
+                    "billing".equals(failure.errorType()) ? UsageLimitReason.BILLING : UsageLimitReason.UNKNOWN,
+                    "kind:credentials_blocked");
         }
         Optional<String> overflow = OverflowRules.match(failure, text);
         if (overflow.isPresent()) {
@@ -69,9 +70,10 @@ public final class ErrorClassifier {
 
     private static Classification classifyAbort(ClassifierInput input) {
         AssistantMessage message = input.message();
-        boolean reasonless = !input.abortRequested() && message.content().isEmpty()
-                && isGenericAbortMessage(message.errorMessage());
-        return reasonless ? Classification.retry(ErrorKind.REASONLESS_ABORT, "reasonless-abort")
+        boolean reasonless =
+                !input.abortRequested() && message.content().isEmpty() && isGenericAbortMessage(message.errorMessage());
+        return reasonless
+                ? Classification.retry(ErrorKind.REASONLESS_ABORT, "reasonless-abort")
                 : Classification.terminal("user-abort");
     }
 

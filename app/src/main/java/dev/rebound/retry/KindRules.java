@@ -11,8 +11,7 @@ import java.util.Optional;
  * something else, or Rebound failing to handle the reply: repeating the request would not change it).
  */
 final class KindRules {
-    private KindRules() {
-    }
+    private KindRules() {}
 
     /** The verdict the failure kind supports, or empty for HTTP and stream errors (left to the text). */
     static Optional<Classification> classify(ProviderFailure failure, String text) {
@@ -22,13 +21,15 @@ final class KindRules {
         return switch (failure.kind()) {
             case TIMEOUT -> Optional.of(Classification.retry(ErrorKind.TRANSIENT, "kind:timeout"));
             case TRUNCATED -> Optional.of(Classification.retry(ErrorKind.TRANSIENT, "kind:truncated"));
-            case TRANSPORT -> Optional.of(TextRules.isCertificateFailure(text)
-                    ? Classification.terminal("text:tls-certificate")
-                    : Classification.retry(ErrorKind.TRANSIENT, "kind:transport"));
+            case TRANSPORT ->
+                Optional.of(
+                        TextRules.isCertificateFailure(text)
+                                ? Classification.terminal("text:tls-certificate")
+                                : Classification.retry(ErrorKind.TRANSIENT, "kind:transport"));
             case PROTOCOL -> Optional.of(Classification.terminal("kind:protocol"));
             case CONFIGURATION -> Optional.of(Classification.terminal("kind:configuration"));
-            case CREDENTIALS_BLOCKED -> Optional.of(Classification.usageLimit(UsageLimitReason.UNKNOWN,
-                    "kind:credentials_blocked"));
+            case CREDENTIALS_BLOCKED ->
+                Optional.of(Classification.usageLimit(UsageLimitReason.UNKNOWN, "kind:credentials_blocked"));
             case HTTP, STREAM_ERROR -> Optional.empty();
         };
     }

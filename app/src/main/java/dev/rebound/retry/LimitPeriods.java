@@ -8,11 +8,13 @@ import java.util.regex.Pattern;
  * that a retry after a second only hits again, and the {@link UsageLimitReason} of a usage limit.
  */
 final class LimitPeriods {
-    private static final NamedPattern PER_MINUTE =
-            NamedPattern.of("per-minute", "per[ _-]?min(?:ute)?(?:\\b|_)|PerMinute|(?<![A-Za-z])[RT]PM(?![A-Za-z])"
+    private static final NamedPattern PER_MINUTE = NamedPattern.of(
+            "per-minute",
+            "per[ _-]?min(?:ute)?(?:\\b|_)|PerMinute|(?<![A-Za-z])[RT]PM(?![A-Za-z])"
                     + "|per[ _-]?second(?:\\b|_)|\\bRPS\\b");
     /** A window of an hour or more: such a limit does not end in seconds. */
-    private static final NamedPattern LONGER_PERIOD = NamedPattern.of("longer-period",
+    private static final NamedPattern LONGER_PERIOD = NamedPattern.of(
+            "longer-period",
             "per[ _-]?(?:hour|day|week|month)(?:\\b|_)|Per(?:Hour|Day|Week|Month)|By(?:Day|Week|Month)\\b"
                     + "|(?<![A-Za-z-])(?:hourly|daily|weekly|monthly) (?:[\\w.()-]+ )?(?:limit|quota|cap|allowance"
                     + "|allocation|usage|requests?|tokens?|messages?|credits?|spend(?:ing)?)s?\\b"
@@ -25,28 +27,30 @@ final class LimitPeriods {
                     + "|\\b(?:5|five)-hour (?:limit|window|usage)|\\bsession (?:usage )?limit|/ ?(?:hour|day|week|month)\\b"
                     + "|\\bper \\d+ ?(?:hours?|days?|weeks?|months?)\\b");
     /** A wait of hours or days the text names for the limit: the limit outlasts minutes wherever it is said. */
-    private static final NamedPattern LONGER_WAIT = NamedPattern.of("longer-wait",
+    private static final NamedPattern LONGER_WAIT = NamedPattern.of(
+            "longer-wait",
             "(?:replenished|reset|refilled) in \\d+\\.\\d{1,2}:\\d{2}:\\d{2}"
                     + "|\\b(?:try again|retry|come back|resets?|reset) (?:in|after) (?:about |~)?\\d+(?:\\.\\d+)?\\s*"
                     + "(?:days?|d|hours?|hrs?|h)(?![a-z])");
     /** A quota that Google reports as violated and whose id names an hour or more: it is spent, whatever else. */
-    private static final NamedPattern VIOLATED_LONGER_QUOTA = NamedPattern.of("violated-longer-quota",
-            "\\bquota: [^)]*Per(?:Hour|Day|Week|Month)");
+    private static final NamedPattern VIOLATED_LONGER_QUOTA =
+            NamedPattern.of("violated-longer-quota", "\\bquota: [^)]*Per(?:Hour|Day|Week|Month)");
     /** The words of a sentence that says which limit was exceeded. */
-    private static final NamedPattern EXCEEDED = NamedPattern.of("exceeded",
-            "exceed|reached|\\bhit\\b|too many|used (?:all|up)|exhausted|limited to|run out|ran out");
+    private static final NamedPattern EXCEEDED = NamedPattern.of(
+            "exceeded", "exceed|reached|\\bhit\\b|too many|used (?:all|up)|exhausted|limited to|run out|ran out");
     /** Sentences end at a period, semicolon, mark or line break; a parenthesis after the period belongs to it. */
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.;!?。])\\s+(?!\\()|\\n");
     /** Words that make a sentence speak of a limit: a window named elsewhere ("requests per day") is not one. */
-    private static final NamedPattern LIMIT_CONTEXT = NamedPattern.of("limit-context",
+    private static final NamedPattern LIMIT_CONTEXT = NamedPattern.of(
+            "limit-context",
             "limit|quota|\\bcap(?:s|ped)?\\b|allowance|allocation|exceed|reached|too many|\\brate\\b|throttl|\\bused\\b"
                     + "|\\bmax(?:imum)?\\b"
                     + "|usage|上限|限额|配额|额度");
-    private static final NamedPattern PLAN = NamedPattern.of("plan",
-            "plan limit|upgrade (?:your plan|to )|subscription");
 
-    private LimitPeriods() {
-    }
+    private static final NamedPattern PLAN =
+            NamedPattern.of("plan", "plan limit|upgrade (?:your plan|to )|subscription");
+
+    private LimitPeriods() {}
 
     /** Whether the text names a per-minute (or per-second) window. */
     static boolean namesAMinute(String text) {
@@ -60,7 +64,9 @@ final class LimitPeriods {
      * per-minute window too, the sentence that says what was exceeded decides, and a tie goes to the minute.
      */
     static boolean outlastsMinutes(String text) {
-        if (text == null || VIOLATED_LONGER_QUOTA.foundIn(text) || LONGER_WAIT.foundIn(text)
+        if (text == null
+                || VIOLATED_LONGER_QUOTA.foundIn(text)
+                || LONGER_WAIT.foundIn(text)
                 || WallClockResets.mentioned(text)) {
             return text != null;
         }

@@ -26,7 +26,8 @@ public record MaxDelayExceeded(long waitMs, long capMs, Cause cause, String kind
      * provider's hint, or Rebound's own), with the hint when Rebound waited longer than it.
      */
     static MaxDelayExceeded of(long waitMs, long capMs, OptionalLong hint, AssistantMessage failed, Object kind) {
-        Cause cause = UsageLimitPolicy.sentNothing(failed) ? Cause.KEYS_BLOCKED
+        Cause cause = UsageLimitPolicy.sentNothing(failed)
+                ? Cause.KEYS_BLOCKED
                 : hint.isPresent() && hint.getAsLong() == waitMs ? Cause.PROVIDER : Cause.REBOUND;
         Long hinted = cause == Cause.REBOUND && hint.isPresent() ? hint.getAsLong() : null;
         return new MaxDelayExceeded(waitMs, capMs, cause, String.valueOf(kind), hinted, failed.errorMessage());
@@ -45,18 +46,22 @@ public record MaxDelayExceeded(long waitMs, long capMs, Cause cause, String kind
     private static final Pattern PROVIDER = Pattern.compile(
             "^Provider requested (\\d+)ms wait, exceeds retry\\.maxDelayMs \\((\\d+)ms\\)\\. Original error: (.*)$",
             Pattern.DOTALL);
-    private static final Pattern REBOUND = Pattern.compile("^Rebound would wait (\\d+)ms for this (\\S+) \\((?:the "
-            + "provider asked for (\\d+)ms|the provider named no wait|(until an API key is free again))\\), exceeds "
-            + "retry\\.maxDelayMs \\((\\d+)ms\\)\\. Original error: (.*)$", Pattern.DOTALL);
+    private static final Pattern REBOUND = Pattern.compile(
+            "^Rebound would wait (\\d+)ms for this (\\S+) \\((?:the "
+                    + "provider asked for (\\d+)ms|the provider named no wait|(until an API key is free again))\\), exceeds "
+                    + "retry\\.maxDelayMs \\((\\d+)ms\\)\\. Original error: (.*)$",
+            Pattern.DOTALL);
 
     /** The final error of the chain, worded as the retry policy prescribes. */
     public String message() {
         String who = switch (cause) {
             case PROVIDER -> "Provider requested " + waitMs + "ms wait";
-            case KEYS_BLOCKED -> "Rebound would wait " + waitMs + "ms for this " + kind
-                    + " (until an API key is free again)";
-            case REBOUND -> "Rebound would wait " + waitMs + "ms for this " + kind + " ("
-                    + (hintMs != null ? "the provider asked for " + hintMs + "ms" : "the provider named no wait") + ")";
+            case KEYS_BLOCKED ->
+                "Rebound would wait " + waitMs + "ms for this " + kind + " (until an API key is free again)";
+            case REBOUND ->
+                "Rebound would wait " + waitMs + "ms for this " + kind + " ("
+                        + (hintMs != null ? "the provider asked for " + hintMs + "ms" : "the provider named no wait")
+                        + ")";
         };
         return who + ", exceeds retry.maxDelayMs (" + capMs + "ms). Original error: " + originalError;
     }
@@ -68,15 +73,15 @@ public record MaxDelayExceeded(long waitMs, long capMs, Cause cause, String kind
         }
         Matcher p = PROVIDER.matcher(finalError);
         if (p.matches()) {
-            return Optional.of(new MaxDelayExceeded(Long.parseLong(p.group(1)), Long.parseLong(p.group(2)),
-                    Cause.PROVIDER, null, null, p.group(3)));
+            return Optional.of(new MaxDelayExceeded(
+                    Long.parseLong(p.group(1)), Long.parseLong(p.group(2)), Cause.PROVIDER, null, null, p.group(3)));
         }
         Matcher r = REBOUND.matcher(finalError);
         if (r.matches()) {
             Cause cause = r.group(4) != null ? Cause.KEYS_BLOCKED : Cause.REBOUND;
             Long hint = r.group(3) == null ? null : Long.parseLong(r.group(3));
-            return Optional.of(new MaxDelayExceeded(Long.parseLong(r.group(1)), Long.parseLong(r.group(5)), cause,
-                    r.group(2), hint, r.group(6)));
+            return Optional.of(new MaxDelayExceeded(
+                    Long.parseLong(r.group(1)), Long.parseLong(r.group(5)), cause, r.group(2), hint, r.group(6)));
         }
         return Optional.empty();
     }

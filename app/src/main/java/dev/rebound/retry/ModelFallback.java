@@ -1,8 +1,8 @@
 package dev.rebound.retry;
 
-import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.event.SessionEvent;
 import dev.rebound.session.FallbackStatus;
+import dev.rebound.transcript.AssistantMessage;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -40,8 +40,7 @@ public interface ModelFallback {
     }
 
     /** The user chose a model: forget the fallback. */
-    default void modelChosen() {
-    }
+    default void modelChosen() {}
 
     /**
      * The active fallback, if any. Called from any thread without the engine's lock (by {@code get_state} and the

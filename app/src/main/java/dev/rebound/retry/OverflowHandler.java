@@ -1,7 +1,7 @@
 package dev.rebound.retry;
 
-import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.event.SessionEvent;
+import dev.rebound.transcript.AssistantMessage;
 import java.util.List;
 
 /**

@@ -23,28 +23,30 @@ final class OverflowRules {
             NamedPattern.of("input-too-long", "input is too long for (?:the )?requested model"),
             NamedPattern.of("maximum-context-length", "maximum context length"),
             NamedPattern.of("input-token-count", "input token count.{0,40}exceeds? the maximum"),
-            NamedPattern.of("exceeds-context",
-                    "exceed(?:s|ed)?\\b[^.]{0,40}?\\bcontext[ _](?:window|limit|length|size)"),
-            NamedPattern.of("context-exceeded",
-                    "context[ _](?:window|length|size)[ _](?:has been |was |is )?exceeded"),
+            NamedPattern.of(
+                    "exceeds-context", "exceed(?:s|ed)?\\b[^.]{0,40}?\\bcontext[ _](?:window|limit|length|size)"),
+            NamedPattern.of("context-exceeded", "context[ _](?:window|length|size)[ _](?:has been |was |is )?exceeded"),
             NamedPattern.of("reduce-message-length", "reduce the length of the messages"),
             NamedPattern.of("too-many-tokens", "too many tokens"),
             NamedPattern.of("context-window-exceeded-error", "ContextWindowExceeded"),
-            NamedPattern.of("longer-than-context",
+            NamedPattern.of(
+                    "longer-than-context",
                     "(?:greater|larger|longer|more) than (?:the |its )?(?:model'?s? )?context (?:length|window|size)"
                             + "|n_keep\\b.{0,20}n_ctx"),
-            NamedPattern.of("input-tokens-must-be-less",
+            NamedPattern.of(
+                    "input-tokens-must-be-less",
                     "(?:prompt|input)s?\\W*(?:tokens?\\W)?.{0,60}?must (?:be|have) (?:<=?|less than|smaller than|at most"
                             + "|no (?:more|greater) than|fewer than)|length of prompt_tokens"
                             + "|(?:input|prompt|context) length\\b.{0,40}?exceeds? (?:the )?max(?:imum)?"),
-            NamedPattern.of("too-large-for-model",
+            NamedPattern.of(
+                    "too-large-for-model",
                     "too (?:large|long) for (?:the )?\\S+ model\\b|max(?:imum)? size:? [\\d,]+ tokens"));
 
-    private static final NamedPattern THROUGHPUT_LIMIT = NamedPattern.of("throughput-limit",
+    private static final NamedPattern THROUGHPUT_LIMIT = NamedPattern.of(
+            "throughput-limit",
             "\\brate[ _-]?limit|please wait|throttl|tokens per (?:min|minute|day)\\b|\\b[RT]P[MD]\\b");
 
-    private OverflowRules() {
-    }
+    private OverflowRules() {}
 
     /** The rule that recognised an overflow ({@code overflow:code:…} or {@code overflow:text:…}), if any. */
     static Optional<String> match(ProviderFailure failure, String text) {

@@ -22,23 +22,30 @@ final class RequestSizeRules {
 
     private static final String NUMBER = "~?\\s*(\\d[\\d,]*)";
     private static final String LIMIT = "\\blimit\\b(?:\\s*(?:is|of|was|=|:))?[^\\d.\\n]{0,12}?\\(?" + NUMBER;
-    private static final String REQUESTED = "\\b(?:requested|request(?: size)?|this request)\\b(?:\\s*(?:is|was|=|:|of))?"
-            + "[^\\d.\\n]{0,12}?\\(?" + NUMBER;
+    private static final String REQUESTED =
+            "\\b(?:requested|request(?: size)?|this request)\\b(?:\\s*(?:is|was|=|:|of))?" + "[^\\d.\\n]{0,12}?\\(?"
+                    + NUMBER;
     /** Each pair of the request's size and the limit, as group "limit" then "requested" or the other way round. */
     private static final List<Pattern> PAIRS = List.of(
-            Pattern.compile(LIMIT.replace("(\\d[\\d,]*)", "(?<limit>\\d[\\d,]*)") + "[^\\n]{0,80}?"
-                    + REQUESTED.replace("(\\d[\\d,]*)", "(?<requested>\\d[\\d,]*)"), Pattern.CASE_INSENSITIVE),
-            Pattern.compile(REQUESTED.replace("(\\d[\\d,]*)", "(?<requested>\\d[\\d,]*)") + "[^\\n]{0,80}?"
-                    + LIMIT.replace("(\\d[\\d,]*)", "(?<limit>\\d[\\d,]*)"), Pattern.CASE_INSENSITIVE),
-            Pattern.compile("\\bof " + NUMBER.replace("(\\d[\\d,]*)", "(?<limit>\\d[\\d,]*)") + " (?:input |output )?"
-                    + "tokens per minute\\b[^\\n]{0,60}?\\brequested:?\\s*" + NUMBER.replace("(\\d[\\d,]*)",
-                    "(?<requested>\\d[\\d,]*)"), Pattern.CASE_INSENSITIVE));
+            Pattern.compile(
+                    LIMIT.replace("(\\d[\\d,]*)", "(?<limit>\\d[\\d,]*)") + "[^\\n]{0,80}?"
+                            + REQUESTED.replace("(\\d[\\d,]*)", "(?<requested>\\d[\\d,]*)"),
+                    Pattern.CASE_INSENSITIVE),
+            Pattern.compile(
+                    REQUESTED.replace("(\\d[\\d,]*)", "(?<requested>\\d[\\d,]*)") + "[^\\n]{0,80}?"
+                            + LIMIT.replace("(\\d[\\d,]*)", "(?<limit>\\d[\\d,]*)"),
+                    Pattern.CASE_INSENSITIVE),
+            Pattern.compile(
+                    "\\bof " + NUMBER.replace("(\\d[\\d,]*)", "(?<limit>\\d[\\d,]*)") + " (?:input |output )?"
+                            + "tokens per minute\\b[^\\n]{0,60}?\\brequested:?\\s*"
+                            + NUMBER.replace("(\\d[\\d,]*)", "(?<requested>\\d[\\d,]*)"),
+                    Pattern.CASE_INSENSITIVE));
     /** The budget is a per-minute one, or the provider itself calls the request too large. */
-    private static final NamedPattern PER_MINUTE_OR_TOO_LARGE = NamedPattern.of("per-minute-or-too-large",
+    private static final NamedPattern PER_MINUTE_OR_TOO_LARGE = NamedPattern.of(
+            "per-minute-or-too-large",
             "per[ _-]?min(?:ute)?\\b|\\b[RT]PM\\b|/ ?min\\b|request too large|too large for");
 
-    private RequestSizeRules() {
-    }
+    private RequestSizeRules() {}
 
     /** The verdict when the text says the request exceeds a per-minute limit on its own. */
     static Optional<Classification> match(String text) {

@@ -38,22 +38,35 @@ final class RetryChain {
     /** Records a failed call that a retry follows after {@code delayMs}, or that ended the chain ({@code null}). */
     void record(int number, AssistantMessage failed, ErrorKind kind, Long delayMs) {
         Integer status = failed.failure() == null ? null : failed.failure().httpStatus();
-        attempts.add(new RetryAttempt(number, kind, status, failed.provider() + "/" + failed.model(),
-                failed.credential(), delayMs, failed.errorMessage()));
+        attempts.add(new RetryAttempt(
+                number,
+                kind,
+                status,
+                failed.provider() + "/" + failed.model(),
+                failed.credential(),
+                delayMs,
+                failed.errorMessage()));
     }
 
     /**
      * The chain's closing events: {@code auto_retry_end} with the retries made, then the per-turn record. The last
      * failure, when given, is recorded as the result of the last retry.
      */
-    List<SessionEvent> end(String turnId, RetryEndReason reason, String finalError, AssistantMessage lastFailure,
-                           ErrorKind lastKind, int made, long now) {
+    List<SessionEvent> end(
+            String turnId,
+            RetryEndReason reason,
+            String finalError,
+            AssistantMessage lastFailure,
+            ErrorKind lastKind,
+            int made,
+            long now) {
         if (lastFailure != null) {
             record(attempt, lastFailure, lastKind, null);
         }
         boolean success = reason == RetryEndReason.SUCCEEDED;
         String error = success ? null : finalError;
-        return List.of(new AutoRetryEnd(success, made, error, reason),
+        return List.of(
+                new AutoRetryEnd(success, made, error, reason),
                 new RetryChainEnd(turnId, attempts, reason, error, startedAt, now));
     }
 
@@ -67,8 +80,9 @@ final class RetryChain {
         if (UsageLimitPolicy.sentNothing(failed) || reason.neverWaits()) {
             return hint;
         }
-        int repeats = usageLimits.merge(failed.provider() + "/" + failed.credential() + "/" + failed.model(), 1,
-                Integer::sum) - 1;
+        int repeats =
+                usageLimits.merge(failed.provider() + "/" + failed.credential() + "/" + failed.model(), 1, Integer::sum)
+                        - 1;
         if (hint.isEmpty() || repeats == 0) {
             return hint;
         }

@@ -1,6 +1,5 @@
 package dev.rebound.retry;
 
-import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.event.AutoRetryEnd;
 import dev.rebound.event.AutoRetryStart;
 import dev.rebound.event.ErrorKind;
@@ -8,12 +7,13 @@ import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.SessionEvent;
 import dev.rebound.session.AgentEndDecision;
 import dev.rebound.session.AttemptPolicy;
-import dev.rebound.session.FallbackStatus;
-import dev.rebound.session.RetryControl;
 import dev.rebound.session.AttemptResult;
+import dev.rebound.session.FallbackStatus;
 import dev.rebound.session.RetryCancel;
+import dev.rebound.session.RetryControl;
 import dev.rebound.session.RetryStatus;
 import dev.rebound.settings.RetrySettings;
+import dev.rebound.transcript.AssistantMessage;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,14 +89,14 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
     private AgentEndDecision decide(AttemptResult result) {
         AssistantMessage message = result.message();
         if (result.userAborted()) {
-            return new AgentEndDecision.Finish(endChain(result.turnId(), RetryEndReason.ABORTED,
-                    AutoRetryEnd.CANCELLED_MESSAGE, message, null));
+            return new AgentEndDecision.Finish(
+                    endChain(result.turnId(), RetryEndReason.ABORTED, AutoRetryEnd.CANCELLED_MESSAGE, message, null));
         }
         Classification c = classifier.classify(new ClassifierInput(message, message.api(), false));
         if (chain != null && chain.cancelRequested && c.verdict() == Classification.Verdict.RETRY) {
             // Cancel Retry arrived while this retry's request was running: no further attempt starts.
-            return new AgentEndDecision.Finish(endChain(result.turnId(), RetryEndReason.CANCELLED,
-                    AutoRetryEnd.CANCELLED_MESSAGE, message, c.kind()));
+            return new AgentEndDecision.Finish(endChain(
+                    result.turnId(), RetryEndReason.CANCELLED, AutoRetryEnd.CANCELLED_MESSAGE, message, c.kind()));
         }
         return switch (c.verdict()) {
             case NOT_AN_ERROR -> {
@@ -108,14 +108,14 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                 yield new AgentEndDecision.Finish(events);
             }
             case CONTEXT_OVERFLOW -> {
-                List<SessionEvent> events = new ArrayList<>(endChain(result.turnId(), RetryEndReason.NOT_RETRYABLE,
-                        message.errorMessage(), message, null));
+                List<SessionEvent> events = new ArrayList<>(
+                        endChain(result.turnId(), RetryEndReason.NOT_RETRYABLE, message.errorMessage(), message, null));
                 events.addAll(overflow.onOverflow(message));
                 yield new AgentEndDecision.Finish(events);
             }
             case TERMINAL -> {
-                List<SessionEvent> events = new ArrayList<>(endChain(result.turnId(), RetryEndReason.NOT_RETRYABLE,
-                        message.errorMessage(), message, null));
+                List<SessionEvent> events = new ArrayList<>(
+                        endChain(result.turnId(), RetryEndReason.NOT_RETRYABLE, message.errorMessage(), message, null));
                 events.addAll(AdviceNotices.of(c, message));
                 yield new AgentEndDecision.Finish(events);
             }
@@ -126,8 +126,8 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
     private AgentEndDecision onRetryable(String turnId, AssistantMessage failed, Classification c) {
         RetrySettings s = settings.get();
         if (!s.enabled()) {
-            return new AgentEndDecision.Finish(endChain(turnId, RetryEndReason.DISABLED, failed.errorMessage(), failed,
-                    c.kind()));
+            return new AgentEndDecision.Finish(
+                    endChain(turnId, RetryEndReason.DISABLED, failed.errorMessage(), failed, c.kind()));
         }
         if (chain == null && s.maxRetries() <= 0) {
             return AgentEndDecision.FINISH;
@@ -142,15 +142,16 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
         }
         List<SessionEvent> events = new ArrayList<>();
         OptionalLong hint = hints.parse(failed.failure(), failed.errorMessage())
-                .map(h -> OptionalLong.of(h.delayMs())).orElse(OptionalLong.empty());
+                .map(h -> OptionalLong.of(h.delayMs()))
+                .orElse(OptionalLong.empty());
         long delay = c.kind() == ErrorKind.STALE_REPLAY ? 0 : Backoff.delay(s.baseDelayMs(), attempt, random);
         boolean switched = false;
         boolean waitDecided = false;
 
         if (c.kind() == ErrorKind.USAGE_LIMIT) {
             OptionalLong limitWait = chain.usageLimitWait(failed, c.usageLimitReason(), hint);
-            UsageLimitPolicy.Decision d = usageLimits.onUsageLimit(failed, c.usageLimitReason(), limitWait,
-                    chain.spentCredentials(failed.provider()));
+            UsageLimitPolicy.Decision d = usageLimits.onUsageLimit(
+                    failed, c.usageLimitReason(), limitWait, chain.spentCredentials(failed.provider()));
             chain.spend(failed);
             switch (d) {
                 case UsageLimitPolicy.Decision.Switched sw -> {
@@ -176,8 +177,10 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
         if (c.kind() == ErrorKind.REFUSAL && !switched) {
             // A refusal proceeds only on a fallback model; with none, the chain ends quietly.
             chain.attempt--;
-            return new AgentEndDecision.Finish(chain.attempt == 0 ? resetQuietly()
-                    : endChain(turnId, RetryEndReason.NOT_RETRYABLE, failed.errorMessage(), failed, c.kind()));
+            return new AgentEndDecision.Finish(
+                    chain.attempt == 0
+                            ? resetQuietly()
+                            : endChain(turnId, RetryEndReason.NOT_RETRYABLE, failed.errorMessage(), failed, c.kind()));
         }
         if (switched) {
             delay = 0;
@@ -185,7 +188,8 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
             delay = hint.getAsLong();
         }
         if (!switched && s.maxDelayMs() > 0 && delay > s.maxDelayMs()) {
-            String message = MaxDelayExceeded.of(delay, s.maxDelayMs(), hint, failed, c.kind()).message();
+            String message = MaxDelayExceeded.of(delay, s.maxDelayMs(), hint, failed, c.kind())
+                    .message();
             return stop(turnId, RetryEndReason.MAX_DELAY_EXCEEDED, message, failed, c);
         }
         if (s.maxElapsedMs() > 0 && now + delay - chain.startedAt > s.maxElapsedMs()) {
@@ -196,23 +200,37 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
             events.addAll(fallback.revertIfDue(false));
         }
         chain.record(chain.attempt - 1, failed, c.kind(), delay);
-        events.add(new AutoRetryStart(attempt, s.maxRetries(), delay, failed.errorMessage(), c.kind(),
-                failed.provider() + "/" + failed.model(), failed.credential(), now + delay));
-        LOG.info("Retry {}/{} of turn {} in {} ms ({}, rule {}): {}", attempt, s.maxRetries(), turnId, delay,
-                c.kind(), c.rule(), failed.errorMessage());
+        events.add(new AutoRetryStart(
+                attempt,
+                s.maxRetries(),
+                delay,
+                failed.errorMessage(),
+                c.kind(),
+                failed.provider() + "/" + failed.model(),
+                failed.credential(),
+                now + delay));
+        LOG.info(
+                "Retry {}/{} of turn {} in {} ms ({}, rule {}): {}",
+                attempt,
+                s.maxRetries(),
+                turnId,
+                delay,
+                c.kind(),
+                c.rule(),
+                failed.errorMessage());
         pending = new Pending(turnId, attempt, timer.start(delay));
         return new AgentEndDecision.Retry(events, pending);
     }
 
     /** A stop rule of §3: the retry just counted is not made. */
-    private AgentEndDecision stop(String turnId, RetryEndReason reason, String finalError, AssistantMessage failed,
-                                  Classification c) {
+    private AgentEndDecision stop(
+            String turnId, RetryEndReason reason, String finalError, AssistantMessage failed, Classification c) {
         chain.attempt--;
         return new AgentEndDecision.Finish(endChain(turnId, reason, finalError, failed, c.kind()));
     }
 
-    private boolean applyFallback(AssistantMessage failed, Classification c, OptionalLong hint,
-                                  List<SessionEvent> events) {
+    private boolean applyFallback(
+            AssistantMessage failed, Classification c, OptionalLong hint, List<SessionEvent> events) {
         Optional<List<SessionEvent>> applied = fallback.apply(failed, c, hint);
         applied.ifPresent(events::addAll);
         return applied.isPresent();
@@ -220,8 +238,10 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
 
     private AgentEndDecision giveUpAfterUsageLimit(String turnId, AssistantMessage failed, Classification c) {
         chain.attempt--;
-        List<SessionEvent> events = new ArrayList<>(chain.attempt == 0 ? resetQuietly()
-                : endChain(turnId, RetryEndReason.NOT_RETRYABLE, failed.errorMessage(), failed, c.kind()));
+        List<SessionEvent> events = new ArrayList<>(
+                chain.attempt == 0
+                        ? resetQuietly()
+                        : endChain(turnId, RetryEndReason.NOT_RETRYABLE, failed.errorMessage(), failed, c.kind()));
         events.addAll(AdviceNotices.of(c, failed));
         return new AgentEndDecision.Finish(events);
     }
@@ -232,8 +252,8 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
      * that never made a retry still reports a stop rule (fail fast, time budget) so the user learns why it did not
      * retry; with no chain at all, nothing is reported.
      */
-    private List<SessionEvent> endChain(String turnId, RetryEndReason reason, String finalError,
-                                        AssistantMessage lastFailure, ErrorKind lastKind) {
+    private List<SessionEvent> endChain(
+            String turnId, RetryEndReason reason, String finalError, AssistantMessage lastFailure, ErrorKind lastKind) {
         RetryChain ended = chain;
         chain = null;
         pending = null;
@@ -354,8 +374,8 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                 return List.of();
             }
             RetryEndReason reason = userAbort ? RetryEndReason.ABORTED : RetryEndReason.CANCELLED;
-            return ended.end(turnId, reason, AutoRetryEnd.CANCELLED_MESSAGE, null, null, ended.attempt - 1,
-                    clock.millis());
+            return ended.end(
+                    turnId, reason, AutoRetryEnd.CANCELLED_MESSAGE, null, null, ended.attempt - 1, clock.millis());
         }
     }
 }

@@ -49,13 +49,16 @@ public final class RetryHints {
     private static final long MAX_DELAY_SECONDS = MAX_DELAY_MS / 1000;
 
     private static final List<String> OPENAI_RESETS = List.of("x-ratelimit-reset-requests", "x-ratelimit-reset-tokens");
-    private static final List<String> ANTHROPIC_RESETS = List.of("anthropic-ratelimit-requests-reset",
-            "anthropic-ratelimit-tokens-reset", "anthropic-ratelimit-input-tokens-reset",
+    private static final List<String> ANTHROPIC_RESETS = List.of(
+            "anthropic-ratelimit-requests-reset",
+            "anthropic-ratelimit-tokens-reset",
+            "anthropic-ratelimit-input-tokens-reset",
             "anthropic-ratelimit-output-tokens-reset");
 
     private static final String DURATION = "(" + Durations.REGEX + ")";
     /** "Connection reset after 30s" tells how a transport failed, not when a limit resets. */
     private static final String NOT_A_TRANSPORT_RESET = "(?<!(?:connection|socket|stream)\\s)";
+
     private static final List<BodyPhrase> BODY_PHRASES = List.of(
             new BodyPhrase("body:retry in", "\\bretry\\s++in\\s++" + DURATION),
             new BodyPhrase("body:retry after", "\\bretry\\s++after\\s++" + DURATION),
@@ -66,6 +69,7 @@ public final class RetryHints {
             new BodyPhrase("body:wait", "\\bwait\\s++(?:for\\s++)?" + DURATION + "\\s++before\\b"));
     /** The source of a hint read from a wall-clock reset in the text. */
     static final String WALL_CLOCK_SOURCE = "body:resets at";
+
     private static final Pattern LIST_SEPARATOR = Pattern.compile("\\s*,\\s*");
     private static final Pattern WEEKDAY = Pattern.compile("^[A-Za-z]{3},\\s*");
     private static final Pattern DATE_SPACE_TIME = Pattern.compile("^(\\d{4}-\\d{2}-\\d{2}) ");
@@ -120,7 +124,8 @@ public final class RetryHints {
         if (failure.httpStatus() != null) {
             return failure.httpStatus() == 429;
         }
-        return "429".equals(failure.errorCode() == null ? null : failure.errorCode().strip());
+        return "429"
+                .equals(failure.errorCode() == null ? null : failure.errorCode().strip());
     }
 
     /**
@@ -176,8 +181,9 @@ public final class RetryHints {
         int bestAt = Integer.MAX_VALUE;
         for (WallClockResets.Reset reset : WallClockResets.find(text, now, zone)) {
             RetryHint hint = hint(until(reset.at(), now), WALL_CLOCK_SOURCE);
-            if (best == null || hint.delayMs() > best.delayMs() || hint.delayMs() == best.delayMs()
-                    && reset.start() < bestAt) {
+            if (best == null
+                    || hint.delayMs() > best.delayMs()
+                    || hint.delayMs() == best.delayMs() && reset.start() < bestAt) {
                 best = hint;
                 bestAt = reset.start();
             }
@@ -190,7 +196,8 @@ public final class RetryHints {
                     continue;
                 }
                 RetryHint hint = hint(millis, phrase.source());
-                if (best == null || hint.delayMs() > best.delayMs()
+                if (best == null
+                        || hint.delayMs() > best.delayMs()
                         || hint.delayMs() == best.delayMs() && m.start() < bestAt) {
                     best = hint;
                     bestAt = m.start();
@@ -211,7 +218,10 @@ public final class RetryHints {
         }
         String date = WEEKDAY.matcher(value.strip()).replaceFirst("");
         try {
-            return until(ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant(), now);
+            return until(
+                    ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME)
+                            .toInstant(),
+                    now);
         } catch (DateTimeException e) {
             return null;
         }
@@ -231,7 +241,8 @@ public final class RetryHints {
             return until(number.setScale(0, RoundingMode.CEILING).longValueExact(), now);
         }
         if (number.compareTo(EPOCH_SECONDS_FROM) >= 0) {
-            return until(number.multiply(THOUSAND).setScale(0, RoundingMode.CEILING).longValueExact(), now);
+            return until(
+                    number.multiply(THOUSAND).setScale(0, RoundingMode.CEILING).longValueExact(), now);
         }
         return number.multiply(THOUSAND);
     }
@@ -241,9 +252,13 @@ public final class RetryHints {
      * and {@code z} and a space between date and time are accepted, as RFC 3339 allows.
      */
     private static BigDecimal rfc3339(String value, Instant now) {
-        String timestamp = DATE_SPACE_TIME.matcher(value.strip().toUpperCase(Locale.ROOT)).replaceFirst("$1T");
+        String timestamp =
+                DATE_SPACE_TIME.matcher(value.strip().toUpperCase(Locale.ROOT)).replaceFirst("$1T");
         try {
-            return until(OffsetDateTime.parse(timestamp, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant(), now);
+            return until(
+                    OffsetDateTime.parse(timestamp, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                            .toInstant(),
+                    now);
         } catch (DateTimeException e) {
             return null;
         }

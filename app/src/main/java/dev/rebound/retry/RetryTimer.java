@@ -10,7 +10,11 @@ public interface RetryTimer {
     Wait start(long delayMs);
 
     /** How a wait ended. */
-    enum Wake { ELAPSED, RETRY_NOW, CANCELLED }
+    enum Wake {
+        ELAPSED,
+        RETRY_NOW,
+        CANCELLED
+    }
 
     /** One pending wait. {@link #cancel()} and {@link #fireNow()} may come from any thread; the first wake wins. */
     interface Wait {

@@ -17,15 +17,16 @@ final class StaleReplayRules {
             NamedPattern.of("item-not-found", "item with id '[^']*' not found"),
             NamedPattern.of("item-not-persisted", "items are not persisted when .?store.? is set to false"),
             NamedPattern.of("previous-response-not-found", "previous response with id '[^']*' not found"),
-            NamedPattern.of("previous-response-zero-data-retention",
+            NamedPattern.of(
+                    "previous-response-zero-data-retention",
                     "previous response[^.]{0,80}(?:zero data retention|\\bZDR\\b|store.{0,3}false)"),
-            NamedPattern.of("previous-response-invalid",
+            NamedPattern.of(
+                    "previous-response-invalid",
                     "(?:invalid|expired|stale|unknown)\\W{0,3}previous[ _]response"
                             + "|previous[ _]response(?:[ _]id)?\\W{0,3}(?:is |has )?"
                             + "(?:invalid|expired|stale|not found)"));
 
-    private StaleReplayRules() {
-    }
+    private StaleReplayRules() {}
 
     /** The rule that recognised a stale replay ({@code stale-replay:…}), if any. */
     static Optional<String> match(ProviderFailure failure, String text) {

@@ -40,7 +40,15 @@ import java.util.Optional;
 final class StructuredRules {
 
     /** What a provider's error type or code says. */
-    private enum TypeClass { BILLING, CAPACITY, RATE_LIMIT, RESOURCE_EXHAUSTED, USAGE_LIMIT, TRANSIENT, TERMINAL }
+    private enum TypeClass {
+        BILLING,
+        CAPACITY,
+        RATE_LIMIT,
+        RESOURCE_EXHAUSTED,
+        USAGE_LIMIT,
+        TRANSIENT,
+        TERMINAL
+    }
 
     private static final Map<String, TypeClass> TYPES = Map.ofEntries(
             Map.entry("insufficient_quota", TypeClass.BILLING),
@@ -97,13 +105,13 @@ final class StructuredRules {
     private static final int PAYMENT_REQUIRED = 402;
     /** Groq's "Flex Tier Capacity Exceeded". */
     private static final int FLEX_CAPACITY_EXCEEDED = 498;
+
     private static final int FORBIDDEN = 403;
     /** A 403 about sign-up, authentication or a suspension is a refusal of access, whatever period it names. */
-    private static final NamedPattern ACCESS_RULES = NamedPattern.of("access-rules",
-            "unauthenticated|sign ?up|log ?in|authenticat|suspend|violation|banned|api key");
+    private static final NamedPattern ACCESS_RULES = NamedPattern.of(
+            "access-rules", "unauthenticated|sign ?up|log ?in|authenticat|suspend|violation|banned|api key");
 
-    private StructuredRules() {
-    }
+    private StructuredRules() {}
 
     /** The verdict the structured facts support, or empty when they say nothing decisive. */
     static Optional<Classification> classify(ProviderFailure failure, String text) {
@@ -132,15 +140,19 @@ final class StructuredRules {
      * credit that ran out: a {@code QUOTA} usage limit, whose reset is the wait.
      */
     private static Optional<Classification> billingFacts(Facts facts, ProviderFailure failure, String text) {
-        String rule = facts.hasStatus(PAYMENT_REQUIRED) ? facts.statusRule()
+        String rule = facts.hasStatus(PAYMENT_REQUIRED)
+                ? facts.statusRule()
                 : facts.is(TypeClass.BILLING) ? facts.typed().rule() : null;
         if (rule == null) {
             return Optional.empty();
         }
-        boolean refills = LimitPeriods.outlastsMinutes(text) && AccountLimitRules.usageLimit(text).isPresent()
+        boolean refills = LimitPeriods.outlastsMinutes(text)
+                && AccountLimitRules.usageLimit(text).isPresent()
                 && shouldRetryFalse(failure).isEmpty();
-        return Optional.of(refills ? Classification.usageLimit(UsageLimitReason.QUOTA, rule + ":refills")
-                : Classification.usageLimit(UsageLimitReason.BILLING, rule));
+        return Optional.of(
+                refills
+                        ? Classification.usageLimit(UsageLimitReason.QUOTA, rule + ":refills")
+                        : Classification.usageLimit(UsageLimitReason.BILLING, rule));
     }
 
     private static Optional<Classification> billingWording(Facts facts, String text) {
@@ -160,8 +172,9 @@ final class StructuredRules {
 
     private static Optional<Classification> entitlement(Facts facts, String text) {
         boolean limitLike = facts.status() == null || facts.hasStatus(TOO_MANY_REQUESTS) || facts.typedRateLimit();
-        return limitLike ? AccountLimitRules.entitlement(text)
-                .map(name -> Classification.usageLimit(UsageLimitReason.ENTITLEMENT, "text:" + name))
+        return limitLike
+                ? AccountLimitRules.entitlement(text)
+                        .map(name -> Classification.usageLimit(UsageLimitReason.ENTITLEMENT, "text:" + name))
                 : Optional.empty();
     }
 
@@ -172,7 +185,8 @@ final class StructuredRules {
     /** A structured capacity type or code: it wins over what the text says about memory or loading. */
     private static Optional<Classification> typedCapacity(Facts facts) {
         return facts.is(TypeClass.CAPACITY)
-                ? Optional.of(Classification.usageLimit(UsageLimitReason.MODEL_CAPACITY, facts.typed().rule()))
+                ? Optional.of(Classification.usageLimit(
+                        UsageLimitReason.MODEL_CAPACITY, facts.typed().rule()))
                 : Optional.empty();
     }
 
@@ -213,13 +227,14 @@ final class StructuredRules {
         }
         return switch (typed.typeClass()) {
             case RATE_LIMIT -> Optional.of(TextRules.rateLimit(text, typed.rule()));
-            case RESOURCE_EXHAUSTED -> Optional.of(AccountLimitRules.usageLimit(text)
-                    .map(name -> Classification.usageLimit(LimitPeriods.period(text), typed.rule() + ":" + name))
-                    .orElseGet(() -> TextRules.rateLimit(text, typed.rule())));
+            case RESOURCE_EXHAUSTED ->
+                Optional.of(AccountLimitRules.usageLimit(text)
+                        .map(name -> Classification.usageLimit(LimitPeriods.period(text), typed.rule() + ":" + name))
+                        .orElseGet(() -> TextRules.rateLimit(text, typed.rule())));
             case USAGE_LIMIT -> Optional.of(Classification.usageLimit(planPeriod(text), typed.rule()));
             case TRANSIENT -> Optional.of(Classification.retry(ErrorKind.TRANSIENT, typed.rule()));
-            case TERMINAL -> facts.status() == null ? Optional.of(Classification.terminal(typed.rule()))
-                    : Optional.empty();
+            case TERMINAL ->
+                facts.status() == null ? Optional.of(Classification.terminal(typed.rule())) : Optional.empty();
             case BILLING, CAPACITY -> Optional.empty();
         };
     }
@@ -232,8 +247,7 @@ final class StructuredRules {
 
     /** A 5xx that is a request the server cannot handle ({@code Unsupported param: tools}): terminal. */
     private static Optional<Classification> unsupportedRequest(Facts facts, String text) {
-        return facts.status() != null && facts.status() >= 500 ? TextRules.unsupportedRequest(text)
-                : Optional.empty();
+        return facts.status() != null && facts.status() >= 500 ? TextRules.unsupportedRequest(text) : Optional.empty();
     }
 
     private static Optional<Classification> byStatus(Facts facts, String text) {
@@ -243,8 +257,7 @@ final class StructuredRules {
         }
         if (status == TOO_MANY_REQUESTS) {
             return Optional.of(AccountLimitRules.usageLimit(text)
-                    .map(name -> Classification.usageLimit(LimitPeriods.period(text),
-                            facts.statusRule() + ":" + name))
+                    .map(name -> Classification.usageLimit(LimitPeriods.period(text), facts.statusRule() + ":" + name))
                     .orElseGet(() -> TextRules.rateLimit(text, facts.statusRule())));
         }
         if (status == 408 || status == 409 || (status >= 500 && status <= 599 && status != 501 && status != 505)) {
@@ -261,8 +274,13 @@ final class StructuredRules {
         if (status == 501 || status == 505) {
             return true;
         }
-        return status >= 400 && status <= 499 && status != PAYMENT_REQUIRED && status != 408 && status != 409
-                && status != TOO_MANY_REQUESTS && status != FLEX_CAPACITY_EXCEEDED;
+        return status >= 400
+                && status <= 499
+                && status != PAYMENT_REQUIRED
+                && status != 408
+                && status != 409
+                && status != TOO_MANY_REQUESTS
+                && status != FLEX_CAPACITY_EXCEEDED;
     }
 
     /**
@@ -300,8 +318,7 @@ final class StructuredRules {
     }
 
     /** A known type or code and the rule naming it, e.g. {@code type:overloaded_error}. */
-    private record Typed(TypeClass typeClass, String rule) {
-    }
+    private record Typed(TypeClass typeClass, String rule) {}
 
     /**
      * The facts the steps read.
@@ -313,8 +330,8 @@ final class StructuredRules {
     private record Facts(Integer status, String statusRule, Typed typed) {
         static Facts of(ProviderFailure failure) {
             Integer status = effectiveStatus(failure);
-            String statusRule = status == null ? null
-                    : (failure.httpStatus() != null ? "status:" : "stream-code:") + status;
+            String statusRule =
+                    status == null ? null : (failure.httpStatus() != null ? "status:" : "stream-code:") + status;
             return new Facts(status, statusRule, knownType(failure));
         }
 

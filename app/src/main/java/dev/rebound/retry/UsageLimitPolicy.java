@@ -1,8 +1,8 @@
 package dev.rebound.retry;
 
+import dev.rebound.event.SessionEvent;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.FailureKind;
-import dev.rebound.event.SessionEvent;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -23,8 +23,8 @@ public interface UsageLimitPolicy {
      * @param spentCredentials labels of the failed provider's credentials that already hit a usage limit in this
      *     chain: never switched back to within it
      */
-    Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs,
-                          Set<String> spentCredentials);
+    Decision onUsageLimit(
+            AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs, Set<String> spentCredentials);
 
     /**
      * Whether the call sent nothing because every key of its provider was blocked already: it blocks nothing more and
@@ -37,15 +37,12 @@ public interface UsageLimitPolicy {
     /** The outcome of a usage limit. */
     sealed interface Decision {
         /** Another credential is now in use: retry at once; the events (e.g. credential_switched) are emitted. */
-        record Switched(List<SessionEvent> events) implements Decision {
-        }
+        record Switched(List<SessionEvent> events) implements Decision {}
 
         /** Wait this long (then the chain's fail-fast and time-budget rules apply). */
-        record Wait(long delayMs) implements Decision {
-        }
+        record Wait(long delayMs) implements Decision {}
 
         /** Nothing to switch to and waiting cannot help (billing, credit exhaustion, entitlement): terminal at once. */
-        record GiveUp() implements Decision {
-        }
+        record GiveUp() implements Decision {}
     }
 }

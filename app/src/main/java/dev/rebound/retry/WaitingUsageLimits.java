@@ -23,8 +23,8 @@ public final class WaitingUsageLimits implements UsageLimitPolicy {
     }
 
     @Override
-    public Decision onUsageLimit(AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs,
-                                 Set<String> spentCredentials) {
+    public Decision onUsageLimit(
+            AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs, Set<String> spentCredentials) {
         if (reason.neverWaits()) {
             return new Decision.GiveUp();
         }

@@ -41,8 +41,9 @@ final class WallClockResets {
     /** A time of day: an hour with am/pm ({@code 5am}, {@code 9:30 p.m.}), or hours and minutes ({@code 14:00}). */
     private static final String TIME = "\\d{1,2}(?:[:.]\\d{2})?(?::\\d{2})?\\s*[ap]\\.?\\s*m\\b\\.?"
             + "|\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\.\\d+)?|midnight|noon";
-    private static final Pattern TWELVE_HOUR = Pattern.compile(
-            "(\\d{1,2})(?:[:.](\\d{2}))?(?::\\d{2})?\\s*([ap])\\.?\\s*m\\.?", FLAGS);
+
+    private static final Pattern TWELVE_HOUR =
+            Pattern.compile("(\\d{1,2})(?:[:.](\\d{2}))?(?::\\d{2})?\\s*([ap])\\.?\\s*m\\.?", FLAGS);
     private static final Pattern TWENTY_FOUR_HOUR = Pattern.compile("(\\d{1,2}):(\\d{2})(?::(\\d{2}))?(?:\\.\\d+)?");
     /**
      * A zone after a time: UTC or GMT with an optional offset, Z, an offset, an IANA zone or a common abbreviation;
@@ -54,52 +55,79 @@ final class WallClockResets {
             + "|KST|AEST|AEDT|ACST|AWST|NZST|NZDT|SGT|HKT|PT|ET|CT|MT)\\)?)\\b|(?-i:(?:Pacific|Eastern|Central|Mountain)"
             + "(?: [Tt]ime)?)\\b))?";
     /** The words that announce a reset; what follows them is read by the {@link #FORMS}. */
-    private static final Pattern LEAD = Pattern.compile("(?<!(?:connection|socket|stream)\\s)\\b(?<lead>next reset|reset time"
-            + "|resets?|renews?|refreshes|unlocks?|replenish(?:es)?|(?:try|retry|check back|come back)(?:\\s+again)?"
-            + "|available(?:\\s+again)?|(?:be |is |are |will be )?(?:lifted|cleared|restored)|(?:wait )?until)\\s*:?\\s+"
-            + "(?:(?:automatically|again|daily)\\s+)?(?:(?<prep>at|on|after|by|from)\\s+)?|(?<chinese>将在|将于|会在|將在|將於)\\s*", FLAGS);
+    private static final Pattern LEAD = Pattern.compile(
+            "(?<!(?:connection|socket|stream)\\s)\\b(?<lead>next reset|reset time"
+                    + "|resets?|renews?|refreshes|unlocks?|replenish(?:es)?|(?:try|retry|check back|come back)(?:\\s+again)?"
+                    + "|available(?:\\s+again)?|(?:be |is |are |will be )?(?:lifted|cleared|restored)|(?:wait )?until)\\s*:?\\s+"
+                    + "(?:(?:automatically|again|daily)\\s+)?(?:(?<prep>at|on|after|by|from)\\s+)?|(?<chinese>将在|将于|会在|將在|將於)\\s*",
+            FLAGS);
     /** The forms of a date and time, tried in order right after a lead. */
     private static final List<Pattern> FORMS = List.of(
-            Pattern.compile("(?<iso>\\d{4}-\\d{2}-\\d{2})(?:[T ](?<time>\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\.\\d+)?))?"
-                    + ZONE, FLAGS),
-            Pattern.compile("(?:(?:" + WEEKDAYS + "),?\\s+)?(?<month>" + MONTHS + ")\\.?\\s+(?<day>\\d{1,2})"
-                    + "(?:st|nd|rd|th)?\\b(?:,?\\s+(?<year>\\d{4})\\b)?(?:,?\\s+(?:at\\s+)?(?<time>" + TIME + "))?"
-                    + ZONE, FLAGS),
-            Pattern.compile("(?<day>\\d{1,2})(?:st|nd|rd|th)?\\s+(?:de\\s+)?(?<month>" + MONTHS + ")\\b\\.?"
-                    + "(?:\\s+de)?(?:,?\\s+(?<year>\\d{4})\\b)?"
-                    + "(?:,?\\s+(?:at\\s+)?(?<time>" + TIME + "))?" + ZONE, FLAGS),
-            Pattern.compile("(?<weekday>" + WEEKDAYS + "|tomorrow|today)\\b,?\\s+(?:at\\s+)?(?<time>" + TIME + ")"
-                    + ZONE, FLAGS),
+            Pattern.compile(
+                    "(?<iso>\\d{4}-\\d{2}-\\d{2})(?:[T ](?<time>\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\.\\d+)?))?" + ZONE,
+                    FLAGS),
+            Pattern.compile(
+                    "(?:(?:" + WEEKDAYS + "),?\\s+)?(?<month>" + MONTHS + ")\\.?\\s+(?<day>\\d{1,2})"
+                            + "(?:st|nd|rd|th)?\\b(?:,?\\s+(?<year>\\d{4})\\b)?(?:,?\\s+(?:at\\s+)?(?<time>" + TIME
+                            + "))?"
+                            + ZONE,
+                    FLAGS),
+            Pattern.compile(
+                    "(?<day>\\d{1,2})(?:st|nd|rd|th)?\\s+(?:de\\s+)?(?<month>" + MONTHS + ")\\b\\.?"
+                            + "(?:\\s+de)?(?:,?\\s+(?<year>\\d{4})\\b)?"
+                            + "(?:,?\\s+(?:at\\s+)?(?<time>" + TIME + "))?" + ZONE,
+                    FLAGS),
+            Pattern.compile(
+                    "(?<weekday>" + WEEKDAYS + "|tomorrow|today)\\b,?\\s+(?:at\\s+)?(?<time>" + TIME + ")" + ZONE,
+                    FLAGS),
             Pattern.compile("(?<time>" + TIME + ")" + ZONE + "(?:\\s+(?<weekday>tomorrow|today)\\b)?", FLAGS));
     /** Claude Code's subscription limit: {@code Claude AI usage limit reached|1736960400}. */
-    private static final Pattern EPOCH = Pattern.compile("limit reached\\|(\\d{10})\\b|\"resets?_at\"\\s*:\\s*(\\d{10})\\b",
-            FLAGS);
+    private static final Pattern EPOCH =
+            Pattern.compile("limit reached\\|(\\d{10})\\b|\"resets?_at\"\\s*:\\s*(\\d{10})\\b", FLAGS);
 
     private static final Map<String, String> ABBREVIATIONS = Map.ofEntries(
-            Map.entry("PST", "America/Los_Angeles"), Map.entry("PDT", "America/Los_Angeles"),
-            Map.entry("MST", "America/Denver"), Map.entry("MDT", "America/Denver"),
-            Map.entry("CST", "America/Chicago"), Map.entry("CDT", "America/Chicago"),
-            Map.entry("EST", "America/New_York"), Map.entry("EDT", "America/New_York"),
-            Map.entry("AKST", "America/Anchorage"), Map.entry("AKDT", "America/Anchorage"),
-            Map.entry("HST", "Pacific/Honolulu"), Map.entry("CET", "Europe/Paris"), Map.entry("CEST", "Europe/Paris"),
-            Map.entry("EET", "Europe/Athens"), Map.entry("EEST", "Europe/Athens"),
-            Map.entry("WET", "Europe/Lisbon"), Map.entry("WEST", "Europe/Lisbon"),
-            Map.entry("BST", "Europe/London"), Map.entry("IST", "Asia/Kolkata"), Map.entry("JST", "Asia/Tokyo"),
-            Map.entry("KST", "Asia/Seoul"), Map.entry("AEST", "Australia/Sydney"),
-            Map.entry("AEDT", "Australia/Sydney"), Map.entry("ACST", "Australia/Adelaide"),
-            Map.entry("AWST", "Australia/Perth"), Map.entry("NZST", "Pacific/Auckland"),
-            Map.entry("NZDT", "Pacific/Auckland"), Map.entry("SGT", "Asia/Singapore"),
-            Map.entry("HKT", "Asia/Hong_Kong"), Map.entry("Pacific", "America/Los_Angeles"),
-            Map.entry("Eastern", "America/New_York"), Map.entry("Central", "America/Chicago"),
-            Map.entry("Mountain", "America/Denver"), Map.entry("PT", "America/Los_Angeles"),
-            Map.entry("ET", "America/New_York"), Map.entry("CT", "America/Chicago"), Map.entry("MT", "America/Denver"));
+            Map.entry("PST", "America/Los_Angeles"),
+            Map.entry("PDT", "America/Los_Angeles"),
+            Map.entry("MST", "America/Denver"),
+            Map.entry("MDT", "America/Denver"),
+            Map.entry("CST", "America/Chicago"),
+            Map.entry("CDT", "America/Chicago"),
+            Map.entry("EST", "America/New_York"),
+            Map.entry("EDT", "America/New_York"),
+            Map.entry("AKST", "America/Anchorage"),
+            Map.entry("AKDT", "America/Anchorage"),
+            Map.entry("HST", "Pacific/Honolulu"),
+            Map.entry("CET", "Europe/Paris"),
+            Map.entry("CEST", "Europe/Paris"),
+            Map.entry("EET", "Europe/Athens"),
+            Map.entry("EEST", "Europe/Athens"),
+            Map.entry("WET", "Europe/Lisbon"),
+            Map.entry("WEST", "Europe/Lisbon"),
+            Map.entry("BST", "Europe/London"),
+            Map.entry("IST", "Asia/Kolkata"),
+            Map.entry("JST", "Asia/Tokyo"),
+            Map.entry("KST", "Asia/Seoul"),
+            Map.entry("AEST", "Australia/Sydney"),
+            Map.entry("AEDT", "Australia/Sydney"),
+            Map.entry("ACST", "Australia/Adelaide"),
+            Map.entry("AWST", "Australia/Perth"),
+            Map.entry("NZST", "Pacific/Auckland"),
+            Map.entry("NZDT", "Pacific/Auckland"),
+            Map.entry("SGT", "Asia/Singapore"),
+            Map.entry("HKT", "Asia/Hong_Kong"),
+            Map.entry("Pacific", "America/Los_Angeles"),
+            Map.entry("Eastern", "America/New_York"),
+            Map.entry("Central", "America/Chicago"),
+            Map.entry("Mountain", "America/Denver"),
+            Map.entry("PT", "America/Los_Angeles"),
+            Map.entry("ET", "America/New_York"),
+            Map.entry("CT", "America/Chicago"),
+            Map.entry("MT", "America/Denver"));
 
     /** A reset found in the text, with where it starts (for tie-breaking). */
-    record Reset(Instant at, int start) {
-    }
+    record Reset(Instant at, int start) {}
 
-    private WallClockResets() {
-    }
+    private WallClockResets() {}
 
     /**
      * Every reset the text names, each as the instant it happens, read relative to {@code now} in the local
@@ -155,17 +183,27 @@ final class WallClockResets {
             }
             if (group(m, "iso") != null) {
                 LocalDate date = LocalDate.parse(group(m, "iso"));
-                return date.atTime(time == null ? LocalTime.MIDNIGHT : time).atZone(zone).toInstant();
+                return date.atTime(time == null ? LocalTime.MIDNIGHT : time)
+                        .atZone(zone)
+                        .toInstant();
             }
             if (group(m, "month") != null) {
                 MonthDay monthDay = MonthDay.of(month(group(m, "month")), Integer.parseInt(group(m, "day")));
                 LocalTime at = time == null ? LocalTime.MIDNIGHT : time;
                 if (group(m, "year") != null) {
-                    return monthDay.atYear(Integer.parseInt(group(m, "year"))).atTime(at).atZone(zone).toInstant();
+                    return monthDay.atYear(Integer.parseInt(group(m, "year")))
+                            .atTime(at)
+                            .atZone(zone)
+                            .toInstant();
                 }
-                ZonedDateTime candidate = monthDay.atYear(local.getYear()).atTime(at).atZone(zone);
-                return (candidate.isAfter(local) ? candidate : monthDay.atYear(local.getYear() + 1).atTime(at)
-                        .atZone(zone)).toInstant();
+                ZonedDateTime candidate =
+                        monthDay.atYear(local.getYear()).atTime(at).atZone(zone);
+                return (candidate.isAfter(local)
+                                ? candidate
+                                : monthDay.atYear(local.getYear() + 1)
+                                        .atTime(at)
+                                        .atZone(zone))
+                        .toInstant();
             }
             if (ambiguousDuration(lead, m, written)) {
                 return null;
@@ -173,8 +211,10 @@ final class WallClockResets {
             String day = group(m, "weekday");
             if (day == null || day.equalsIgnoreCase("today")) {
                 ZonedDateTime candidate = local.toLocalDate().atTime(time).atZone(zone);
-                return (candidate.isAfter(local) ? candidate : local.toLocalDate().plusDays(1).atTime(time)
-                        .atZone(zone)).toInstant();
+                return (candidate.isAfter(local)
+                                ? candidate
+                                : local.toLocalDate().plusDays(1).atTime(time).atZone(zone))
+                        .toInstant();
             }
             if (day.equalsIgnoreCase("tomorrow")) {
                 return local.toLocalDate().plusDays(1).atTime(time).atZone(zone).toInstant();
@@ -197,7 +237,9 @@ final class WallClockResets {
         }
         String word = lead.group("lead").toLowerCase(Locale.ROOT);
         boolean retryWord = word.startsWith("try") || word.startsWith("retry");
-        return retryWord && !"at".equalsIgnoreCase(lead.group("prep")) && TWENTY_FOUR_HOUR.matcher(time).matches();
+        return retryWord
+                && !"at".equalsIgnoreCase(lead.group("prep"))
+                && TWENTY_FOUR_HOUR.matcher(time).matches();
     }
 
     /** The time of day written ({@code 5am}, {@code 9:30 PM}, {@code 14:00}), or null when it is not one. */
@@ -240,7 +282,10 @@ final class WallClockResets {
         if (written == null) {
             return local;
         }
-        String zone = written.replace("(", "").replace(")", "").replace(" Time", "").replace(" time", "")
+        String zone = written.replace("(", "")
+                .replace(")", "")
+                .replace(" Time", "")
+                .replace(" time", "")
                 .replace(" ", "");
         if (zone.equals("Z")) {
             return ZoneOffset.UTC;

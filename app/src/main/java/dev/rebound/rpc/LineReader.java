@@ -13,14 +13,11 @@ import java.nio.charset.StandardCharsets;
 final class LineReader {
     /** What {@link #next()} found. */
     sealed interface Line {
-        record Text(String text) implements Line {
-        }
+        record Text(String text) implements Line {}
 
-        record TooLong(long length) implements Line {
-        }
+        record TooLong(long length) implements Line {}
 
-        record End() implements Line {
-        }
+        record End() implements Line {}
     }
 
     private final InputStream in;

@@ -1,14 +1,13 @@
 package dev.rebound.rpc;
 
-import dev.rebound.event.Notice;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.transcript.ChatMessage;
-import dev.rebound.transcript.ModelRef;
+import dev.rebound.event.Notice;
+import dev.rebound.files.FileProblem;
 import dev.rebound.json.WireJson;
 import dev.rebound.plugin.PluginReport;
 import dev.rebound.session.ChatSession;
@@ -18,10 +17,11 @@ import dev.rebound.session.SessionFactory;
 import dev.rebound.session.SessionState;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.Settings;
-import dev.rebound.files.FileProblem;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.settings.SettingsUpdate;
 import dev.rebound.simulator.BuiltInSimulator;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -57,8 +57,14 @@ public final class RpcServer {
      * @param simulator the built-in simulator the {@code simulate} commands script
      * @param plugins what {@code get_plugins} lists
      */
-    public RpcServer(InputStream in, FrameWriter out, WireJson wire, SessionFactory sessions, SettingsStore settings,
-                     BuiltInSimulator simulator, Supplier<List<PluginReport>> plugins) {
+    public RpcServer(
+            InputStream in,
+            FrameWriter out,
+            WireJson wire,
+            SessionFactory sessions,
+            SettingsStore settings,
+            BuiltInSimulator simulator,
+            Supplier<List<PluginReport>> plugins) {
         this.plugins = plugins;
         this.in = in;
         this.out = out;
@@ -88,8 +94,11 @@ public final class RpcServer {
                     break;
                 }
                 if (line instanceof LineReader.Line.TooLong tooLong) {
-                    out.failure(null, "parse", "The line is " + tooLong.length() + " bytes long; the limit is "
-                            + MAX_LINE_BYTES + " bytes. It was ignored.");
+                    out.failure(
+                            null,
+                            "parse",
+                            "The line is " + tooLong.length() + " bytes long; the limit is " + MAX_LINE_BYTES
+                                    + " bytes. It was ignored.");
                     continue;
                 }
                 String text = ((LineReader.Line.Text) line).text();
@@ -113,7 +122,10 @@ public final class RpcServer {
         }
         if (s != null) {
             s.abort();
-            s.idle().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> null).join();
+            s.idle()
+                    .orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
+                    .exceptionally(e -> null)
+                    .join();
         }
     }
 
@@ -132,7 +144,8 @@ public final class RpcServer {
         JsonNode id = command.get("id");
         JsonNode typeNode = command.get("type");
         if (typeNode == null || !typeNode.isTextual()) {
-            out.failure(id, "unknown", "The command has no \"type\" field; e.g. {\"type\":\"prompt\",\"message\":\"hi\"}");
+            out.failure(
+                    id, "unknown", "The command has no \"type\" field; e.g. {\"type\":\"prompt\",\"message\":\"hi\"}");
             return;
         }
         String type = typeNode.asText();
@@ -142,16 +155,21 @@ public final class RpcServer {
             out.failure(id, type, e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("RPC command {} failed", type, e);
-            out.failure(id, type, "Rebound failed to run " + type + " (" + e.getClass().getSimpleName()
-                    + "); the details are in the log.");
+            out.failure(
+                    id,
+                    type,
+                    "Rebound failed to run " + type + " (" + e.getClass().getSimpleName()
+                            + "); the details are in the log.");
         }
     }
 
     private void dispatch(String type, JsonNode id, JsonNode command) {
         Command handler = commands.get(type);
         if (handler == null) {
-            out.failure(id, type, "Unknown command '" + type + "'. Commands: " + String.join(", ", commands.keySet())
-                    + ".");
+            out.failure(
+                    id,
+                    type,
+                    "Unknown command '" + type + "'. Commands: " + String.join(", ", commands.keySet()) + ".");
             return;
         }
         handler.run(id, command);
@@ -189,7 +207,11 @@ public final class RpcServer {
         table.put("get_last_assistant_text", (id, c) -> {
             ObjectNode data = mapper.createObjectNode();
             String text = current().lastAssistantText();
-            data.set("text", text == null ? NullNode.getInstance() : mapper.getNodeFactory().textNode(text));
+            data.set(
+                    "text",
+                    text == null
+                            ? NullNode.getInstance()
+                            : mapper.getNodeFactory().textNode(text));
             out.success(id, "get_last_assistant_text", data);
         });
         table.put("new_session", (id, c) -> newSession(id));
@@ -323,7 +345,10 @@ public final class RpcServer {
             return;
         }
         // The previous turn may still be sending its final events; they belong to its subscriber.
-        old.idle().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> null).join();
+        old.idle()
+                .orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
+                .exceptionally(e -> null)
+                .join();
         SessionFactory.Opened opened = sessions.create();
         ChatSession fresh = opened.session();
         attach(fresh);
@@ -357,12 +382,17 @@ public final class RpcServer {
     }
 
     private void applySettings(JsonNode id, String command, JsonNode patch) {
-        java.util.Set<String> known = settings.problems().stream().map(FileProblem::describe)
-                .collect(Collectors.toSet());
+        java.util.Set<String> known =
+                settings.problems().stream().map(FileProblem::describe).collect(Collectors.toSet());
         SettingsUpdate update = settings.update(patch);
         if (update instanceof SettingsUpdate.Rejected rejected) {
-            out.failure(id, command, "Settings not saved: " + rejected.reasons().stream()
-                    .map(FileProblem::describe).collect(Collectors.joining("; ")));
+            out.failure(
+                    id,
+                    command,
+                    "Settings not saved: "
+                            + rejected.reasons().stream()
+                                    .map(FileProblem::describe)
+                                    .collect(Collectors.joining("; ")));
             return;
         }
         out.success(id, command, settings.effectiveJson());

@@ -53,8 +53,7 @@ public sealed interface AgentEndDecision {
     /** How a scheduled retry's wait ended. */
     sealed interface Resume {
         /** Call the provider again. */
-        record Due() implements Resume {
-        }
+        record Due() implements Resume {}
 
         /**
          * The retry was cancelled; the turn ends. The session marks it finished, then emits {@code events} (e.g.

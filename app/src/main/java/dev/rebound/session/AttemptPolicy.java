@@ -31,8 +31,7 @@ public interface AttemptPolicy {
     }
 
     /** The user chose a model: any fallback state is cleared. */
-    default void modelChosen() {
-    }
+    default void modelChosen() {}
 
     /** A policy that never retries. */
     static AttemptPolicy finishAlways() {

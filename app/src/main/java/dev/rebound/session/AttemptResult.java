@@ -10,5 +10,4 @@ import dev.rebound.transcript.AssistantMessage;
  * @param message the final assistant message of the call
  * @param userAborted true when the user (or shutdown) aborted the turn, so the stop must not be retried
  */
-public record AttemptResult(String turnId, int attempt, AssistantMessage message, boolean userAborted) {
-}
+public record AttemptResult(String turnId, int attempt, AssistantMessage message, boolean userAborted) {}

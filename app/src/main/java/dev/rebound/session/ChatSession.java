@@ -1,12 +1,12 @@
 package dev.rebound.session;
 
+import dev.rebound.auth.CredentialSource;
 import dev.rebound.event.CredentialSwitched;
 import dev.rebound.event.ModelChanged;
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.event.Notice;
-import dev.rebound.auth.CredentialSource;
 import dev.rebound.provider.CallControl;
 import dev.rebound.settings.Settings;
+import dev.rebound.transcript.ModelRef;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -75,8 +75,10 @@ public final class ChatSession implements AutoCloseable {
         this.events = new SessionEvents(history, clock, sessionId, sessionFile);
         ProviderCall call = new ProviderCall(settings, providers, credentials, context, events, clock, lock);
         this.turns = new TurnLoop(ids, clock, model, context, history, events, attempts, call, this::release);
-        this.worker = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon(true)
-                .name("rebound-session-" + sessionId.substring(0, Math.min(8, sessionId.length()))).factory());
+        this.worker = Executors.newSingleThreadExecutor(Thread.ofPlatform()
+                .daemon(true)
+                .name("rebound-session-" + sessionId.substring(0, Math.min(8, sessionId.length())))
+                .factory());
     }
 
     /** A builder; settings and providers are required, the rest has defaults. */
@@ -107,8 +109,7 @@ public final class ChatSession implements AutoCloseable {
         Turn turn;
         synchronized (lock) {
             if (activeTurn != null) {
-                return new PromptResult.Rejected(
-                        "A turn is already running; wait for it to finish, or stop it first.");
+                return new PromptResult.Rejected("A turn is already running; wait for it to finish, or stop it first.");
             }
             if (model.current() == null) {
                 return new PromptResult.Rejected("No model is selected. Add a provider with a model in the "
@@ -179,8 +180,8 @@ public final class ChatSession implements AutoCloseable {
     public ModelRef setModel(ModelRef newModel) {
         Objects.requireNonNull(newModel, "model");
         if (settings.get().findModel(newModel).isEmpty()) {
-            throw new IllegalArgumentException("Model " + newModel.selector() + " is not configured; "
-                    + "choose one of the configured models.");
+            throw new IllegalArgumentException(
+                    "Model " + newModel.selector() + " is not configured; " + "choose one of the configured models.");
         }
         ModelRef old = model.current();
         model.choose(newModel);
@@ -257,8 +258,8 @@ public final class ChatSession implements AutoCloseable {
     public SessionState state() {
         synchronized (lock) {
             Turn turn = activeTurn;
-            return new SessionState(sessionId, model.current(), turn != null, turn != null && turn.control != null,
-                    context.size());
+            return new SessionState(
+                    sessionId, model.current(), turn != null, turn != null && turn.control != null, context.size());
         }
     }
 

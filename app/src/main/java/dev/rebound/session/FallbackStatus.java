@@ -9,5 +9,4 @@ package dev.rebound.session;
  * @param revertAt epoch milliseconds from which the session may go back to the primary (the later of its cooldown and
  *     a refusal pin), or null when the revert policy is {@code never}
  */
-public record FallbackStatus(String primary, String current, String role, Long revertAt) {
-}
+public record FallbackStatus(String primary, String current, String role, Long revertAt) {}

@@ -34,7 +34,8 @@ public final class History {
     public void markRetried(String messageId, boolean retried) {
         synchronized (this) {
             for (int i = entries.size() - 1; i >= 0; i--) {
-                if (entries.get(i) instanceof HistoryEntry.Message m && m.message().id().equals(messageId)) {
+                if (entries.get(i) instanceof HistoryEntry.Message m
+                        && m.message().id().equals(messageId)) {
                     entries.set(i, new HistoryEntry.Message(m.message(), retried, m.timestamp()));
                     break;
                 }

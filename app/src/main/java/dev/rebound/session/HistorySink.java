@@ -15,11 +15,9 @@ public interface HistorySink {
     /** A sink that keeps nothing (sessions that are not saved). */
     HistorySink NONE = new HistorySink() {
         @Override
-        public void appended(HistoryEntry entry) {
-        }
+        public void appended(HistoryEntry entry) {}
 
         @Override
-        public void retriedChanged(String messageId, boolean retried) {
-        }
+        public void retriedChanged(String messageId, boolean retried) {}
     };
 }

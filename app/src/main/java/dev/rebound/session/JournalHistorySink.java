@@ -1,12 +1,12 @@
 package dev.rebound.session;
 
 import dev.rebound.history.JournalEntry;
+import dev.rebound.history.JournalWriter;
 import dev.rebound.history.MessageEntry;
 import dev.rebound.history.ModelChangeEntry;
 import dev.rebound.history.NoticeEntry;
 import dev.rebound.history.RetriedMark;
 import dev.rebound.history.RetryChainEntry;
-import dev.rebound.history.JournalWriter;
 import dev.rebound.history.TitleEntry;
 import java.io.IOException;
 import java.time.Clock;
@@ -42,14 +42,15 @@ public final class JournalHistorySink implements HistorySink, AutoCloseable {
 
     @Override
     public void appended(HistoryEntry entry) {
-        write(switch (entry) {
-            case HistoryEntry.Message m -> new MessageEntry(m.message().id(), m.timestamp(), m.message());
-            case HistoryEntry.ModelChange c -> new ModelChangeEntry(ids.next(), c.timestamp(), c.from(), c.to(),
-                    c.role(), c.reason());
-            case HistoryEntry.RetryChain r -> new RetryChainEntry(ids.next(), r.timestamp(), r.chain());
-            case HistoryEntry.Notice n -> new NoticeEntry(ids.next(), n.timestamp(), n.level(), n.message());
-            case HistoryEntry.Title t -> new TitleEntry(ids.next(), t.timestamp(), t.title());
-        });
+        write(
+                switch (entry) {
+                    case HistoryEntry.Message m -> new MessageEntry(m.message().id(), m.timestamp(), m.message());
+                    case HistoryEntry.ModelChange c ->
+                        new ModelChangeEntry(ids.next(), c.timestamp(), c.from(), c.to(), c.role(), c.reason());
+                    case HistoryEntry.RetryChain r -> new RetryChainEntry(ids.next(), r.timestamp(), r.chain());
+                    case HistoryEntry.Notice n -> new NoticeEntry(ids.next(), n.timestamp(), n.level(), n.message());
+                    case HistoryEntry.Title t -> new TitleEntry(ids.next(), t.timestamp(), t.title());
+                });
     }
 
     @Override
@@ -70,8 +71,12 @@ public final class JournalHistorySink implements HistorySink, AutoCloseable {
                 unsaved.removeFirst();
             }
         } catch (IOException | RuntimeException e) {
-            LOG.error("Could not save a {} entry to {} ({} waiting)", unsaved.peekFirst().type(), journal.file(),
-                    unsaved.size(), e);
+            LOG.error(
+                    "Could not save a {} entry to {} ({} waiting)",
+                    unsaved.peekFirst().type(),
+                    journal.file(),
+                    unsaved.size(),
+                    e);
             if (!wasFailing) {
                 tellUser.accept("Rebound cannot save this chat to " + journal.file() + " right now (" + e.getMessage()
                         + "). The chat goes on and Rebound keeps what is not saved yet, to write it as soon as it can; "

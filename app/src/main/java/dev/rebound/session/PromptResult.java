@@ -8,10 +8,8 @@ public sealed interface PromptResult {
     /**
      * The turn runs; {@code completion} completes when the turn and any retry chain it started have ended.
      */
-    record Accepted(String turnId, CompletableFuture<TurnOutcome> completion) implements PromptResult {
-    }
+    record Accepted(String turnId, CompletableFuture<TurnOutcome> completion) implements PromptResult {}
 
     /** The prompt was refused; nothing was sent. */
-    record Rejected(String reason) implements PromptResult {
-    }
+    record Rejected(String reason) implements PromptResult {}
 }

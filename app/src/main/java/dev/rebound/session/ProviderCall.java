@@ -36,8 +36,14 @@ final class ProviderCall {
     /** The session's lock, guarding {@link Turn#control}. */
     private final Object lock;
 
-    ProviderCall(Supplier<Settings> settings, ProviderDirectory providers, CredentialSource credentials,
-                 RuntimeContext context, SessionEvents events, Clock clock, Object lock) {
+    ProviderCall(
+            Supplier<Settings> settings,
+            ProviderDirectory providers,
+            CredentialSource credentials,
+            RuntimeContext context,
+            SessionEvents events,
+            Clock clock,
+            Object lock) {
         this.settings = settings;
         this.providers = providers;
         this.credentials = credentials;
@@ -52,14 +58,23 @@ final class ProviderCall {
         Settings now = settings.get();
         Optional<ProviderConfig> config = now.provider(current.provider());
         if (config.isEmpty()) {
-            return configurationFailure(messageId, current, null, "Provider '" + current.provider()
-                    + "' of model " + current.selector() + " is not configured in settings.json.");
+            return configurationFailure(
+                    messageId,
+                    current,
+                    null,
+                    "Provider '" + current.provider() + "' of model " + current.selector()
+                            + " is not configured in settings.json.");
         }
         Optional<ChatProvider> implementation = providers.forApi(config.get().api());
         if (implementation.isEmpty()) {
-            return configurationFailure(messageId, current, config.get().api().toString(), "Provider '"
-                    + current.provider() + "' uses api '" + config.get().api() + "', which this version of Rebound "
-                    + "cannot speak yet. Use an openai-completions compatible endpoint for it.");
+            return configurationFailure(
+                    messageId,
+                    current,
+                    config.get().api().toString(),
+                    "Provider '"
+                            + current.provider() + "' uses api '" + config.get().api()
+                            + "', which this version of Rebound "
+                            + "cannot speak yet. Use an openai-completions compatible endpoint for it.");
         }
         Optional<CredentialsBlocked> blocked = credentials.blocked(current.provider());
         if (blocked.isPresent()) {
@@ -73,19 +88,27 @@ final class ProviderCall {
             }
         }
         try {
-            ProviderRequest request = new ProviderRequest(messageId, config.get(), current, context.forProvider(),
-                    credentials.credentialFor(current.provider()).orElse(null), now.timeouts());
-            return implementation.get().stream(request, new StreamListener() {
-                @Override
-                public void onTextDelta(String delta) {
-                    events.emit(turn, new MessageUpdate(messageId, MessageUpdate.TEXT, delta));
-                }
+            ProviderRequest request = new ProviderRequest(
+                    messageId,
+                    config.get(),
+                    current,
+                    context.forProvider(),
+                    credentials.credentialFor(current.provider()).orElse(null),
+                    now.timeouts());
+            return implementation.get().stream(
+                    request,
+                    new StreamListener() {
+                        @Override
+                        public void onTextDelta(String delta) {
+                            events.emit(turn, new MessageUpdate(messageId, MessageUpdate.TEXT, delta));
+                        }
 
-                @Override
-                public void onThinkingDelta(String delta) {
-                    events.emit(turn, new MessageUpdate(messageId, MessageUpdate.THINKING, delta));
-                }
-            }, control);
+                        @Override
+                        public void onThinkingDelta(String delta) {
+                            events.emit(turn, new MessageUpdate(messageId, MessageUpdate.THINKING, delta));
+                        }
+                    },
+                    control);
         } finally {
             synchronized (lock) {
                 turn.control = null;
@@ -96,17 +119,42 @@ final class ProviderCall {
     /** The reply of a call that was not made because every key of the provider is blocked (§5). */
     private AssistantMessage credentialsBlocked(String messageId, ModelRef current, String api, CredentialsBlocked b) {
         long wait = Math.max(0, b.untilEpochMs() - clock.millis());
-        String text = "Every API key of provider '" + b.provider() + "' is blocked after usage limits ("
-                + b.detail() + "), so Rebound did not send the request.";
-        ProviderFailure failure = new ProviderFailure(FailureKind.CREDENTIALS_BLOCKED, null,
-                b.billingOnly() ? "billing" : "usage_limit", "credentials_blocked",
+        String text = "Every API key of provider '" + b.provider() + "' is blocked after usage limits (" + b.detail()
+                + "), so Rebound did not send the request.";
+        ProviderFailure failure = new ProviderFailure(
+                FailureKind.CREDENTIALS_BLOCKED,
+                null,
+                b.billingOnly() ? "billing" : "usage_limit",
+                "credentials_blocked",
                 Map.of("retry-after-ms", Long.toString(wait)));
-        return new AssistantMessage(messageId, List.of(), current.provider(), current.id(), api, b.soonestLabel(),
-                null, StopReason.ERROR, text, null, failure, clock.millis());
+        return new AssistantMessage(
+                messageId,
+                List.of(),
+                current.provider(),
+                current.id(),
+                api,
+                b.soonestLabel(),
+                null,
+                StopReason.ERROR,
+                text,
+                null,
+                failure,
+                clock.millis());
     }
 
     private AssistantMessage configurationFailure(String messageId, ModelRef current, String api, String text) {
-        return new AssistantMessage(messageId, List.of(), current.provider(), current.id(), api, null, null,
-                StopReason.ERROR, text, null, ProviderFailure.of(FailureKind.CONFIGURATION), clock.millis());
+        return new AssistantMessage(
+                messageId,
+                List.of(),
+                current.provider(),
+                current.id(),
+                api,
+                null,
+                null,
+                StopReason.ERROR,
+                text,
+                null,
+                ProviderFailure.of(FailureKind.CONFIGURATION),
+                clock.millis());
     }
 }

@@ -41,8 +41,7 @@ public interface RetryControl {
         }
 
         @Override
-        public void retryNow(OptionalInt attempt) {
-        }
+        public void retryNow(OptionalInt attempt) {}
 
         @Override
         public RetryStatus status() {

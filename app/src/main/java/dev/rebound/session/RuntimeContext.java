@@ -37,8 +37,10 @@ public final class RuntimeContext {
      * or error answer would mislead it.
      */
     public synchronized List<ChatMessage> forProvider() {
-        return messages.stream().filter(m -> !(m instanceof AssistantMessage a)
-                || (a.stopReason() != StopReason.ERROR && a.stopReason() != StopReason.ABORTED)).toList();
+        return messages.stream()
+                .filter(m -> !(m instanceof AssistantMessage a)
+                        || (a.stopReason() != StopReason.ERROR && a.stopReason() != StopReason.ABORTED))
+                .toList();
     }
 
     /** The text of the last assistant message, or null when there is none. */

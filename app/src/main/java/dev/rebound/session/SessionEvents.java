@@ -43,13 +43,18 @@ final class SessionEvents {
             switch (event) {
                 case Notice n -> history.append(new HistoryEntry.Notice(n.level(), n.message(), clock.millis()));
                 // Kept as a notice, so a reopened chat still says why the key changed.
-                case CredentialSwitched c -> history.append(new HistoryEntry.Notice(Notice.WARNING,
-                        ChatSession.credentialSwitchNotice(c), clock.millis()));
+                case CredentialSwitched c ->
+                    history.append(new HistoryEntry.Notice(
+                            Notice.WARNING, ChatSession.credentialSwitchNotice(c), clock.millis()));
                 case RetryChainEnd r -> history.append(new HistoryEntry.RetryChain(r, clock.millis()));
-                case ModelChanged m -> history.append(new HistoryEntry.ModelChange(m.from(), m.model(),
-                        ModelChanged.USER.equals(m.reason()) ? "user" : "fallback", m.reason(), clock.millis()));
-                default -> {
-                }
+                case ModelChanged m ->
+                    history.append(new HistoryEntry.ModelChange(
+                            m.from(),
+                            m.model(),
+                            ModelChanged.USER.equals(m.reason()) ? "user" : "fallback",
+                            m.reason(),
+                            clock.millis()));
+                default -> {}
             }
             emit(turn, event);
         }

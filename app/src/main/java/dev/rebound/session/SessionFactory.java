@@ -26,6 +26,5 @@ public interface SessionFactory {
      * A session and what its host should show first, as (level, message) notices: what loading its file found
      * (skipped lines, an interrupted reply), or that it cannot be saved. They are shown, not written to the chat.
      */
-    record Opened(ChatSession session, List<Notice> notices) {
-    }
+    record Opened(ChatSession session, List<Notice> notices) {}
 }

@@ -1,6 +1,5 @@
 package dev.rebound.session;
 
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.MessageEntry;
 import dev.rebound.history.ModelChangeEntry;
@@ -8,6 +7,7 @@ import dev.rebound.history.NoticeEntry;
 import dev.rebound.history.RetryChainEntry;
 import dev.rebound.history.TitleEntry;
 import dev.rebound.settings.Settings;
+import dev.rebound.transcript.ModelRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -17,8 +17,7 @@ import java.util.Set;
  * start on — the user's last choice when it is still configured, never a fallback model (§6 of the retry policy).
  */
 public final class SessionRestorer {
-    private SessionRestorer() {
-    }
+    private SessionRestorer() {}
 
     /**
      * @param defaultModel the model to use when the file names none that is still configured
@@ -30,13 +29,14 @@ public final class SessionRestorer {
         for (var entry : loaded.entries()) {
             switch (entry) {
                 case MessageEntry m -> {
-                    history.add(new HistoryEntry.Message(m.message(), retried.contains(m.message().id()), m.ts()));
+                    history.add(new HistoryEntry.Message(
+                            m.message(), retried.contains(m.message().id()), m.ts()));
                     if (firstUsed == null && m.message() instanceof dev.rebound.transcript.AssistantMessage a) {
                         firstUsed = a.modelRef();
                     }
                 }
-                case ModelChangeEntry c -> history.add(new HistoryEntry.ModelChange(c.from(), c.to(), c.role(),
-                        c.reason(), c.ts()));
+                case ModelChangeEntry c ->
+                    history.add(new HistoryEntry.ModelChange(c.from(), c.to(), c.role(), c.reason(), c.ts()));
                 case RetryChainEntry r -> history.add(new HistoryEntry.RetryChain(r.chain(), r.ts()));
                 case NoticeEntry n -> history.add(new HistoryEntry.Notice(n.level(), n.message(), n.ts()));
                 case TitleEntry t -> history.add(new HistoryEntry.Title(t.title(), t.ts()));
@@ -59,7 +59,8 @@ public final class SessionRestorer {
         for (var entry : loaded.entries()) {
             if (entry instanceof ModelChangeEntry c) {
                 history.add(new HistoryEntry.ModelChange(c.from(), c.to(), c.role(), c.reason(), c.ts()));
-            } else if (firstUsed == null && entry instanceof MessageEntry m
+            } else if (firstUsed == null
+                    && entry instanceof MessageEntry m
                     && m.message() instanceof dev.rebound.transcript.AssistantMessage a) {
                 firstUsed = a.modelRef();
             }

@@ -11,5 +11,5 @@ import dev.rebound.transcript.ModelRef;
  * @param streaming a provider call is in progress
  * @param messageCount messages in the runtime context
  */
-public record SessionState(String sessionId, ModelRef model, boolean turnRunning, boolean streaming, int messageCount) {
-}
+public record SessionState(
+        String sessionId, ModelRef model, boolean turnRunning, boolean streaming, int messageCount) {}

@@ -1,14 +1,14 @@
 package dev.rebound.session;
 
 import dev.rebound.event.AgentEnd;
+import dev.rebound.event.SessionEvent;
+import dev.rebound.history.SessionTitles;
+import dev.rebound.settings.Settings;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ModelRef;
-import dev.rebound.event.SessionEvent;
 import dev.rebound.transcript.StopReason;
 import dev.rebound.transcript.UserMessage;
-import dev.rebound.history.SessionTitles;
-import dev.rebound.settings.Settings;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -56,10 +56,14 @@ public final class SessionTitler implements SessionListener {
             return;
         }
         List<ChatMessage> messages = session.messages();
-        Optional<UserMessage> prompt = messages.stream().filter(m -> m instanceof UserMessage)
-                .map(m -> (UserMessage) m).findFirst();
-        boolean answered = messages.stream().anyMatch(m -> m instanceof AssistantMessage a
-                && a.stopReason() == StopReason.STOP && !a.text().isBlank());
+        Optional<UserMessage> prompt = messages.stream()
+                .filter(m -> m instanceof UserMessage)
+                .map(m -> (UserMessage) m)
+                .findFirst();
+        boolean answered = messages.stream()
+                .anyMatch(m -> m instanceof AssistantMessage a
+                        && a.stopReason() == StopReason.STOP
+                        && !a.text().isBlank());
         if (prompt.isEmpty() || !answered || !done.compareAndSet(false, true) || session.title() != null) {
             return;
         }
@@ -69,7 +73,8 @@ public final class SessionTitler implements SessionListener {
         ModelRef titleModel = settings.get().modelRoles().get(ROLE);
         if (titleModel != null) {
             // Only replaces the automatic title: a rename made meanwhile wins.
-            background.execute(() -> fromModel(titleModel, text).filter(t -> firstWords.equals(session.title()))
+            background.execute(() -> fromModel(titleModel, text)
+                    .filter(t -> firstWords.equals(session.title()))
                     .ifPresent(session::setTitle));
         }
     }
@@ -79,7 +84,9 @@ public final class SessionTitler implements SessionListener {
                 + "the title only, without quotes.\n\n" + prompt.substring(0, Math.min(prompt.length(), 2000));
         Optional<AssistantMessage> reply = roleCalls.call(ROLE, model, ask);
         if (reply.isEmpty() || reply.get().stopReason() != StopReason.STOP) {
-            LOG.info("The title model {} did not answer ({}); keeping the first-words title", model,
+            LOG.info(
+                    "The title model {} did not answer ({}); keeping the first-words title",
+                    model,
                     reply.map(AssistantMessage::errorMessage).orElse("not asked"));
             return Optional.empty();
         }
@@ -89,10 +96,15 @@ public final class SessionTitler implements SessionListener {
     /** The first line of a model's answer, without quotes or a trailing period, at most {@value #MAX_TITLE} chars. */
     static Optional<String> clean(String answer) {
         String line = answer.strip().lines().findFirst().orElse("").strip();
-        line = line.replaceAll("^[\"'“”«»*#\\s]+|[\"'“”«»*\\s]+$", "").replaceAll("[.。]$", "").strip();
+        line = line.replaceAll("^[\"'“”«»*#\\s]+|[\"'“”«»*\\s]+$", "")
+                .replaceAll("[.。]$", "")
+                .strip();
         if (line.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(line.length() <= MAX_TITLE ? line : line.substring(0, MAX_TITLE - 1).strip() + "…");
+        return Optional.of(
+                line.length() <= MAX_TITLE
+                        ? line
+                        : line.substring(0, MAX_TITLE - 1).strip() + "…");
     }
 }

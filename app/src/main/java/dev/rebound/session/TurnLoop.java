@@ -37,8 +37,16 @@ final class TurnLoop {
     /** Makes the turn stop counting as running, before its closing events. */
     private final Consumer<Turn> release;
 
-    TurnLoop(IdGenerator ids, Clock clock, SessionModel model, RuntimeContext context, History history,
-             SessionEvents events, AttemptPolicy attempts, ProviderCall call, Consumer<Turn> release) {
+    TurnLoop(
+            IdGenerator ids,
+            Clock clock,
+            SessionModel model,
+            RuntimeContext context,
+            History history,
+            SessionEvents events,
+            AttemptPolicy attempts,
+            ProviderCall call,
+            Consumer<Turn> release) {
         this.ids = ids;
         this.clock = clock;
         this.model = model;
@@ -71,8 +79,8 @@ final class TurnLoop {
                 }
                 last = runAttempt(turn);
                 awaitingReplacement = null;
-                AgentEndDecision decision = attempts.onAgentEnd(
-                        new AttemptResult(turn.id, attempt, last, turn.userAborted));
+                AgentEndDecision decision =
+                        attempts.onAgentEnd(new AttemptResult(turn.id, attempt, last, turn.userAborted));
                 if (decision instanceof AgentEndDecision.Finish finish) {
                     endTurn(turn, finish.events());
                     ended = true;
@@ -102,18 +110,23 @@ final class TurnLoop {
             if (!ended) {
                 // The retry never delivered: the failure it was to replace is what the turn leaves, as after a cancel.
                 restore(awaitingReplacement);
-                String what = failure == null ? "The turn was interrupted"
-                        : "Something went wrong inside Rebound while answering (" + failure.getClass().getSimpleName()
-                                + ")";
+                String what = failure == null
+                        ? "The turn was interrupted"
+                        : "Something went wrong inside Rebound while answering ("
+                                + failure.getClass().getSimpleName() + ")";
                 List<SessionEvent> closing = new ArrayList<>(attempts.abandon(turn.id, what));
                 if (failure != null) {
-                    closing.add(new Notice(Notice.ERROR, what + ". The details are in the log; you can send your "
-                            + "message again."));
+                    closing.add(new Notice(
+                            Notice.ERROR,
+                            what + ". The details are in the log; you can send your " + "message again."));
                 }
                 endTurn(turn, closing);
             }
             AssistantMessage finalMessage = last != null ? last : emptyAborted(turn);
-            LOG.info("Turn {} ended: {}{}", turn.id, finalMessage.stopReason(),
+            LOG.info(
+                    "Turn {} ended: {}{}",
+                    turn.id,
+                    finalMessage.stopReason(),
                     finalMessage.errorMessage() == null ? "" : " (" + finalMessage.errorMessage() + ")");
             turn.completion.complete(new TurnOutcome(turn.id, finalMessage));
         }
@@ -140,8 +153,21 @@ final class TurnLoop {
     private AssistantMessage runAttempt(Turn turn) {
         String messageId = ids.next();
         ModelRef current = model.current();
-        events.emit(turn, new MessageStart(new AssistantMessage(messageId, List.of(), current.provider(), current.id(),
-                null, null, null, null, null, null, null, clock.millis())));
+        events.emit(
+                turn,
+                new MessageStart(new AssistantMessage(
+                        messageId,
+                        List.of(),
+                        current.provider(),
+                        current.id(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        clock.millis())));
         AssistantMessage message = call.call(turn, messageId, current);
         context.add(message);
         history.append(new HistoryEntry.Message(message, false, message.timestamp()));
@@ -151,8 +177,18 @@ final class TurnLoop {
 
     private AssistantMessage emptyAborted(Turn turn) {
         ModelRef current = model.current();
-        return new AssistantMessage(turn.id, List.of(), current == null ? "" : current.provider(),
-                current == null ? "" : current.id(), null, null, null, StopReason.ABORTED, ChatSession.ABORT_MESSAGE, null, null,
+        return new AssistantMessage(
+                turn.id,
+                List.of(),
+                current == null ? "" : current.provider(),
+                current == null ? "" : current.id(),
+                null,
+                null,
+                null,
+                StopReason.ABORTED,
+                ChatSession.ABORT_MESSAGE,
+                null,
+                null,
                 clock.millis());
     }
 }

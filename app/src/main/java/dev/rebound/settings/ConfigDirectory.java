@@ -19,7 +19,11 @@ public final class ConfigDirectory {
     public static final String ENV_VARIABLE = "REBOUND_CONFIG_DIR";
 
     /** Where the directory came from, for diagnostics. */
-    public enum Source { OPTION, ENVIRONMENT, PLATFORM }
+    public enum Source {
+        OPTION,
+        ENVIRONMENT,
+        PLATFORM
+    }
 
     private final Path root;
     private final Source source;
@@ -40,7 +44,10 @@ public final class ConfigDirectory {
      * @param configDirOption the {@code --config-dir} value, or null when not given
      */
     public static ConfigDirectory resolveFromSystem(Path configDirOption) {
-        return resolve(configDirOption, System.getenv(), System.getProperty("os.name", ""),
+        return resolve(
+                configDirOption,
+                System.getenv(),
+                System.getProperty("os.name", ""),
                 Path.of(System.getProperty("user.home")));
     }
 
@@ -69,7 +76,9 @@ public final class ConfigDirectory {
         String os = osName.toLowerCase(Locale.ROOT);
         if (os.startsWith("windows")) {
             String appData = env.get("APPDATA");
-            Path base = appData == null || appData.isBlank() ? home.resolve("AppData").resolve("Roaming") : Path.of(appData);
+            Path base = appData == null || appData.isBlank()
+                    ? home.resolve("AppData").resolve("Roaming")
+                    : Path.of(appData);
             return base.resolve("Rebound");
         }
         if (os.startsWith("mac") || os.startsWith("darwin")) {
@@ -124,8 +133,13 @@ public final class ConfigDirectory {
      * @throws IllegalArgumentException when the id could escape that directory (empty, a path separator, {@code ..})
      */
     public Path pluginDataDir(String pluginId) {
-        if (pluginId == null || pluginId.isBlank() || pluginId.equals(".") || pluginId.equals("..")
-                || pluginId.indexOf('/') >= 0 || pluginId.indexOf('\\') >= 0 || pluginId.indexOf('\0') >= 0
+        if (pluginId == null
+                || pluginId.isBlank()
+                || pluginId.equals(".")
+                || pluginId.equals("..")
+                || pluginId.indexOf('/') >= 0
+                || pluginId.indexOf('\\') >= 0
+                || pluginId.indexOf('\0') >= 0
                 || pluginId.indexOf(':') >= 0) {
             throw new IllegalArgumentException("'" + pluginId + "' cannot be used as a plugin data directory name");
         }
@@ -146,8 +160,8 @@ public final class ConfigDirectory {
     public ConfigDirectory ensureExists() throws IOException {
         if (!Files.isDirectory(root)) {
             if (root.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.createDirectories(root, PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectories(
+                        root, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             } else {
                 Files.createDirectories(root);
             }

@@ -11,8 +11,7 @@ import java.util.Map;
  * (arrays included) replaces. Existing members keep their order; new ones are appended.
  */
 public final class JsonMergePatch {
-    private JsonMergePatch() {
-    }
+    private JsonMergePatch() {}
 
     /**
      * Applies a patch. Neither argument is modified.
@@ -33,9 +32,8 @@ public final class JsonMergePatch {
         if (!patch.isObject()) {
             return patch.deepCopy();
         }
-        ObjectNode result = target != null && target.isObject()
-                ? (ObjectNode) target
-                : JsonNodeFactory.instance.objectNode();
+        ObjectNode result =
+                target != null && target.isObject() ? (ObjectNode) target : JsonNodeFactory.instance.objectNode();
         for (Map.Entry<String, JsonNode> member : patch.properties()) {
             if (member.getValue().isNull()) {
                 result.remove(member.getKey());

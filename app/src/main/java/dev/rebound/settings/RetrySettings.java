@@ -16,12 +16,19 @@ import java.util.Map;
  * @param fallbackRevertPolicy when to return to the primary model
  * @param refusalPinMs how long a refusal fallback is pinned
  */
-public record RetrySettings(boolean enabled, int maxRetries, long baseDelayMs, long maxDelayMs, long maxElapsedMs,
-                            boolean modelFallback, Map<String, List<String>> fallbackChains,
-                            RevertPolicy fallbackRevertPolicy, long refusalPinMs) {
+public record RetrySettings(
+        boolean enabled,
+        int maxRetries,
+        long baseDelayMs,
+        long maxDelayMs,
+        long maxElapsedMs,
+        boolean modelFallback,
+        Map<String, List<String>> fallbackChains,
+        RevertPolicy fallbackRevertPolicy,
+        long refusalPinMs) {
 
-    public static final RetrySettings DEFAULTS = new RetrySettings(true, 10, 500, 300_000, 600_000, true, Map.of(),
-            RevertPolicy.COOLDOWN_EXPIRY, 1_800_000);
+    public static final RetrySettings DEFAULTS =
+            new RetrySettings(true, 10, 500, 300_000, 600_000, true, Map.of(), RevertPolicy.COOLDOWN_EXPIRY, 1_800_000);
 
     public RetrySettings {
         fallbackChains = fallbackChains == null ? Map.of() : Map.copyOf(fallbackChains);
@@ -29,7 +36,8 @@ public record RetrySettings(boolean enabled, int maxRetries, long baseDelayMs, l
 
     /** {@code retry.fallbackRevertPolicy}. {@link #toString()} gives the settings value. */
     public enum RevertPolicy {
-        COOLDOWN_EXPIRY("cooldown-expiry"), NEVER("never");
+        COOLDOWN_EXPIRY("cooldown-expiry"),
+        NEVER("never");
 
         private final String value;
 

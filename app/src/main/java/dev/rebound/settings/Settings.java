@@ -16,15 +16,20 @@ import java.util.Optional;
  * @param retry the retry group
  * @param timeouts the timeouts group
  */
-public record Settings(ModelRef model, Map<String, ModelRef> modelRoles, Map<String, ProviderConfig> providers,
-                       RetrySettings retry, TimeoutSettings timeouts) {
+public record Settings(
+        ModelRef model,
+        Map<String, ModelRef> modelRoles,
+        Map<String, ProviderConfig> providers,
+        RetrySettings retry,
+        TimeoutSettings timeouts) {
 
-    public static final Settings DEFAULTS = new Settings(null, Map.of(), Map.of(), RetrySettings.DEFAULTS,
-            TimeoutSettings.DEFAULTS);
+    public static final Settings DEFAULTS =
+            new Settings(null, Map.of(), Map.of(), RetrySettings.DEFAULTS, TimeoutSettings.DEFAULTS);
 
     public Settings {
         modelRoles = modelRoles == null ? Map.of() : Map.copyOf(modelRoles);
-        providers = providers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(providers));
+        providers =
+                providers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(providers));
         retry = retry == null ? RetrySettings.DEFAULTS : retry;
         timeouts = timeouts == null ? TimeoutSettings.DEFAULTS : timeouts;
     }
@@ -36,7 +41,9 @@ public record Settings(ModelRef model, Map<String, ModelRef> modelRoles, Map<Str
 
     /** The configured model of that selector, if its provider lists it. */
     public Optional<ModelConfig> findModel(ModelRef ref) {
-        return provider(ref.provider()).flatMap(p -> p.models().stream().filter(m -> m.id().equals(ref.id())).findFirst());
+        return provider(ref.provider())
+                .flatMap(p ->
+                        p.models().stream().filter(m -> m.id().equals(ref.id())).findFirst());
     }
 
     /** Every configured model, providers and models in file order. */

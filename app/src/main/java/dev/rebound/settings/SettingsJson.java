@@ -9,8 +9,7 @@ import java.util.Map;
 
 /** Writes typed {@link Settings} back as a settings document, with the key names of settings.json. */
 final class SettingsJson {
-    private SettingsJson() {
-    }
+    private SettingsJson() {}
 
     static ObjectNode toJson(Settings settings) {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
@@ -52,7 +51,8 @@ final class SettingsJson {
             ArrayNode selectors = chains.putArray(chain.getKey());
             chain.getValue().forEach(selectors::add);
         }
-        retryNode.put("fallbackRevertPolicy", retry.fallbackRevertPolicy().toString())
+        retryNode
+                .put("fallbackRevertPolicy", retry.fallbackRevertPolicy().toString())
                 .put("refusalPinMs", retry.refusalPinMs());
         TimeoutSettings timeouts = settings.timeouts();
         root.putObject("timeouts")

@@ -1,16 +1,12 @@
 package dev.rebound.settings;
 
-import dev.rebound.files.FileProblem;
-
-import dev.rebound.files.JsonFiles;
-
-import dev.rebound.files.FileBackups;
-
-import dev.rebound.files.AtomicFiles;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rebound.files.AtomicFiles;
+import dev.rebound.files.FileBackups;
+import dev.rebound.files.FileProblem;
+import dev.rebound.files.JsonFiles;
 import dev.rebound.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,6 +37,7 @@ public final class SettingsStore {
     private final Clock clock;
     /** The provider in effect while the file configures none, or null. */
     private final ProviderConfig builtIn;
+
     private final ObjectMapper mapper = Json.newMapper();
     private final List<Consumer<Settings>> listeners = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
@@ -48,10 +45,10 @@ public final class SettingsStore {
     private ObjectNode document;
     /** The file on disk could not be read; guarded by {@link #lock}. */
     private boolean fileUnreadable;
+
     private volatile State state;
 
-    private record State(Settings settings, List<FileProblem> problems) {
-    }
+    private record State(Settings settings, List<FileProblem> problems) {}
 
     private SettingsStore(Path file, Clock clock, ProviderConfig builtIn) {
         this.file = file;
@@ -79,7 +76,8 @@ public final class SettingsStore {
 
     /** Whether {@link #current()} runs on the built-in provider because the file configures none. */
     public boolean usesBuiltInProvider() {
-        return builtIn != null && state.settings().providers().size() == 1
+        return builtIn != null
+                && state.settings().providers().size() == 1
                 && state.settings().providers().get(builtIn.key()) == builtIn;
     }
 
@@ -92,7 +90,11 @@ public final class SettingsStore {
         if (builtIn == null || unreadable || !configuresNoProviders(fileDocument)) {
             return settings;
         }
-        return new Settings(settings.model(), settings.modelRoles(), Map.of(builtIn.key(), builtIn), settings.retry(),
+        return new Settings(
+                settings.model(),
+                settings.modelRoles(),
+                Map.of(builtIn.key(), builtIn),
+                settings.retry(),
                 settings.timeouts());
     }
 
@@ -160,13 +162,13 @@ public final class SettingsStore {
             ObjectNode base = fileUnreadable ? mapper.createObjectNode() : document;
             JsonNode patched = JsonMergePatch.apply(base, mergePatch);
             if (!patched.isObject()) {
-                return new SettingsUpdate.Rejected(List.of(FileProblem.error("",
-                        "a settings edit must be a JSON object (a merge patch); it would replace all settings")));
+                return new SettingsUpdate.Rejected(List.of(FileProblem.error(
+                        "", "a settings edit must be a JSON object (a merge patch); it would replace all settings")));
             }
             List<FileProblem> reasons = new ArrayList<>();
             for (String path : SettingsValidator.apiKeyPaths(mergePatch)) {
-                reasons.add(FileProblem.error(path,
-                        "API keys are not stored in settings.json; add them to credentials.json"));
+                reasons.add(FileProblem.error(
+                        path, "API keys are not stored in settings.json; add them to credentials.json"));
             }
             SettingsValidator.Result result = SettingsValidator.validate(patched);
             reasons.addAll(result.errors());
@@ -177,8 +179,7 @@ public final class SettingsStore {
                 save((ObjectNode) patched);
             } catch (IOException e) {
                 LOG.warn("could not save {}", file, e);
-                return new SettingsUpdate.Rejected(List.of(FileProblem.error("",
-                        WriteFailures.explain(file, e))));
+                return new SettingsUpdate.Rejected(List.of(FileProblem.error("", WriteFailures.explain(file, e))));
             }
             document = (ObjectNode) patched;
             fileUnreadable = false;

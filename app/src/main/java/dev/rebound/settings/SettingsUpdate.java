@@ -1,7 +1,6 @@
 package dev.rebound.settings;
 
 import dev.rebound.files.FileProblem;
-
 import java.util.List;
 import java.util.Objects;
 

@@ -1,10 +1,8 @@
 package dev.rebound.settings;
 
-import dev.rebound.files.FileProblem;
-
-import dev.rebound.files.KeyPath;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rebound.files.FileProblem;
+import dev.rebound.files.KeyPath;
 import dev.rebound.transcript.ModelRef;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -32,13 +30,13 @@ public final class SettingsValidator {
     private static final String API_VALUES =
             Arrays.stream(ProviderApi.values()).map(ProviderApi::toString).collect(Collectors.joining(", "));
     private static final String POLICY_VALUES = Arrays.stream(RetrySettings.RevertPolicy.values())
-            .map(RetrySettings.RevertPolicy::toString).collect(Collectors.joining(", "));
+            .map(RetrySettings.RevertPolicy::toString)
+            .collect(Collectors.joining(", "));
 
     private final List<FileProblem> problems = new ArrayList<>();
     private Map<String, ProviderConfig> providers = Map.of();
 
-    private SettingsValidator() {
-    }
+    private SettingsValidator() {}
 
     /**
      * The settings a document describes and what is wrong with it.
@@ -103,8 +101,10 @@ public final class SettingsValidator {
             return new Result(Settings.DEFAULTS, problems);
         }
         for (String path : apiKeyPaths(document)) {
-            problems.add(FileProblem.warning(path, "API keys do not belong in settings.json, which is not kept "
-                    + "secret; move the key to credentials.json. It is ignored here."));
+            problems.add(FileProblem.warning(
+                    path,
+                    "API keys do not belong in settings.json, which is not kept "
+                            + "secret; move the key to credentials.json. It is ignored here."));
         }
         providers = providers(document.get("providers"));
         ModelRef model = present(document.get("model")) ? selector(document.get("model"), "model") : null;
@@ -127,8 +127,8 @@ public final class SettingsValidator {
                 continue;
             }
             if (key.isEmpty() || key.contains("/") || !key.strip().equals(key)) {
-                problems.add(FileProblem.error(path,
-                        "a provider key must be non-empty, without '/' and without surrounding spaces"));
+                problems.add(FileProblem.error(
+                        path, "a provider key must be non-empty, without '/' and without surrounding spaces"));
                 continue;
             }
             ProviderConfig provider = provider(key, entry.getValue(), path);
@@ -167,8 +167,8 @@ public final class SettingsValidator {
     private String baseUrl(JsonNode node, String path, ProviderApi api) {
         if (!present(node)) {
             if (api != ProviderApi.SIMULATOR) {
-                problems.add(FileProblem.error(path, "is required (the base URL of the provider's API, like "
-                        + "https://api.openai.com/v1)"));
+                problems.add(FileProblem.error(
+                        path, "is required (the base URL of the provider's API, like " + "https://api.openai.com/v1)"));
             }
             return null;
         }
@@ -178,8 +178,8 @@ public final class SettingsValidator {
         }
         String url = node.textValue();
         if (api != ProviderApi.SIMULATOR && !isHttpUrl(url)) {
-            problems.add(FileProblem.error(path,
-                    "'" + url + "' must be an absolute http(s) URL, like https://api.openai.com/v1"));
+            problems.add(FileProblem.error(
+                    path, "'" + url + "' must be an absolute http(s) URL, like https://api.openai.com/v1"));
             return null;
         }
         return url;
@@ -190,7 +190,8 @@ public final class SettingsValidator {
             URI uri = new URI(text);
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
             return (scheme.equals("http") || scheme.equals("https"))
-                    && uri.getRawAuthority() != null && !uri.getRawAuthority().isBlank();
+                    && uri.getRawAuthority() != null
+                    && !uri.getRawAuthority().isBlank();
         } catch (URISyntaxException e) {
             return false;
         }
@@ -215,9 +216,11 @@ public final class SettingsValidator {
             }
             String idPath = KeyPath.child(entryPath, "id");
             JsonNode idNode = entry.get("id");
-            Long contextWindow = wholeNumber(entry.get("contextWindow"), KeyPath.child(entryPath, "contextWindow"),
-                    1, Integer.MAX_VALUE);
-            if (!present(idNode) || !idNode.isTextual() || idNode.textValue().isBlank()
+            Long contextWindow = wholeNumber(
+                    entry.get("contextWindow"), KeyPath.child(entryPath, "contextWindow"), 1, Integer.MAX_VALUE);
+            if (!present(idNode)
+                    || !idNode.isTextual()
+                    || idNode.textValue().isBlank()
                     || !idNode.textValue().strip().equals(idNode.textValue())) {
                 problems.add(FileProblem.error(idPath, "must be a non-empty string without surrounding spaces"));
                 continue;
@@ -392,8 +395,8 @@ public final class SettingsValidator {
                 continue;
             }
             if (!entry.getValue().isObject()) {
-                problems.add(FileProblem.error(path, "must be an object with the plugin's settings, e.g. "
-                        + "{\"enabled\": false}"));
+                problems.add(FileProblem.error(
+                        path, "must be an object with the plugin's settings, e.g. " + "{\"enabled\": false}"));
                 continue;
             }
             bool(entry.getValue(), path, "enabled", true);
@@ -419,11 +422,12 @@ public final class SettingsValidator {
         }
         ProviderConfig provider = providers.get(ref.provider());
         if (provider == null) {
-            problems.add(FileProblem.warning(path,
+            problems.add(FileProblem.warning(
+                    path,
                     "'" + text + "' names provider '" + ref.provider() + "', which is not configured in providers"));
         } else if (provider.models().stream().noneMatch(m -> m.id().equals(ref.id()))) {
-            problems.add(FileProblem.warning(path,
-                    "'" + text + "' is not among the models of provider '" + ref.provider() + "'"));
+            problems.add(FileProblem.warning(
+                    path, "'" + text + "' is not among the models of provider '" + ref.provider() + "'"));
         }
         return ref;
     }

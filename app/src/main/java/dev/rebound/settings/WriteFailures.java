@@ -13,27 +13,32 @@ import java.util.Locale;
  * file names) is for the log; people get one of these sentences.
  */
 public final class WriteFailures {
-    private WriteFailures() {
-    }
+    private WriteFailures() {}
 
     /** The cause of a failed write of {@code file}, as a sentence that ends with what to do. */
     public static String explain(Path file, Exception failure) {
         String detail = messages(failure);
         Path folder = file.toAbsolutePath().getParent();
-        if (Files.isDirectory(file) || failure instanceof DirectoryNotEmptyException
+        if (Files.isDirectory(file)
+                || failure instanceof DirectoryNotEmptyException
                 || detail.contains("is a directory")) {
             return file + " is a folder, not a file. Move or rename that folder, then try again.";
         }
-        if (failure instanceof AccessDeniedException || detail.contains("permission denied")
-                || detail.contains("access is denied") || detail.contains("read-only file system")) {
+        if (failure instanceof AccessDeniedException
+                || detail.contains("permission denied")
+                || detail.contains("access is denied")
+                || detail.contains("read-only file system")) {
             return "Rebound may not write to " + folder + ". Give your user write permission on that folder (and on "
                     + file.getFileName() + "), then try again.";
         }
-        if (detail.contains("no space left") || detail.contains("not enough space") || detail.contains("disk full")
+        if (detail.contains("no space left")
+                || detail.contains("not enough space")
+                || detail.contains("disk full")
                 || detail.contains("quota exceeded")) {
             return "The disk holding " + folder + " is full. Free some space, then try again.";
         }
-        if (failure instanceof OverlappingFileLockException || detail.contains("used by another process")
+        if (failure instanceof OverlappingFileLockException
+                || detail.contains("used by another process")
                 || detail.contains("locked")) {
             return file.getFileName() + " is in use by another program. Close that program, then try again.";
         }

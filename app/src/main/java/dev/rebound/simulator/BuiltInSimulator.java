@@ -26,8 +26,7 @@ public final class BuiltInSimulator implements AutoCloseable {
      * A fake credential of the built-in provider: its label and the key the simulator sees (and scenario steps can be
      * kept for).
      */
-    public record FakeCredential(String label, String key) {
-    }
+    public record FakeCredential(String label, String key) {}
 
     private final FaultScript faults = new FaultQueue();
     private final List<Runnable> clearActions = new CopyOnWriteArrayList<>();

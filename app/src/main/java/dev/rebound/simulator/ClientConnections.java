@@ -129,7 +129,8 @@ final class ClientConnections implements AutoCloseable {
     }
 
     private static void pump(Socket from, Socket to) {
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             in.transferTo(out);
         } catch (IOException e) {
             LOG.trace("Simulator: relay ended ({})", e.toString());

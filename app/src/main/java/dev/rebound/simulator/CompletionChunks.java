@@ -78,8 +78,12 @@ record CompletionChunks(ObjectMapper mapper, String id, long created, String mod
     }
 
     private ObjectNode base(String object) {
-        return mapper.createObjectNode().put("id", id).put("object", object).put("created", created)
-                .put("model", model).put("system_fingerprint", FINGERPRINT);
+        return mapper.createObjectNode()
+                .put("id", id)
+                .put("object", object)
+                .put("created", created)
+                .put("model", model)
+                .put("system_fingerprint", FINGERPRINT);
     }
 
     private static ObjectNode choice(ObjectNode chunk) {
@@ -91,7 +95,9 @@ record CompletionChunks(ObjectMapper mapper, String id, long created, String mod
     }
 
     private static void usage(ObjectNode root, int promptTokens, int completionTokens) {
-        root.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", completionTokens)
+        root.putObject("usage")
+                .put("prompt_tokens", promptTokens)
+                .put("completion_tokens", completionTokens)
                 .put("total_tokens", promptTokens + completionTokens);
     }
 }

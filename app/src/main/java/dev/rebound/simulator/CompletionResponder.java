@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 final class CompletionResponder {
     /** The longest a stall holds a connection before the simulator closes it. */
     static final long STALL_LIMIT_MS = 600_000;
+
     private static final String REFUSAL = "I'm sorry, but I can't help with that request.";
 
     private final ObjectMapper mapper;
@@ -37,8 +38,13 @@ final class CompletionResponder {
      *
      * @param clientGone released when the client closes the connection or the server stops; ends a stall
      */
-    void respond(HttpExchange exchange, CompletionRequest request, Fault fault, double tokensPerSecond,
-                 CountDownLatch clientGone) throws IOException, InterruptedException {
+    void respond(
+            HttpExchange exchange,
+            CompletionRequest request,
+            Fault fault,
+            double tokensPerSecond,
+            CountDownLatch clientGone)
+            throws IOException, InterruptedException {
         if (request.streamed()) {
             stream(exchange, request, fault, tokensPerSecond, clientGone);
         } else {
@@ -46,8 +52,9 @@ final class CompletionResponder {
         }
     }
 
-    private void stream(HttpExchange exchange, CompletionRequest request, Fault fault, double rate,
-                        CountDownLatch clientGone) throws IOException, InterruptedException {
+    private void stream(
+            HttpExchange exchange, CompletionRequest request, Fault fault, double rate, CountDownLatch clientGone)
+            throws IOException, InterruptedException {
         CompletionChunks chunks = chunks(request);
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
@@ -62,11 +69,11 @@ final class CompletionResponder {
         }
         List<String> tokens = composer.reply(request.prompt());
         switch (fault) {
-            case Fault.CutAfter cut -> pacer.send(Tokens.firstChars(tokens, cut.chars()), rate,
-                    text -> event(out, chunks.content(text)));
+            case Fault.CutAfter cut ->
+                pacer.send(Tokens.firstChars(tokens, cut.chars()), rate, text -> event(out, chunks.content(text)));
             case Fault.Stall stall -> {
-                pacer.send(Tokens.firstChars(tokens, stall.afterChars()), rate,
-                        text -> event(out, chunks.content(text)));
+                pacer.send(
+                        Tokens.firstChars(tokens, stall.afterChars()), rate, text -> event(out, chunks.content(text)));
                 clientGone.await(STALL_LIMIT_MS, TimeUnit.MILLISECONDS);
             }
             default -> {
@@ -112,13 +119,12 @@ final class CompletionResponder {
     }
 
     private CompletionChunks chunks(CompletionRequest request) {
-        return new CompletionChunks(mapper, "chatcmpl-sim-" + request.number(), clock.instant().getEpochSecond(),
-                request.model());
+        return new CompletionChunks(
+                mapper, "chatcmpl-sim-" + request.number(), clock.instant().getEpochSecond(), request.model());
     }
 
     private static void event(OutputStream out, String data) throws IOException {
         out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
-
 }

@@ -28,12 +28,10 @@ public sealed interface Fault {
     }
 
     /** A normal streamed reply. */
-    record Ok() implements Fault {
-    }
+    record Ok() implements Fault {}
 
     /** HTTP 529 with Anthropic's {@code overloaded_error} body. */
-    record Overload() implements Fault {
-    }
+    record Overload() implements Fault {}
 
     /**
      * OpenAI's way of being overloaded: HTTP 503 ("The server is overloaded or not ready yet.") or 500 ("The server had
@@ -70,48 +68,39 @@ public sealed interface Fault {
      *
      * @param resetsInSeconds when the limit resets, from now
      */
-    record UsageLimit(long resetsInSeconds) implements Fault {
-    }
+    record UsageLimit(long resetsInSeconds) implements Fault {}
 
     /** HTTP 429 with OpenAI's {@code insufficient_quota} body (billing: switches credential, never waits). */
-    record InsufficientQuota() implements Fault {
-    }
+    record InsufficientQuota() implements Fault {}
 
     /** The connection is closed after the request is read, before any response header is sent. */
-    record ResetBeforeHeaders() implements Fault {
-    }
+    record ResetBeforeHeaders() implements Fault {}
 
     /**
      * The reply streams normally, then the stream ends after {@code chars} characters of text, with no finish reason
      * and no {@code [DONE]}.
      */
-    record CutAfter(int chars) implements Fault {
-    }
+    record CutAfter(int chars) implements Fault {}
 
     /**
      * The reply streams {@code afterChars} characters of text, then not a byte more is sent (no keep-alive comment
      * either, so a client's idle timeout sees the stall) while the connection stays open: until the client closes it,
      * the simulator stops, or 10 minutes pass, when the simulator closes it.
      */
-    record Stall(int afterChars) implements Fault {
-    }
+    record Stall(int afterChars) implements Fault {}
 
     /** A 200 stream whose delta carries OpenAI's {@code refusal} field instead of content. */
-    record Refusal() implements Fault {
-    }
+    record Refusal() implements Fault {}
 
     /** HTTP 400 with OpenAI's {@code context_length_exceeded} body. */
-    record ContextOverflow() implements Fault {
-    }
+    record ContextOverflow() implements Fault {}
 
     /** HTTP 401 with OpenAI's {@code invalid_api_key} body. */
-    record Unauthorized() implements Fault {
-    }
+    record Unauthorized() implements Fault {}
 
     /**
      * Waits {@code ms} milliseconds before sending the response headers, then answers normally. When the client closes
      * the connection (or the simulator stops) first, the wait ends and nothing is sent.
      */
-    record Delay(long ms) implements Fault {
-    }
+    record Delay(long ms) implements Fault {}
 }

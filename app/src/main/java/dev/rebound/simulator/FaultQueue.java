@@ -14,8 +14,7 @@ public final class FaultQueue implements FaultScript {
     private final List<FaultStep> steps = new ArrayList<>();
 
     /** An empty queue: every request gets a normal reply until steps are added. */
-    public FaultQueue() {
-    }
+    public FaultQueue() {}
 
     /** A queue holding {@code initial}. */
     public FaultQueue(List<FaultStep> initial) {

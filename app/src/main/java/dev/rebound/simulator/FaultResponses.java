@@ -24,8 +24,7 @@ import java.util.Optional;
  */
 final class FaultResponses {
     /** A response to send: status, headers, JSON body. */
-    record ErrorResponse(int status, Map<String, String> headers, String body) {
-    }
+    record ErrorResponse(int status, Map<String, String> headers, String body) {}
 
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -39,30 +38,56 @@ final class FaultResponses {
     Optional<ErrorResponse> of(Fault fault, String model, String key, String requestId) {
         return switch (fault) {
             case Fault.Overload _ -> Optional.of(overload(requestId));
-            case Fault.ServerError e when e.status() == 503 -> Optional.of(openAi(503, Map.of(),
-                    "The server is overloaded or not ready yet.", "server_error", null, null));
-            case Fault.ServerError e -> Optional.of(openAi(e.status(), Map.of(), "The server had an error while "
-                    + "processing your request. Sorry about that!", "server_error", null, null));
+            case Fault.ServerError e
+            when e.status() == 503 ->
+                Optional.of(openAi(
+                        503, Map.of(), "The server is overloaded or not ready yet.", "server_error", null, null));
+            case Fault.ServerError e ->
+                Optional.of(openAi(
+                        e.status(),
+                        Map.of(),
+                        "The server had an error while " + "processing your request. Sorry about that!",
+                        "server_error",
+                        null,
+                        null));
             case Fault.RateLimit r -> Optional.of(rateLimit(r, model));
             case Fault.UsageLimit u -> Optional.of(usageLimit(u));
-            case Fault.InsufficientQuota _ -> Optional.of(openAi(429, Map.of(), "You exceeded your current quota, "
-                    + "please check your plan and billing details. For more information on this error, read the docs: "
-                    + "https://platform.openai.com/docs/guides/error-codes/api-errors.", "insufficient_quota", null,
-                    "insufficient_quota"));
-            case Fault.ContextOverflow _ -> Optional.of(openAi(400, Map.of(), "This model's maximum context length "
-                    + "is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length "
-                    + "of the messages.", "invalid_request_error", "messages", "context_length_exceeded"));
-            case Fault.Unauthorized _ -> Optional.of(openAi(401, Map.of(), "Incorrect API key provided: "
-                    + masked(key) + ". You can find your API key at https://platform.openai.com/account/api-keys.",
-                    "invalid_request_error", null, "invalid_api_key"));
+            case Fault.InsufficientQuota _ ->
+                Optional.of(openAi(
+                        429,
+                        Map.of(),
+                        "You exceeded your current quota, "
+                                + "please check your plan and billing details. For more information on this error, read the docs: "
+                                + "https://platform.openai.com/docs/guides/error-codes/api-errors.",
+                        "insufficient_quota",
+                        null,
+                        "insufficient_quota"));
+            case Fault.ContextOverflow _ ->
+                Optional.of(openAi(
+                        400,
+                        Map.of(),
+                        "This model's maximum context length "
+                                + "is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length "
+                                + "of the messages.",
+                        "invalid_request_error",
+                        "messages",
+                        "context_length_exceeded"));
+            case Fault.Unauthorized _ ->
+                Optional.of(openAi(
+                        401,
+                        Map.of(),
+                        "Incorrect API key provided: " + masked(key)
+                                + ". You can find your API key at https://platform.openai.com/account/api-keys.",
+                        "invalid_request_error",
+                        null,
+                        "invalid_api_key"));
             default -> Optional.empty();
         };
     }
 
     /** The 404 of a path the simulator does not serve. */
     ErrorResponse notFound(String method, String path) {
-        return openAi(404, Map.of(), "Invalid URL (" + method + " " + path + ")", "invalid_request_error", null,
-                null);
+        return openAi(404, Map.of(), "Invalid URL (" + method + " " + path + ")", "invalid_request_error", null, null);
     }
 
     /** The 400 of a request body the simulator cannot read. */
@@ -89,22 +114,31 @@ final class FaultResponses {
         }
         headers.put("x-ratelimit-limit-requests", "3");
         headers.put("x-ratelimit-remaining-requests", "0");
-        return openAi(429, headers, "Rate limit reached for " + model + " in organization org-simulator on requests "
-                + "per min (RPM): Limit 3, Used 3, Requested 1. Please try again in " + wait + ". Visit "
-                + "https://platform.openai.com/account/rate-limits to learn more.", "requests", null,
+        return openAi(
+                429,
+                headers,
+                "Rate limit reached for " + model + " in organization org-simulator on requests "
+                        + "per min (RPM): Limit 3, Used 3, Requested 1. Please try again in " + wait + ". Visit "
+                        + "https://platform.openai.com/account/rate-limits to learn more.",
+                "requests",
+                null,
                 "rate_limit_exceeded");
     }
 
     private ErrorResponse usageLimit(Fault.UsageLimit fault) {
         long resetsAt = clock.instant().getEpochSecond() + fault.resetsInSeconds();
         ObjectNode root = mapper.createObjectNode();
-        root.putObject("error").put("type", "usage_limit_reached").put("message", "The usage limit has been reached")
-                .put("plan_type", "plus").put("resets_at", resetsAt).put("resets_in_seconds", fault.resetsInSeconds());
+        root.putObject("error")
+                .put("type", "usage_limit_reached")
+                .put("message", "The usage limit has been reached")
+                .put("plan_type", "plus")
+                .put("resets_at", resetsAt)
+                .put("resets_in_seconds", fault.resetsInSeconds());
         return new ErrorResponse(429, Map.of("retry-after", Long.toString(fault.resetsInSeconds())), root.toString());
     }
 
-    private ErrorResponse openAi(int status, Map<String, String> headers, String message, String type, String param,
-                                 String code) {
+    private ErrorResponse openAi(
+            int status, Map<String, String> headers, String message, String type, String param, String code) {
         ObjectNode root = mapper.createObjectNode();
         ObjectNode error = root.putObject("error").put("message", message).put("type", type);
         if (param == null) {
@@ -125,7 +159,8 @@ final class FaultResponses {
         if (key == null) {
             return "(none)";
         }
-        return key.length() <= 8 ? "****" : key.substring(0, 4) + "*".repeat(Math.min(key.length() - 8, 20))
-                + key.substring(key.length() - 4);
+        return key.length() <= 8
+                ? "****"
+                : key.substring(0, 4) + "*".repeat(Math.min(key.length() - 8, 20)) + key.substring(key.length() - 4);
     }
 }

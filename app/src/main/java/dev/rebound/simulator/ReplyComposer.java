@@ -24,30 +24,70 @@ public final class ReplyComposer {
             "\\b(?:answer|reply|respond|write)\\s+(?:(?:in|with|using)\\s+)?(?:exactly\\s+|about\\s+)?(\\d{1,7})\\s*tokens?\\b",
             Pattern.CASE_INSENSITIVE);
     /** An explicit request for a long reply: "a long answer", "longer reply", "long response". */
-    private static final Pattern LONG = Pattern.compile("\\blong(?:er)?\\s+(?:answer|reply|response)\\b",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern LONG =
+            Pattern.compile("\\blong(?:er)?\\s+(?:answer|reply|response)\\b", Pattern.CASE_INSENSITIVE);
 
-    private static final List<String> TOPICS = List.of("Retrying with exponential backoff", "Rotating API keys",
-            "Falling back to another model", "Reading rate-limit headers", "Streaming replies over SSE",
-            "Keeping a chat durable", "Timeouts that mean something", "Telling transient from terminal errors");
-    private static final List<String> OPENERS = List.of("Here is a short overview.", "Good question.",
-            "This comes up often with hosted models.", "The short answer: it depends on the failure.",
-            "Let me break this down.", "A practical way to think about it follows.");
-    private static final List<String> SUBJECTS = List.of("A retry", "The client", "Each attempt", "The provider",
-            "A rate limit", "The backoff", "An overloaded server", "The stream", "A usage limit", "The session");
-    private static final List<String> VERBS = List.of("should wait", "usually recovers", "must never replay",
-            "can switch keys", "reports its delay", "ends the chain", "keeps the context", "waits longer",
-            "gives up early", "resumes the turn");
-    private static final List<String> TAILS = List.of("when the server asks for it", "after a jittered delay",
-            "before the user notices", "once the budget runs out", "unless text was already shown",
-            "within the time budget", "on the next attempt", "if another credential is free",
-            "and says so in an event", "without losing the prompt");
-    private static final List<String> ITEMS = List.of("**Backoff** doubles the wait after each failure",
-            "**Jitter** spreads retries so clients do not stampede", "**Retry-After** headers win over local guesses",
-            "**Credential rotation** keeps a second key warm", "**Fallback chains** name the next model to try",
-            "**Time budgets** stop a chain that would run forever", "**Observable output** is never replayed",
-            "**Cancel Retry** is always one key press away", "**Usage limits** block a key until they reset");
-    private static final List<String[]> ROWS = List.of(new String[] {"429", "rate limit", "wait, then retry"},
+    private static final List<String> TOPICS = List.of(
+            "Retrying with exponential backoff",
+            "Rotating API keys",
+            "Falling back to another model",
+            "Reading rate-limit headers",
+            "Streaming replies over SSE",
+            "Keeping a chat durable",
+            "Timeouts that mean something",
+            "Telling transient from terminal errors");
+    private static final List<String> OPENERS = List.of(
+            "Here is a short overview.",
+            "Good question.",
+            "This comes up often with hosted models.",
+            "The short answer: it depends on the failure.",
+            "Let me break this down.",
+            "A practical way to think about it follows.");
+    private static final List<String> SUBJECTS = List.of(
+            "A retry",
+            "The client",
+            "Each attempt",
+            "The provider",
+            "A rate limit",
+            "The backoff",
+            "An overloaded server",
+            "The stream",
+            "A usage limit",
+            "The session");
+    private static final List<String> VERBS = List.of(
+            "should wait",
+            "usually recovers",
+            "must never replay",
+            "can switch keys",
+            "reports its delay",
+            "ends the chain",
+            "keeps the context",
+            "waits longer",
+            "gives up early",
+            "resumes the turn");
+    private static final List<String> TAILS = List.of(
+            "when the server asks for it",
+            "after a jittered delay",
+            "before the user notices",
+            "once the budget runs out",
+            "unless text was already shown",
+            "within the time budget",
+            "on the next attempt",
+            "if another credential is free",
+            "and says so in an event",
+            "without losing the prompt");
+    private static final List<String> ITEMS = List.of(
+            "**Backoff** doubles the wait after each failure",
+            "**Jitter** spreads retries so clients do not stampede",
+            "**Retry-After** headers win over local guesses",
+            "**Credential rotation** keeps a second key warm",
+            "**Fallback chains** name the next model to try",
+            "**Time budgets** stop a chain that would run forever",
+            "**Observable output** is never replayed",
+            "**Cancel Retry** is always one key press away",
+            "**Usage limits** block a key until they reset");
+    private static final List<String[]> ROWS = List.of(
+            new String[] {"429", "rate limit", "wait, then retry"},
             new String[] {"529", "overloaded", "back off and retry"},
             new String[] {"401", "bad key", "stop and ask"},
             new String[] {"503", "unavailable", "retry with backoff"},
@@ -73,8 +113,8 @@ public final class ReplyComposer {
             ```""");
 
     /** Short sentences to end a reply on; the one at index i has i + 1 tokens (no word is longer than a token). */
-    private static final List<String> ENDINGS = List.of("Done.", "Keep trying.", "Hope this helps.",
-            "Retry with some care.", "Never replay what was shown.");
+    private static final List<String> ENDINGS = List.of(
+            "Done.", "Keep trying.", "Hope this helps.", "Retry with some care.", "Never replay what was shown.");
 
     private final long seed;
 
@@ -98,8 +138,13 @@ public final class ReplyComposer {
         int target = targetTokens(text);
         SplittableRandom random = new SplittableRandom(seed * 31 + text.hashCode());
         StringBuilder out = new StringBuilder(target * 5);
-        out.append("## ").append(pick(random, TOPICS)).append("\n\n").append(pick(random, OPENERS)).append(' ')
-                .append(sentence(random)).append("\n\n");
+        out.append("## ")
+                .append(pick(random, TOPICS))
+                .append("\n\n")
+                .append(pick(random, OPENERS))
+                .append(' ')
+                .append(sentence(random))
+                .append("\n\n");
         int tokens = Tokens.count(out);
         int section = 1;
         StringBuilder part = new StringBuilder();
@@ -116,7 +161,8 @@ public final class ReplyComposer {
         // Ends on a whole paragraph of exactly the tokens left, not in the middle of a table or code block: sentences
         // while they fit, then as much of the closing sentence as is left.
         StringBuilder last = new StringBuilder();
-        for (String next = sentence(random); tokens < target && tokens + Tokens.count(next) <= target;
+        for (String next = sentence(random);
+                tokens < target && tokens + Tokens.count(next) <= target;
                 next = sentence(random)) {
             last.append(last.isEmpty() ? "" : " ").append(next);
             tokens += Tokens.count(next);
@@ -140,7 +186,11 @@ public final class ReplyComposer {
     }
 
     private static void appendSection(StringBuilder out, SplittableRandom random, int section) {
-        out.append("### ").append(section).append(". ").append(pick(random, TOPICS)).append("\n\n");
+        out.append("### ")
+                .append(section)
+                .append(". ")
+                .append(pick(random, TOPICS))
+                .append("\n\n");
         out.append(sentence(random)).append(' ').append(sentence(random)).append("\n\n");
         switch (section % 3) {
             case 1 -> {
@@ -151,7 +201,12 @@ public final class ReplyComposer {
             case 2 -> {
                 out.append("| status | meaning | what to do |\n|---|---|---|\n");
                 for (String[] row : pickDistinct(random, ROWS, 2 + random.nextInt(3))) {
-                    out.append("| ").append(row[0]).append(" | ").append(row[1]).append(" | ").append(row[2])
+                    out.append("| ")
+                            .append(row[0])
+                            .append(" | ")
+                            .append(row[1])
+                            .append(" | ")
+                            .append(row[2])
                             .append(" |\n");
                 }
             }

@@ -31,6 +31,7 @@ public final class Scenarios {
     static final int MAX_TIMES = 1000;
     /** Longest delay, stall or limit reset a step may ask for, in milliseconds (one hour). */
     static final long MAX_MS = 3_600_000;
+
     static final int MAX_CHARS = 1_000_000;
 
     private static final Set<String> COMMON_FIELDS = Set.of("fault", "credential", "times");
@@ -49,12 +50,24 @@ public final class Scenarios {
             Map.entry("unauthorized", List.of()),
             Map.entry("delay", List.of("ms")));
     /** Every fault name, in the order the documentation lists them (a "Simulate failures" menu can list these). */
-    public static final List<String> FAULT_NAMES = List.of("ok", "overload", "server-error", "rate-limit", "usage-limit",
-            "insufficient-quota", "reset-before-headers", "cut-after", "stall", "refusal", "context-overflow",
-            "unauthorized", "delay");
+    public static final List<String> FAULT_NAMES = List.of(
+            "ok",
+            "overload",
+            "server-error",
+            "rate-limit",
+            "usage-limit",
+            "insufficient-quota",
+            "reset-before-headers",
+            "cut-after",
+            "stall",
+            "refusal",
+            "context-overflow",
+            "unauthorized",
+            "delay");
 
     /** Defaults of the optional fields. */
     static final long DEFAULT_RETRY_AFTER_SECONDS = 1;
+
     static final long DEFAULT_SERVER_ERROR_STATUS = 503;
     static final long DEFAULT_RESETS_IN_SECONDS = 300;
     static final int DEFAULT_CUT_AFTER_CHARS = 40;
@@ -63,8 +76,7 @@ public final class Scenarios {
 
     private static final ObjectMapper MAPPER = Json.newMapper();
 
-    private Scenarios() {
-    }
+    private Scenarios() {}
 
     /**
      * Reads a scenario file.
@@ -144,15 +156,15 @@ public final class Scenarios {
         for (FaultStep step : steps) {
             ObjectNode node = array.addObject().put("fault", step.fault().name());
             switch (step.fault()) {
-                case Fault.RateLimit r when r.retryAfterSeconds() != null ->
-                        node.put("retryAfterSeconds", r.retryAfterSeconds());
+                case Fault.RateLimit r
+                when r.retryAfterSeconds() != null -> node.put("retryAfterSeconds", r.retryAfterSeconds());
                 case Fault.RateLimit r -> node.put("retryAfterMs", r.retryAfterMs());
                 case Fault.UsageLimit u -> node.put("resetsInSeconds", u.resetsInSeconds());
                 case Fault.CutAfter c -> node.put("chars", c.chars());
                 case Fault.ServerError e -> node.put("status", e.status());
                 case Fault.Stall s -> node.put("afterChars", s.afterChars());
                 case Fault.Delay d -> node.put("ms", d.ms());
-                default -> { }
+                default -> {}
             }
             if (step.credential() != null) {
                 node.put("credential", step.credential());
@@ -163,7 +175,7 @@ public final class Scenarios {
 
     private static Set<String> unknownFields(JsonNode node, Set<String> known) {
         Set<String> unknown = new LinkedHashSet<>();
-        for (Iterator<String> it = node.fieldNames(); it.hasNext();) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String name = it.next();
             if (!known.contains(name)) {
                 unknown.add(name);
@@ -222,14 +234,14 @@ public final class Scenarios {
                 case "overload" -> new Fault.Overload();
                 case "server-error" -> serverError(node);
                 case "rate-limit" -> rateLimit(node);
-                case "usage-limit" -> new Fault.UsageLimit(
-                        number(node, "resetsInSeconds", 1, MAX_MS / 1000, DEFAULT_RESETS_IN_SECONDS));
+                case "usage-limit" ->
+                    new Fault.UsageLimit(number(node, "resetsInSeconds", 1, MAX_MS / 1000, DEFAULT_RESETS_IN_SECONDS));
                 case "insufficient-quota" -> new Fault.InsufficientQuota();
                 case "reset-before-headers" -> new Fault.ResetBeforeHeaders();
-                case "cut-after" -> new Fault.CutAfter((int) number(node, "chars", 0, MAX_CHARS,
-                        DEFAULT_CUT_AFTER_CHARS));
-                case "stall" -> new Fault.Stall((int) number(node, "afterChars", 0, MAX_CHARS,
-                        DEFAULT_STALL_AFTER_CHARS));
+                case "cut-after" ->
+                    new Fault.CutAfter((int) number(node, "chars", 0, MAX_CHARS, DEFAULT_CUT_AFTER_CHARS));
+                case "stall" ->
+                    new Fault.Stall((int) number(node, "afterChars", 0, MAX_CHARS, DEFAULT_STALL_AFTER_CHARS));
                 case "refusal" -> new Fault.Refusal();
                 case "context-overflow" -> new Fault.ContextOverflow();
                 case "unauthorized" -> new Fault.Unauthorized();
@@ -255,8 +267,8 @@ public final class Scenarios {
             if (node.has("retryAfterMs")) {
                 return new Fault.RateLimit(null, number(node, "retryAfterMs", 0, MAX_MS, 0));
             }
-            return new Fault.RateLimit(number(node, "retryAfterSeconds", 0, MAX_MS / 1000,
-                    DEFAULT_RETRY_AFTER_SECONDS), null);
+            return new Fault.RateLimit(
+                    number(node, "retryAfterSeconds", 0, MAX_MS / 1000, DEFAULT_RETRY_AFTER_SECONDS), null);
         }
 
         private long number(JsonNode node, String field, long min, long max, long fallback) {
@@ -264,7 +276,9 @@ public final class Scenarios {
             if (value == null) {
                 return fallback;
             }
-            if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < min
+            if (!value.isIntegralNumber()
+                    || !value.canConvertToLong()
+                    || value.longValue() < min
                     || value.longValue() > max) {
                 problems.add(path + "." + field + ": must be a whole number from " + min + " to " + max + " (got "
                         + value + ")");

@@ -41,6 +41,7 @@ public final class SimulatorServer implements AutoCloseable {
     public static final String MODEL_ID = "rebound-simulator";
     /** The fastest streaming rate: far above any real model, far below what would starve the pacer's arithmetic. */
     public static final double MAX_TOKENS_PER_SECOND = 1_000_000;
+
     private static final Logger LOG = LoggerFactory.getLogger(SimulatorServer.class);
 
     private final HttpServer http;
@@ -74,15 +75,21 @@ public final class SimulatorServer implements AutoCloseable {
         }
     }
 
-    private SimulatorServer(HttpServer http, ClientConnections connections, ExecutorService executor,
-                            FaultScript faults, Config config, Clock clock, Ticker ticker) {
+    private SimulatorServer(
+            HttpServer http,
+            ClientConnections connections,
+            ExecutorService executor,
+            FaultScript faults,
+            Config config,
+            Clock clock,
+            Ticker ticker) {
         this.http = http;
         this.connections = connections;
         this.executor = executor;
         this.faults = faults;
         this.responses = new FaultResponses(mapper, clock);
-        this.responder = new CompletionResponder(mapper, new ReplyComposer(config.seed()), new StreamPacer(ticker),
-                clock);
+        this.responder =
+                new CompletionResponder(mapper, new ReplyComposer(config.seed()), new StreamPacer(ticker), clock);
         this.tokensPerSecond = config.tokensPerSecond();
     }
 
@@ -199,7 +206,11 @@ public final class SimulatorServer implements AutoCloseable {
 
     private String models() {
         ObjectNode root = mapper.createObjectNode().put("object", "list");
-        root.putArray("data").addObject().put("id", MODEL_ID).put("object", "model").put("created", 1_764_547_200L)
+        root.putArray("data")
+                .addObject()
+                .put("id", MODEL_ID)
+                .put("object", "model")
+                .put("created", 1_764_547_200L)
                 .put("owned_by", "rebound");
         return root.toString();
     }
@@ -222,7 +233,11 @@ public final class SimulatorServer implements AutoCloseable {
         String key = bearer(exchange.getRequestHeaders().getFirst("Authorization"));
         FaultStep step = faults.take(key);
         String model = body.path("model").asText(MODEL_ID);
-        LOG.debug("Simulator: request {} for {} gets {}", number, model, step.fault().name());
+        LOG.debug(
+                "Simulator: request {} for {} gets {}",
+                number,
+                model,
+                step.fault().name());
         Fault fault = step.fault();
         if (fault instanceof Fault.ResetBeforeHeaders) {
             return;
@@ -234,7 +249,11 @@ public final class SimulatorServer implements AutoCloseable {
         }
         var error = responses.of(fault, model, key, requestId);
         if (error.isPresent()) {
-            sendJson(exchange, error.get().status(), error.get().headers(), error.get().body());
+            sendJson(
+                    exchange,
+                    error.get().status(),
+                    error.get().headers(),
+                    error.get().body());
             return;
         }
         CompletionRequest request = new CompletionRequest(body, model, requestId, number);

@@ -15,6 +15,7 @@ final class StreamPacer {
     static final long MIN_SLEEP_NANOS = 10_000_000;
     /** Tokens per chunk when the rate is 0 (as fast as possible). */
     static final int UNPACED_CHUNK_TOKENS = 32;
+
     private static final double NANOS_PER_SECOND = 1e9;
 
     /** Receives the chunks. */

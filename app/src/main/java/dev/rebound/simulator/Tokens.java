@@ -11,8 +11,7 @@ import java.util.List;
 final class Tokens {
     static final int MAX_TOKEN_CHARS = 8;
 
-    private Tokens() {
-    }
+    private Tokens() {}
 
     /** Splits text into tokens; joined, they give the text back. */
     static List<String> split(CharSequence text) {

@@ -19,9 +19,19 @@ import java.util.List;
  * @param failure structured facts of the failure, or null
  * @param timestamp epoch milliseconds when it ended
  */
-public record AssistantMessage(String id, List<ContentBlock> content, String provider, String model, String api,
-                               String credential, Usage usage, StopReason stopReason, String errorMessage,
-                               StopDetails stopDetails, ProviderFailure failure, long timestamp)
+public record AssistantMessage(
+        String id,
+        List<ContentBlock> content,
+        String provider,
+        String model,
+        String api,
+        String credential,
+        Usage usage,
+        StopReason stopReason,
+        String errorMessage,
+        StopDetails stopDetails,
+        ProviderFailure failure,
+        long timestamp)
         implements ChatMessage {
 
     public AssistantMessage {

@@ -21,8 +21,7 @@ import org.slf4j.LoggerFactory;
 public final class DesktopApp {
     private static final Logger LOG = LoggerFactory.getLogger(DesktopApp.class);
 
-    private DesktopApp() {
-    }
+    private DesktopApp() {}
 
     /**
      * Shows the chat window and returns when it is closed.
@@ -31,24 +30,30 @@ public final class DesktopApp {
      * @return the process exit code
      * @throws CannotOpenException when there is no display (or JavaFX cannot start), with what to do instead
      */
-    public static int run(ToolkitStartup startup, DesktopContext context) throws InterruptedException, CannotOpenException {
+    public static int run(ToolkitStartup startup, DesktopContext context)
+            throws InterruptedException, CannotOpenException {
         UiPreferences preferences;
         try {
             preferences = startup.awaitPrepared();
         } catch (ExecutionException e) {
             LOG.info("JavaFX could not start", e.getCause());
-            throw new CannotOpenException("the desktop window could not be opened (" + e.getCause().getMessage()
-                    + "). It needs a graphical desktop session; without one, use --mode rpc or -p MESSAGE. Details "
-                    + "are in the log file.");
+            throw new CannotOpenException(
+                    "the desktop window could not be opened (" + e.getCause().getMessage()
+                            + "). It needs a graphical desktop session; without one, use --mode rpc or -p MESSAGE. Details "
+                            + "are in the log file.");
         }
         CountDownLatch closed = new CountDownLatch(1);
         Platform.runLater(() -> {
             try {
                 Stage stage = new Stage();
-                show(stage, context, preferences, Platform::runLater, new FxTicker(),
+                show(
+                        stage,
+                        context,
+                        preferences,
+                        Platform::runLater,
+                        new FxTicker(),
                         new SystemBrowser(context.background(), System.getProperty("os.name", "")),
-                        new SettingsWindowOpener(context.settingsServices(), Platform::runLater,
-                                context.background()));
+                        new SettingsWindowOpener(context.settingsServices(), Platform::runLater, context.background()));
                 // After show()'s own handler, so the chats are closed before the host shuts its executors.
                 stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
             } catch (RuntimeException e) {
@@ -69,12 +74,30 @@ public final class DesktopApp {
      * @param settingsOpener opens the settings window (Ctrl+, on the retry tab; the welcome view's "Add a real
      *     provider" on the providers tab)
      */
-    public static ChatWindow show(Stage stage, DesktopContext context, UiPreferences preferences, Executor fx,
-                                  Ticker ticker, LinkOpener links, SettingsOpener settingsOpener) {
+    public static ChatWindow show(
+            Stage stage,
+            DesktopContext context,
+            UiPreferences preferences,
+            Executor fx,
+            Ticker ticker,
+            LinkOpener links,
+            SettingsOpener settingsOpener) {
         ChatWindowViewModel model = new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(
-                context.sessions(), context.catalogue(), context.settings(), fx, context.background(),
-                context.clock(), context.zone(), ticker, context.simulator()));
-        ChatWindow window = new ChatWindow(model, links, context.zone(), settingsOpener, preferences.dark(),
+                context.sessions(),
+                context.catalogue(),
+                context.settings(),
+                fx,
+                context.background(),
+                context.clock(),
+                context.zone(),
+                ticker,
+                context.simulator()));
+        ChatWindow window = new ChatWindow(
+                model,
+                links,
+                context.zone(),
+                settingsOpener,
+                preferences.dark(),
                 dark -> context.background().execute(() -> preferences.saveDark(dark)));
         stage.setTitle("Rebound");
         stage.setScene(window.scene());

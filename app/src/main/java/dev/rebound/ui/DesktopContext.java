@@ -4,8 +4,8 @@ import dev.rebound.event.Notice;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.session.SessionFactory;
 import dev.rebound.settings.SettingsStore;
-import dev.rebound.ui.settings.model.SettingsServices;
 import dev.rebound.ui.model.SimulatorPort;
+import dev.rebound.ui.settings.model.SettingsServices;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -29,10 +29,19 @@ import java.util.concurrent.Executor;
  * @param settingsServices what the settings window edits and calls
  * @param simulator the built-in simulator, scripted by the "Simulate failures" menu
  */
-public record DesktopContext(SessionFactory sessions, SessionCatalogue catalogue, SettingsStore settings,
-                             Executor background, Clock clock, ZoneId zone, Path preferencesFile, Path resume,
-                             List<Notice> startupNotices, Path settingsFile, SettingsServices settingsServices,
-                             SimulatorPort simulator) {
+public record DesktopContext(
+        SessionFactory sessions,
+        SessionCatalogue catalogue,
+        SettingsStore settings,
+        Executor background,
+        Clock clock,
+        ZoneId zone,
+        Path preferencesFile,
+        Path resume,
+        List<Notice> startupNotices,
+        Path settingsFile,
+        SettingsServices settingsServices,
+        SimulatorPort simulator) {
     public DesktopContext {
         startupNotices = List.copyOf(startupNotices);
     }

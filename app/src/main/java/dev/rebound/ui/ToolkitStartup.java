@@ -15,8 +15,7 @@ public final class ToolkitStartup {
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private volatile CompletableFuture<UiPreferences> prepared;
 
-    private ToolkitStartup() {
-    }
+    private ToolkitStartup() {}
 
     /** Starts the toolkit on a thread of its own and returns at once. */
     public static ToolkitStartup begin() {
@@ -36,11 +35,13 @@ public final class ToolkitStartup {
 
     /** Once the toolkit is up, reads the window's preferences and loads the chosen theme, on the FX thread. */
     public void prepare(Path preferencesFile) {
-        prepared = started.thenApplyAsync(ignored -> {
-            UiPreferences preferences = UiPreferences.load(preferencesFile);
-            ChatWindow.applyTheme(preferences.dark());
-            return preferences;
-        }, Platform::runLater);
+        prepared = started.thenApplyAsync(
+                ignored -> {
+                    UiPreferences preferences = UiPreferences.load(preferencesFile);
+                    ChatWindow.applyTheme(preferences.dark());
+                    return preferences;
+                },
+                Platform::runLater);
     }
 
     /** The window will not be shown (another mode ran, or the app failed to start): lets the toolkit go. */

@@ -32,7 +32,8 @@ public final class UiPreferences {
     public static UiPreferences load(Path file) {
         try {
             JsonNode root = JSON.readTree(Files.readString(file));
-            return new UiPreferences(file, root != null && "dark".equals(root.path("theme").asText()));
+            return new UiPreferences(
+                    file, root != null && "dark".equals(root.path("theme").asText()));
         } catch (NoSuchFileException e) {
             return new UiPreferences(file, false);
         } catch (IOException | RuntimeException e) {

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HttpConnectionTesterTest {
     @TempDir
     Path dir;
+
     private final MockWebServer server = new MockWebServer();
     private final OkHttpClient http = HttpClients.newSharedClient();
     private CredentialStore credentials;
@@ -51,14 +52,16 @@ class HttpConnectionTesterTest {
     @Test
     void aModelsListAnsweredWithTheSavedKeyIsReportedAsConnected() throws Exception {
         credentials.put("local", "work", new ApiKeySource.Literal(new Secret("sk-saved-key-1234")));
-        server.enqueue(new MockResponse.Builder().code(200)
-                .body("{\"object\":\"list\",\"data\":[{\"id\":\"a\"},{\"id\":\"b\"}]}").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .body("{\"object\":\"list\",\"data\":[{\"id\":\"a\"},{\"id\":\"b\"}]}")
+                .build());
 
         Result result = tester.test("local", "openai-completions", baseUrl(), null);
 
         assertThat(result.ok()).isTrue();
-        assertThat(result.message()).isEqualTo("Connected to " + server.getHostName()
-                + " with the key 'work'; it offers 2 models.");
+        assertThat(result.message())
+                .isEqualTo("Connected to " + server.getHostName() + " with the key 'work'; it offers 2 models.");
         RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS);
         assertThat(request.getTarget()).isEqualTo("/v1/models");
         assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer sk-saved-key-1234");
@@ -66,18 +69,23 @@ class HttpConnectionTesterTest {
 
     @Test
     void aRefusedKeyIsReportedWithoutTheKeyOrTheBody() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(401).body("{\"error\":\"bad key sk-typed-9999\"}").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(401)
+                .body("{\"error\":\"bad key sk-typed-9999\"}")
+                .build());
 
         Result result = tester.test("local", "openai-completions", baseUrl(), "sk-typed-9999");
 
         assertThat(result.ok()).isFalse();
-        assertThat(result.message()).contains("refused the request with the key you typed (HTTP 401)")
+        assertThat(result.message())
+                .contains("refused the request with the key you typed (HTTP 401)")
                 .doesNotContain("sk-typed");
     }
 
     @Test
     void anthropicGetsItsKeyHeaderAndVersionedPath() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(200).body("{\"data\":[]}").build());
+        server.enqueue(
+                new MockResponse.Builder().code(200).body("{\"data\":[]}").build());
 
         tester.test("claude", "anthropic-messages", server.url("/").toString(), "sk-ant-key");
 

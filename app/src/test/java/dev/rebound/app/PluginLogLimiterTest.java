@@ -42,9 +42,16 @@ class PluginLogLimiterTest {
         now[0] += 1_000;
         onThread("rebound-plugin-flood", () -> plugin.info("flood again"));
 
-        assertThat(messages()).containsExactly("flood 0", "flood 1", "flood 2", "flood 3", "flood 4",
-                "the app's own warning",
-                "plugin flood: 7 lines suppressed (a plugin may log 5 lines per second)", "flood again");
+        assertThat(messages())
+                .containsExactly(
+                        "flood 0",
+                        "flood 1",
+                        "flood 2",
+                        "flood 3",
+                        "flood 4",
+                        "the app's own warning",
+                        "plugin flood: 7 lines suppressed (a plugin may log 5 lines per second)",
+                        "flood again");
     }
 
     @Test

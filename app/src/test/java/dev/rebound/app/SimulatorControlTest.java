@@ -20,10 +20,22 @@ class SimulatorControlTest {
             control.queue(failure);
         }
 
-        assertThat(simulator.faults().queued()).allMatch(step -> step.credential() == null)
-                .extracting(step -> step.fault().name()).containsExactly("overload", "overload", "overload",
-                        "rate-limit", "usage-limit", "insufficient-quota", "reset-before-headers", "cut-after",
-                        "stall", "refusal", "context-overflow", "unauthorized");
+        assertThat(simulator.faults().queued())
+                .allMatch(step -> step.credential() == null)
+                .extracting(step -> step.fault().name())
+                .containsExactly(
+                        "overload",
+                        "overload",
+                        "overload",
+                        "rate-limit",
+                        "usage-limit",
+                        "insufficient-quota",
+                        "reset-before-headers",
+                        "cut-after",
+                        "stall",
+                        "refusal",
+                        "context-overflow",
+                        "unauthorized");
         assertThat(control.queued()).isEqualTo(SimulatedFailure.values().length + 2);
     }
 
@@ -32,7 +44,8 @@ class SimulatorControlTest {
         control.queue(SimulatedFailure.RATE_LIMIT);
         control.queue(SimulatedFailure.CUT_REPLY);
 
-        assertThat(simulator.faults().queued()).extracting(FaultStep::fault)
+        assertThat(simulator.faults().queued())
+                .extracting(FaultStep::fault)
                 .containsExactly(new Fault.RateLimit(5L, null), new Fault.CutAfter(200));
     }
 

@@ -2,9 +2,9 @@ package dev.rebound.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.expiry.ExpiryStore;
 import dev.rebound.expiry.MemoryExpiries;
+import dev.rebound.settings.ConfigDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,28 +33,34 @@ class CredentialPoolTest {
     /** A pool as one process start makes it: the files under {@code tmp}, its own in-memory blocks. */
     private CredentialPool pool(List<Credential> builtInInEffect, MemoryExpiries memory) {
         ConfigDirectory dir = ConfigDirectory.at(tmp);
-        return new CredentialPool(CredentialStore.open(dir, Map.of(), CLOCK),
-                ExpiryStore.open(tmp.resolve("state/credential-blocks.json"), CLOCK), () -> builtInInEffect, memory);
+        return new CredentialPool(
+                CredentialStore.open(dir, Map.of(), CLOCK),
+                ExpiryStore.open(tmp.resolve("state/credential-blocks.json"), CLOCK),
+                () -> builtInInEffect,
+                memory);
     }
 
     @Test
     void builtInCredentialsServeTheirProviderWhenTheFileHasNoneForIt() throws Exception {
-        Files.writeString(tmp.resolve("credentials.json"), "{ \"openai\": [ { \"label\": \"work\", \"apiKey\": "
-                + "\"sk-0123456789abcdef\" } ] }");
+        Files.writeString(
+                tmp.resolve("credentials.json"),
+                "{ \"openai\": [ { \"label\": \"work\", \"apiKey\": " + "\"sk-0123456789abcdef\" } ] }");
         CredentialPool pool = pool();
 
-        assertThat(pool.credentials("simulator")).extracting(Credential::label).containsExactly("primary",
-                "secondary");
+        assertThat(pool.credentials("simulator")).extracting(Credential::label).containsExactly("primary", "secondary");
         assertThat(pool.credentials("openai")).extracting(Credential::label).containsExactly("work");
         assertThat(pool.credentials("ollama")).isEmpty();
     }
 
     @Test
     void credentialsInTheFileWinOverTheBuiltInOnes() throws Exception {
-        Files.writeString(tmp.resolve("credentials.json"), "{ \"simulator\": [ { \"label\": \"mine\", \"apiKey\": "
-                + "\"my-own-simulator-key\" } ] }");
+        Files.writeString(
+                tmp.resolve("credentials.json"),
+                "{ \"simulator\": [ { \"label\": \"mine\", \"apiKey\": " + "\"my-own-simulator-key\" } ] }");
 
-        assertThat(pool().credentials("simulator")).extracting(Credential::label).containsExactly("mine");
+        assertThat(pool().credentials("simulator"))
+                .extracting(Credential::label)
+                .containsExactly("mine");
     }
 
     @Test

@@ -9,9 +9,9 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rebound.files.FileProblem;
 import dev.rebound.json.Json;
 import dev.rebound.settings.ConfigDirectory;
-import dev.rebound.files.FileProblem;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +34,7 @@ class CredentialStoreTest {
 
     @TempDir
     Path tmp;
+
     private ConfigDirectory dir;
     private Path file;
 
@@ -89,10 +90,13 @@ class CredentialStoreTest {
 
         assertThat(store.problems()).isEmpty();
         assertThat(store.forProvider("openai")).extracting(Credential::label).containsExactly("work", "personal");
-        assertThat(store.forProvider("openai")).extracting(c -> c.secret().reveal())
+        assertThat(store.forProvider("openai"))
+                .extracting(c -> c.secret().reveal())
                 .containsExactly("sk-work-1234567890", "sk-from-env-5555");
         assertThat(store.forProvider("openai")).allMatch(c -> c.provider().equals("openai"));
-        assertThat(store.forProvider("anthropic")).singleElement().satisfies(c -> assertThat(c.label()).isEqualTo("main"));
+        assertThat(store.forProvider("anthropic"))
+                .singleElement()
+                .satisfies(c -> assertThat(c.label()).isEqualTo("main"));
         assertThat(store.labels("openai")).containsExactly("work", "personal");
         assertThat(store.forProvider("groq")).isEmpty();
     }
@@ -109,11 +113,12 @@ class CredentialStoreTest {
         assertThat(store.forProvider("openai")).extracting(Credential::label).containsExactly("work");
         assertThat(store.labels("openai")).containsExactly("personal", "ci", "work");
         assertThat(store.problems()).allMatch(p -> p.severity() == FileProblem.Severity.WARNING);
-        assertThat(described(store)).containsExactly(
-                "credentials.json: openai[0].apiKeyEnv: environment variable OPENAI_API_KEY is not set or empty, "
-                        + "so credential 'personal' is skipped",
-                "credentials.json: openai[1].apiKeyEnv: environment variable CI_KEY is not set or empty, "
-                        + "so credential 'ci' is skipped");
+        assertThat(described(store))
+                .containsExactly(
+                        "credentials.json: openai[0].apiKeyEnv: environment variable OPENAI_API_KEY is not set or empty, "
+                                + "so credential 'personal' is skipped",
+                        "credentials.json: openai[1].apiKeyEnv: environment variable CI_KEY is not set or empty, "
+                                + "so credential 'ci' is skipped");
     }
 
     @Test
@@ -133,15 +138,16 @@ class CredentialStoreTest {
         assertThat(store.forProvider("openai")).extracting(Credential::label).containsExactly("work");
         assertThat(store.forProvider("anthropic")).isEmpty();
         assertThat(store.problems()).allMatch(FileProblem::isError);
-        assertThat(described(store)).containsExactly(
-                "credentials.json: openai[1].label: duplicate label 'work'; labels must be unique per provider, so "
-                        + "this entry is ignored",
-                "credentials.json: openai[2].label: is required: a non-empty name for this key, unique for the provider",
-                "credentials.json: openai[3]: has both apiKey and apiKeyEnv; keep one",
-                "credentials.json: openai[4]: needs apiKey (the key) or apiKeyEnv (the environment variable holding it)",
-                "credentials.json: openai[5].apiKey: must be a non-empty string",
-                "credentials.json: openai[6]: must be an object with a label and apiKey or apiKeyEnv",
-                "credentials.json: anthropic: must be an array of credentials ([{\"label\": ..., \"apiKey\": ...}])");
+        assertThat(described(store))
+                .containsExactly(
+                        "credentials.json: openai[1].label: duplicate label 'work'; labels must be unique per provider, so "
+                                + "this entry is ignored",
+                        "credentials.json: openai[2].label: is required: a non-empty name for this key, unique for the provider",
+                        "credentials.json: openai[3]: has both apiKey and apiKeyEnv; keep one",
+                        "credentials.json: openai[4]: needs apiKey (the key) or apiKeyEnv (the environment variable holding it)",
+                        "credentials.json: openai[5].apiKey: must be a non-empty string",
+                        "credentials.json: openai[6]: must be an object with a label and apiKey or apiKeyEnv",
+                        "credentials.json: anthropic: must be an array of credentials ([{\"label\": ..., \"apiKey\": ...}])");
         assertThat(String.join("\n", described(store))).doesNotContain("sk-");
     }
 
@@ -156,8 +162,10 @@ class CredentialStoreTest {
         assertThat(store.labels("openai")).isEmpty();
         assertThat(store.problems()).singleElement().satisfies(p -> {
             assertThat(p.isError()).isTrue();
-            assertThat(p.describe()).startsWith(file + " is not valid JSON at line 2, column 32.")
-                    .doesNotContain("canary").doesNotContain("sk-");
+            assertThat(p.describe())
+                    .startsWith(file + " is not valid JSON at line 2, column 32.")
+                    .doesNotContain("canary")
+                    .doesNotContain("sk-");
         });
         assertThat(file).hasBinaryContent(broken.getBytes(StandardCharsets.UTF_8));
     }
@@ -169,12 +177,15 @@ class CredentialStoreTest {
         store.put("openai", "work", new ApiKeySource.Literal(new Secret("sk-work-1234567890")));
 
         if (posix()) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                    .isEqualTo("rw-------");
         }
         assertThat(filesInDir()).containsExactly("credentials.json");
-        assertThat(MAPPER.readTree(file.toFile())).isEqualTo(MAPPER.readTree(
-                "{ \"openai\": [ { \"label\": \"work\", \"apiKey\": \"sk-work-1234567890\" } ] }"));
-        assertThat(store.forProvider("openai")).singleElement()
+        assertThat(MAPPER.readTree(file.toFile()))
+                .isEqualTo(MAPPER.readTree(
+                        "{ \"openai\": [ { \"label\": \"work\", \"apiKey\": \"sk-work-1234567890\" } ] }"));
+        assertThat(store.forProvider("openai"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.secret().reveal()).isEqualTo("sk-work-1234567890"));
     }
 
@@ -194,7 +205,8 @@ class CredentialStoreTest {
                 [ { "label": "work", "note": "team account", "apiKeyEnv": "MY_KEY" },
                   { "label": "personal", "apiKey": "sk-personal-1234567890" } ]"""));
         assertThat(saved.get("future")).isEqualTo(MAPPER.readTree("{ \"whatever\": true }"));
-        assertThat(store.forProvider("openai")).extracting(c -> c.secret().reveal())
+        assertThat(store.forProvider("openai"))
+                .extracting(c -> c.secret().reveal())
                 .containsExactly("sk-env-1234567890", "sk-personal-1234567890");
         assertThat(store.labels("anthropic")).containsExactly("main");
     }
@@ -222,7 +234,8 @@ class CredentialStoreTest {
         Path backup = tmp.resolve("credentials.json.bak-20261201T101500Z");
         assertThat(backup).hasBinaryContent(broken.getBytes(StandardCharsets.UTF_8));
         if (posix()) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(backup))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(backup)))
+                    .isEqualTo("rw-------");
         }
         assertThat(store.labels("openai")).containsExactly("new");
         assertThat(store.problems()).isEmpty();
@@ -236,7 +249,8 @@ class CredentialStoreTest {
 
         CredentialStore store = open(Map.of());
 
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
         assertThat(store.problems()).singleElement().satisfies(p -> {
             assertThat(p.severity()).isEqualTo(FileProblem.Severity.WARNING);
             assertThat(p.message()).contains("rw-r--r--", "rw-------");
@@ -263,8 +277,9 @@ class CredentialStoreTest {
 
         CredentialStore store = open(Map.of());
 
-        assertThat(described(store)).containsExactly("credentials.json: openai[0].apiKeyEnv: must be the name of an "
-                + "environment variable (letters, digits and _), not the key itself; use apiKey for a key");
+        assertThat(described(store))
+                .containsExactly("credentials.json: openai[0].apiKeyEnv: must be the name of an "
+                        + "environment variable (letters, digits and _), not the key itself; use apiKey for a key");
         assertThatThrownBy(() -> new ApiKeySource.Environment(CANARY))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageNotContaining(CANARY);
@@ -289,10 +304,15 @@ class CredentialStoreTest {
             CredentialStore store = open(Map.of());
             store.put("mistral", "z", new ApiKeySource.Literal(new Secret(CANARY)));
 
-            String everything = String.join("\n", described(store)) + store.problems() + store
-                    + store.forProvider("openai") + store.forProvider("mistral")
+            String everything = String.join("\n", described(store))
+                    + store.problems()
+                    + store
+                    + store.forProvider("openai")
+                    + store.forProvider("mistral")
                     + new ApiKeySource.Literal(new Secret(CANARY))
-                    + appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+                    + appender.list.stream()
+                            .map(ILoggingEvent::getFormattedMessage)
+                            .toList();
             assertThat(store.problems()).isNotEmpty();
             assertThat(appender.list).isNotEmpty();
             assertThat(everything).doesNotContain(CANARY).doesNotContain("canary");

@@ -1,17 +1,9 @@
 package dev.rebound.bench;
 
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.ContentBlock;
 import dev.rebound.event.ErrorKind;
-import dev.rebound.transcript.FailureKind;
-import dev.rebound.transcript.ModelRef;
-import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.event.RetryAttempt;
 import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.RetryEndReason;
-import dev.rebound.transcript.StopReason;
-import dev.rebound.transcript.Usage;
-import dev.rebound.transcript.UserMessage;
 import dev.rebound.history.JournalCodec;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.MessageEntry;
@@ -22,6 +14,14 @@ import dev.rebound.history.RetryChainEntry;
 import dev.rebound.history.SessionHeader;
 import dev.rebound.history.TitleEntry;
 import dev.rebound.json.WireJson;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.Usage;
+import dev.rebound.transcript.UserMessage;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -39,8 +39,9 @@ final class BenchSessionWriter {
     private static final ModelRef MAIN = new ModelRef("openai", "gpt-4.1-mini");
     private static final ModelRef FALLBACK = new ModelRef("ollama", "llama3.2");
     private static final String[] WORDS = ("the a session file line entry crash retry model provider fallback append "
-            + "journal JSON stream token context window usage limit overload request response header title user "
-            + "assistant message failure recover resume durable disk power cut kill write read parse").split(" ");
+                    + "journal JSON stream token context window usage limit overload request response header title user "
+                    + "assistant message failure recover resume durable disk power cut kill write read parse")
+            .split(" ");
 
     private final Random random = new Random(42);
 
@@ -64,20 +65,62 @@ final class BenchSessionWriter {
                     counts.add(out, codec, MessageEntry.of(failedAttempt), true);
                     counts.failed++;
                     counts.add(out, codec, new RetriedMark("r" + turn, ts + 101, failedAttempt.id(), true), false);
-                    counts.add(out, codec, new RetryChainEntry("k" + turn, ts + 900, new RetryChainEnd(turnId,
-                            List.of(new RetryAttempt(0, ErrorKind.TRANSIENT, 503, MAIN.selector(), "work", 800L,
-                                    "503 Service Unavailable")), RetryEndReason.SUCCEEDED, null, ts + 100,
-                            ts + 900)), false);
+                    counts.add(
+                            out,
+                            codec,
+                            new RetryChainEntry(
+                                    "k" + turn,
+                                    ts + 900,
+                                    new RetryChainEnd(
+                                            turnId,
+                                            List.of(new RetryAttempt(
+                                                    0,
+                                                    ErrorKind.TRANSIENT,
+                                                    503,
+                                                    MAIN.selector(),
+                                                    "work",
+                                                    800L,
+                                                    "503 Service Unavailable")),
+                                            RetryEndReason.SUCCEEDED,
+                                            null,
+                                            ts + 100,
+                                            ts + 900)),
+                            false);
                 }
                 if (turn % 250 == 100) {
-                    counts.add(out, codec, new ModelChangeEntry("c" + turn, ts + 200, MAIN, FALLBACK,
-                            ModelChangeEntry.ROLE_FALLBACK, ModelChangeEntry.REASON_FALLBACK), false);
-                    counts.add(out, codec, new NoticeEntry("n" + turn, ts + 201, "warning",
-                            "openai/gpt-4.1-mini is overloaded; continuing on ollama/llama3.2"), false);
+                    counts.add(
+                            out,
+                            codec,
+                            new ModelChangeEntry(
+                                    "c" + turn,
+                                    ts + 200,
+                                    MAIN,
+                                    FALLBACK,
+                                    ModelChangeEntry.ROLE_FALLBACK,
+                                    ModelChangeEntry.REASON_FALLBACK),
+                            false);
+                    counts.add(
+                            out,
+                            codec,
+                            new NoticeEntry(
+                                    "n" + turn,
+                                    ts + 201,
+                                    "warning",
+                                    "openai/gpt-4.1-mini is overloaded; continuing on ollama/llama3.2"),
+                            false);
                 }
                 if (turn % 250 == 110) {
-                    counts.add(out, codec, new ModelChangeEntry("c" + turn, ts + 200, FALLBACK, MAIN,
-                            ModelChangeEntry.ROLE_FALLBACK, ModelChangeEntry.REASON_REVERT), false);
+                    counts.add(
+                            out,
+                            codec,
+                            new ModelChangeEntry(
+                                    "c" + turn,
+                                    ts + 200,
+                                    FALLBACK,
+                                    MAIN,
+                                    ModelChangeEntry.ROLE_FALLBACK,
+                                    ModelChangeEntry.REASON_REVERT),
+                            false);
                 }
                 if (counts.messages < messages) {
                     counts.add(out, codec, MessageEntry.of(reply("a" + turn, ts + 999)), true);
@@ -89,17 +132,40 @@ final class BenchSessionWriter {
     }
 
     AssistantMessage reply(String id, long ts) {
-        return new AssistantMessage(id, List.of(new ContentBlock.Text(markdown(1024 + random.nextInt(2048)))),
-                "openai", "gpt-4.1-mini", "openai-completions", "work",
+        return new AssistantMessage(
+                id,
+                List.of(new ContentBlock.Text(markdown(1024 + random.nextInt(2048)))),
+                "openai",
+                "gpt-4.1-mini",
+                "openai-completions",
+                "work",
                 new Usage(2000 + random.nextInt(50_000), 300 + random.nextInt(700), random.nextInt(2000), 0),
-                StopReason.STOP, null, null, null, ts);
+                StopReason.STOP,
+                null,
+                null,
+                null,
+                ts);
     }
 
     private AssistantMessage failed(String id, long ts) {
-        return new AssistantMessage(id, List.of(), "openai", "gpt-4.1-mini", "openai-completions", "work",
-                Usage.NONE, StopReason.ERROR, "503 Service Unavailable: the server is overloaded", null,
-                new ProviderFailure(FailureKind.HTTP, 503, "server_error", null,
-                        Map.of("retry-after", "1", "x-request-id", "req_" + id)), ts);
+        return new AssistantMessage(
+                id,
+                List.of(),
+                "openai",
+                "gpt-4.1-mini",
+                "openai-completions",
+                "work",
+                Usage.NONE,
+                StopReason.ERROR,
+                "503 Service Unavailable: the server is overloaded",
+                null,
+                new ProviderFailure(
+                        FailureKind.HTTP,
+                        503,
+                        "server_error",
+                        null,
+                        Map.of("retry-after", "1", "x-request-id", "req_" + id)),
+                ts);
     }
 
     /** Markdown of about that many characters: headings, paragraphs, a list, sometimes a code block. */
@@ -107,8 +173,16 @@ final class BenchSessionWriter {
         StringBuilder text = new StringBuilder("## ").append(words(3, 6)).append("\n\n");
         while (text.length() < length) {
             switch (random.nextInt(4)) {
-                case 0 -> text.append("- **").append(words(1, 3)).append("**: ").append(words(6, 15)).append('\n');
-                case 1 -> text.append("```java\nvar x = ").append(random.nextInt(1000)).append(";\n```\n\n");
+                case 0 ->
+                    text.append("- **")
+                            .append(words(1, 3))
+                            .append("**: ")
+                            .append(words(6, 15))
+                            .append('\n');
+                case 1 ->
+                    text.append("```java\nvar x = ")
+                            .append(random.nextInt(1000))
+                            .append(";\n```\n\n");
                 default -> text.append(words(20, 60)).append(".\n\n");
             }
         }
@@ -123,7 +197,6 @@ final class BenchSessionWriter {
         }
         return text.toString();
     }
-
 
     /** What the generated session holds. */
     static final class Counts {

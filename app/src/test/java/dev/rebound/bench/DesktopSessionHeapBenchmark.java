@@ -34,6 +34,7 @@ class DesktopSessionHeapBenchmark {
 
     @TempDir
     Path configDir;
+
     private final FxRobot robot = new FxRobot();
 
     @Test
@@ -45,8 +46,13 @@ class DesktopSessionHeapBenchmark {
         // Nothing is sent: the provider's address is never called.
         try (DesktopHarness harness = DesktopHarness.start(configDir, "http://127.0.0.1:9/v1", "{}")) {
             FxToolkit.registerPrimaryStage();
-            report.add(String.format(Locale.ROOT, "platform %s; session of %,d messages, %,d entries, file %.1f MiB",
-                    FxBench.platform(), counts.messages, counts.entries, Files.size(file) / 1048576.0));
+            report.add(String.format(
+                    Locale.ROOT,
+                    "platform %s; session of %,d messages, %,d entries, file %.1f MiB",
+                    FxBench.platform(),
+                    counts.messages,
+                    counts.entries,
+                    Files.size(file) / 1048576.0));
             Stage empty = open(harness.context(null));
             int emptyNodes = onFx(() -> nodes(empty.getScene().getRoot()));
             long baseline = HeapMeter.usedAfterGc();
@@ -55,9 +61,13 @@ class DesktopSessionHeapBenchmark {
                 empty.hide();
                 return null;
             });
-            report.add(String.format(Locale.ROOT, "window with a new chat: %,d nodes in its scene graph; used heap "
-                    + "after GC %.1f MiB; live objects (class histogram, top 8):%n%s", emptyNodes,
-                    baseline / 1048576.0, baselineHistogram));
+            report.add(String.format(
+                    Locale.ROOT,
+                    "window with a new chat: %,d nodes in its scene graph; used heap "
+                            + "after GC %.1f MiB; live objects (class histogram, top 8):%n%s",
+                    emptyNodes,
+                    baseline / 1048576.0,
+                    baselineHistogram));
             for (int i = 0; i < OPENS; i++) {
                 long start = System.nanoTime();
                 Stage stage = open(harness.context(file));
@@ -66,14 +76,22 @@ class DesktopSessionHeapBenchmark {
                 int nodes = onFx(() -> nodes(stage.getScene().getRoot()));
                 int listNodes = onFx(() -> nodes(chatList()));
                 long heap = HeapMeter.usedAfterGc();
-                report.add(String.format(Locale.ROOT, "open %d: %,d rows, last row painted after %.0f ms; %,d nodes in "
+                report.add(String.format(
+                        Locale.ROOT,
+                        "open %d: %,d rows, last row painted after %.0f ms; %,d nodes in "
                                 + "the window's scene graph, %,d of them in the chat list; used heap "
                                 + "after GC %.1f MiB = %.1f MiB more than with a new chat (%.2f x the file size)",
-                        i + 1, rows, nanos / 1e6, nodes, listNodes, heap / 1048576.0, (heap - baseline) / 1048576.0,
+                        i + 1,
+                        rows,
+                        nanos / 1e6,
+                        nodes,
+                        listNodes,
+                        heap / 1048576.0,
+                        (heap - baseline) / 1048576.0,
                         (double) (heap - baseline) / Files.size(file)));
                 if (i == OPENS - 1) {
-                    report.add("live objects with the chat open (class histogram, top 15):\n"
-                            + HeapMeter.histogram(17));
+                    report.add(
+                            "live objects with the chat open (class histogram, top 15):\n" + HeapMeter.histogram(17));
                 }
                 onFx(() -> {
                     stage.hide();
@@ -88,22 +106,34 @@ class DesktopSessionHeapBenchmark {
     private Stage open(DesktopContext context) throws Exception {
         Stage stage = FxToolkit.setupFixture(() -> {
             Stage s = new Stage();
-            DesktopApp.show(s, context, UiPreferences.load(configDir.resolve("state/desktop.json")),
-                    Platform::runLater, new FxTicker(), url -> { }, (owner, tab) -> { });
+            DesktopApp.show(
+                    s,
+                    context,
+                    UiPreferences.load(configDir.resolve("state/desktop.json")),
+                    Platform::runLater,
+                    new FxTicker(),
+                    url -> {},
+                    (owner, tab) -> {});
             return s;
         });
         boolean resumed = context.resume() != null;
-        waitFor(60, () -> robot.lookup("#composer").tryQuery().isPresent() && (resumed ? lastRowPainted()
-                : chatList().getItems().isEmpty()));
+        waitFor(
+                60,
+                () -> robot.lookup("#composer").tryQuery().isPresent()
+                        && (resumed ? lastRowPainted() : chatList().getItems().isEmpty()));
         return stage;
     }
 
     private boolean lastRowPainted() {
         ListView<?> list = chatList();
         int last = list.getItems().size() - 1;
-        return last >= 0 && robot.lookup(".message-cell").queryAll().stream()
-                .anyMatch(n -> n instanceof ListCell<?> cell && cell.getIndex() == last && cell.getItem() != null
-                        && cell.isVisible() && cell.getHeight() > 0);
+        return last >= 0
+                && robot.lookup(".message-cell").queryAll().stream()
+                        .anyMatch(n -> n instanceof ListCell<?> cell
+                                && cell.getIndex() == last
+                                && cell.getItem() != null
+                                && cell.isVisible()
+                                && cell.getHeight() > 0);
     }
 
     /** How many nodes the scene graph under {@code node} has, itself included. */

@@ -28,9 +28,11 @@ class DesktopStartupBenchmark {
 
     @Test
     void measure() throws Exception {
-        String classPath = Path.of(System.getProperty("rebound.jar", "target/rebound.jar")) + File.pathSeparator
+        String classPath = Path.of(System.getProperty("rebound.jar", "target/rebound.jar"))
+                + File.pathSeparator
                 + Path.of("target", "test-classes");
-        List<String> rebound = List.of("dev.rebound.app.Main", "--config-dir", dir.resolve("config").toString());
+        List<String> rebound = List.of(
+                "dev.rebound.app.Main", "--config-dir", dir.resolve("config").toString());
         List<String> minimal = List.of(MinimalWindow.class.getName());
         String startLoad = FxBench.loadAverage();
         start(classPath, rebound);
@@ -48,9 +50,13 @@ class DesktopStartupBenchmark {
         }
         List<String> report = new ArrayList<>();
         report.add("load average at the start: " + startLoad);
-        report.add(String.format(Locale.ROOT, "%d cores; JDK %s; glass %s; %d starts of each, alternating, after one "
-                + "warm-up start of each", Runtime.getRuntime().availableProcessors(), Runtime.version(),
-                GLASS.isEmpty() ? "default (DISPLAY=" + System.getenv("DISPLAY") + ")" : GLASS, RUNS));
+        report.add(String.format(
+                Locale.ROOT,
+                "%d cores; JDK %s; glass %s; %d starts of each, alternating, after one " + "warm-up start of each",
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.version(),
+                GLASS.isEmpty() ? "default (DISPLAY=" + System.getenv("DISPLAY") + ")" : GLASS,
+                RUNS));
         report.add(line("Rebound window", reboundTimes));
         report.add(line("minimal window (Stage + Label)", minimalTimes));
         FxBench.report("desktop-startup.txt", report);
@@ -61,17 +67,22 @@ class DesktopStartupBenchmark {
      * frame}, in milliseconds.
      */
     private static long[] start(String classPath, List<String> mainAndArgs) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "--enable-native-access=ALL-UNNAMED", "-cp", classPath));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                classPath));
         if (!GLASS.isEmpty()) {
             command.addAll(List.of("-Dglass.platform=" + GLASS, "-Dprism.order=sw"));
         }
         command.add(FirstFrameProbe.class.getName());
         command.addAll(mainAndArgs);
         long started = System.nanoTime();
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.startsWith("first-frame ")) {
                     long wall = (System.nanoTime() - started) / 1_000_000;
@@ -90,11 +101,24 @@ class DesktopStartupBenchmark {
         long[] wall = times.stream().mapToLong(t -> t[0]).sorted().toArray();
         long[] uptime = times.stream().mapToLong(t -> t[1]).sorted().toArray();
         long[] cpu = times.stream().mapToLong(t -> t[2]).sorted().toArray();
-        return String.format(Locale.ROOT, "%s: process start to first frame median %d ms (min %d, p25 %d, p75 %d, "
+        return String.format(
+                Locale.ROOT,
+                "%s: process start to first frame median %d ms (min %d, p25 %d, p75 %d, "
                         + "max %d); JVM uptime at first frame median %d ms (min %d, max %d); process CPU time until "
-                        + "the first frame median %d ms (min %d, p25 %d, p75 %d, max %d); all, in order: %s", name,
-                median(wall), wall[0], quartile(wall, 1), quartile(wall, 3), wall[wall.length - 1], median(uptime),
-                uptime[0], uptime[uptime.length - 1], median(cpu), cpu[0], quartile(cpu, 1), quartile(cpu, 3),
+                        + "the first frame median %d ms (min %d, p25 %d, p75 %d, max %d); all, in order: %s",
+                name,
+                median(wall),
+                wall[0],
+                quartile(wall, 1),
+                quartile(wall, 3),
+                wall[wall.length - 1],
+                median(uptime),
+                uptime[0],
+                uptime[uptime.length - 1],
+                median(cpu),
+                cpu[0],
+                quartile(cpu, 1),
+                quartile(cpu, 3),
                 cpu[cpu.length - 1],
                 times.stream().map(t -> Long.toString(t[0])).toList());
     }

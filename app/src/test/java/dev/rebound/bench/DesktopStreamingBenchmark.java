@@ -48,10 +48,10 @@ class DesktopStreamingBenchmark {
 
     @TempDir
     Path configDir;
+
     private final FxRobot robot = new FxRobot();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private final OperatingSystemMXBean os =
-            ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
+    private final OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
 
     @Test
     void measure() throws Exception {
@@ -62,8 +62,14 @@ class DesktopStreamingBenchmark {
             DesktopContext context = harness.context(null);
             Stage stage = FxToolkit.setupFixture(() -> {
                 Stage s = new Stage();
-                DesktopApp.show(s, context, UiPreferences.load(configDir.resolve("state/desktop.json")),
-                        Platform::runLater, new FxTicker(), url -> { }, (owner, tab) -> { });
+                DesktopApp.show(
+                        s,
+                        context,
+                        UiPreferences.load(configDir.resolve("state/desktop.json")),
+                        Platform::runLater,
+                        new FxTicker(),
+                        url -> {},
+                        (owner, tab) -> {});
                 return s;
             });
             PulseRecorder pulses = onFx(() -> {
@@ -72,8 +78,13 @@ class DesktopStreamingBenchmark {
                 return recorder;
             });
             long fxThread = onFx(() -> Thread.currentThread().threadId());
-            report.add(String.format(Locale.ROOT, "platform %s; %d cores; JDK %s; simulator at %,d tokens/s; load average at the "
-                    + "start %s", FxBench.platform(), Runtime.getRuntime().availableProcessors(), Runtime.version(), RATE,
+            report.add(String.format(
+                    Locale.ROOT,
+                    "platform %s; %d cores; JDK %s; simulator at %,d tokens/s; load average at the " + "start %s",
+                    FxBench.platform(),
+                    Runtime.getRuntime().availableProcessors(),
+                    Runtime.version(),
+                    RATE,
                     FxBench.loadAverage()));
             waitFor(30, () -> robot.lookup("#composer").tryQuery().isPresent());
             stream(RATE * 5, pulses, fxThread, "warm-up");
@@ -93,9 +104,13 @@ class DesktopStreamingBenchmark {
     /** Opens a new chat, streams a reply of {@code tokens} tokens into it and measures while it streams. */
     private String stream(int tokens, PulseRecorder pulses, long fxThread, String label) throws Exception {
         robot.clickOn("#new-chat");
-        waitFor(30, () -> robot.lookup(".chat-list").tryQuery()
-                .map(list -> ((ListView<?>) list).getItems().isEmpty()).orElse(false)
-                && robot.lookup("#send").tryQuery().map(Node::isVisible).orElse(false));
+        waitFor(
+                30,
+                () -> robot.lookup(".chat-list")
+                                .tryQuery()
+                                .map(list -> ((ListView<?>) list).getItems().isEmpty())
+                                .orElse(false)
+                        && robot.lookup("#send").tryQuery().map(Node::isVisible).orElse(false));
         robot.clickOn("#composer").write("answer in " + tokens + " tokens");
         Map<Long, Long> threadsBefore = threadCpu();
         int mark = onFx(pulses::mark);
@@ -116,10 +131,20 @@ class DesktopStreamingBenchmark {
         if (robot.lookup(".reply-error").tryQuery().isPresent()) {
             throw new IllegalStateException(label + ": the reply failed");
         }
-        return String.format(Locale.ROOT, "%s: %,d tokens in %.1f s; process CPU %.1f s = %.0f µs/token (FX thread "
+        return String.format(
+                Locale.ROOT,
+                "%s: %,d tokens in %.1f s; process CPU %.1f s = %.0f µs/token (FX thread "
                         + "%.1f s = %.0f µs/token); %s; in each sixth of the time: %s; busiest threads: %s",
-                label, tokens, wall / 1e9, cpu / 1e9, cpu / 1e3 / tokens, fxCpu / 1e9, fxCpu / 1e3 / tokens,
-                PulseRecorder.summary(gaps), overTime, busiest(threadsBefore, threadCpu()));
+                label,
+                tokens,
+                wall / 1e9,
+                cpu / 1e9,
+                cpu / 1e3 / tokens,
+                fxCpu / 1e9,
+                fxCpu / 1e3 / tokens,
+                PulseRecorder.summary(gaps),
+                overTime,
+                busiest(threadsBefore, threadCpu()));
     }
 
     private Map<Long, Long> threadCpu() {
@@ -134,12 +159,16 @@ class DesktopStreamingBenchmark {
     private String busiest(Map<Long, Long> before, Map<Long, Long> after) {
         List<String> names = new ArrayList<>();
         after.entrySet().stream()
-                .sorted((a, b) -> Long.compare(b.getValue() - before.getOrDefault(b.getKey(), 0L),
+                .sorted((a, b) -> Long.compare(
+                        b.getValue() - before.getOrDefault(b.getKey(), 0L),
                         a.getValue() - before.getOrDefault(a.getKey(), 0L)))
                 .limit(4)
                 .forEach(e -> {
                     ThreadInfo info = threads.getThreadInfo(e.getKey());
-                    names.add(String.format(Locale.ROOT, "%s %.1f s", info == null ? "(ended)" : info.getThreadName(),
+                    names.add(String.format(
+                            Locale.ROOT,
+                            "%s %.1f s",
+                            info == null ? "(ended)" : info.getThreadName(),
                             (e.getValue() - before.getOrDefault(e.getKey(), 0L)) / 1e9));
                 });
         return String.join(", ", names);
@@ -147,19 +176,29 @@ class DesktopStreamingBenchmark {
 
     /** {@code rebound simulate} from this test's class path, in its own JVM. */
     private static Process startSimulator() throws Exception {
-        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "dev.rebound.app.Main", "simulate", "--port", "0",
-                "--tokens-per-second", Integer.toString(RATE), "--seed", "7")
-                .redirectErrorStream(true).start();
+        return new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "dev.rebound.app.Main",
+                        "simulate",
+                        "--port",
+                        "0",
+                        "--tokens-per-second",
+                        Integer.toString(RATE),
+                        "--seed",
+                        "7")
+                .redirectErrorStream(true)
+                .start();
     }
 
     private static String simulatorUrl(Process simulator) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(simulator.getInputStream(),
-                StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(simulator.getInputStream(), StandardCharsets.UTF_8));
         for (String line = out.readLine(); line != null; line = out.readLine()) {
             Matcher m = LISTENING.matcher(line);
             if (m.find()) {
-                Thread.ofVirtual().start(() -> out.lines().forEach(l -> { }));
+                Thread.ofVirtual().start(() -> out.lines().forEach(l -> {}));
                 return m.group(1);
             }
         }

@@ -16,8 +16,7 @@ import javafx.stage.WindowEvent;
  * {@link DesktopStartupBenchmark} to time the start of the Rebound window and of {@link MinimalWindow} the same way.
  */
 public final class FirstFrameProbe {
-    private FirstFrameProbe() {
-    }
+    private FirstFrameProbe() {}
 
     /** {@code args}: the main class to run, then its arguments. */
     public static void main(String[] args) throws Exception {
@@ -26,8 +25,8 @@ public final class FirstFrameProbe {
                 change.getAddedSubList().forEach(FirstFrameProbe::watch);
             }
         });
-        Class.forName(args[0]).getMethod("main", String[].class)
-                .invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+        Class.forName(args[0]).getMethod("main", String[].class).invoke(null, (Object)
+                Arrays.copyOfRange(args, 1, args.length));
     }
 
     private static void watch(Window window) {
@@ -44,9 +43,11 @@ public final class FirstFrameProbe {
             if (!first.getAndSet(false)) {
                 return;
             }
-            long cpuMillis = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class).getProcessCpuTime()
+            long cpuMillis = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class)
+                            .getProcessCpuTime()
                     / 1_000_000;
-            System.out.println("first-frame " + ManagementFactory.getRuntimeMXBean().getUptime() + " " + cpuMillis);
+            System.out.println(
+                    "first-frame " + ManagementFactory.getRuntimeMXBean().getUptime() + " " + cpuMillis);
             System.out.flush();
             Thread.ofPlatform().start(() -> System.exit(0));
         });

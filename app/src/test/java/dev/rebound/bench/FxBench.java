@@ -11,8 +11,7 @@ import org.testfx.util.WaitForAsyncUtils;
 
 /** What the desktop benchmarks share: waiting on FX state, the platform in use, the load, the report. */
 final class FxBench {
-    private FxBench() {
-    }
+    private FxBench() {}
 
     /** Runs {@code call} on the FX thread and returns its result. */
     static <T> T onFx(Callable<T> call) throws Exception {

@@ -7,17 +7,19 @@ import javax.management.ObjectName;
 
 /** The used heap after full collections and what it holds, for the benchmarks that compare heaps. */
 final class HeapMeter {
-    private HeapMeter() {
-    }
+    private HeapMeter() {}
 
     /**
      * The first {@code lines} lines of the class histogram of live objects, as {@code jcmd GC.class_histogram} prints
      * it (two header lines, then the classes by bytes).
      */
     static String histogram(int lines) throws Exception {
-        String all = (String) ManagementFactory.getPlatformMBeanServer().invoke(
-                new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
-                new Object[] {null}, new String[] {String[].class.getName()});
+        String all = (String) ManagementFactory.getPlatformMBeanServer()
+                .invoke(
+                        new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                        "gcClassHistogram",
+                        new Object[] {null},
+                        new String[] {String[].class.getName()});
         return all.lines().limit(lines).collect(Collectors.joining("\n"));
     }
 

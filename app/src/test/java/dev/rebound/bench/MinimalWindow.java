@@ -8,8 +8,7 @@ import javafx.stage.Stage;
 
 /** The least JavaFX window, started as Rebound starts its own ({@code Platform.startup}): a stage with one label. */
 public final class MinimalWindow {
-    private MinimalWindow() {
-    }
+    private MinimalWindow() {}
 
     public static void main(String[] args) throws InterruptedException {
         CountDownLatch closed = new CountDownLatch(1);

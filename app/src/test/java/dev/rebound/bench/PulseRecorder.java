@@ -78,10 +78,11 @@ final class PulseRecorder {
         List<String> medians = new ArrayList<>();
         List<String> cpuPerPulse = new ArrayList<>();
         for (int p = 0; p < parts; p++) {
-            long[] sorted = gaps.get(p).stream().mapToLong(Long::longValue).sorted().toArray();
+            long[] sorted =
+                    gaps.get(p).stream().mapToLong(Long::longValue).sorted().toArray();
             medians.add(sorted.length == 0 ? "-" : String.format(Locale.ROOT, "%.0f", percentile(sorted, 50) / 1e6));
-            cpuPerPulse.add(sorted.length == 0 ? "-"
-                    : String.format(Locale.ROOT, "%.1f", cpuPerPart[p] / 1e6 / sorted.length));
+            cpuPerPulse.add(
+                    sorted.length == 0 ? "-" : String.format(Locale.ROOT, "%.1f", cpuPerPart[p] / 1e6 / sorted.length));
         }
         return "median gap " + String.join(" / ", medians) + " ms, FX CPU per pulse " + String.join(" / ", cpuPerPulse)
                 + " ms";
@@ -92,11 +93,18 @@ final class PulseRecorder {
         if (sortedGaps.length == 0) {
             return "no pulses";
         }
-        return String.format(Locale.ROOT, "%,d pulses; gap p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, "
+        return String.format(
+                Locale.ROOT,
+                "%,d pulses; gap p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, "
                         + "max %.1f ms; gaps over 50 ms: %d, over 100 ms: %d, over 250 ms: %d",
-                sortedGaps.length + 1, percentile(sortedGaps, 50) / 1e6, percentile(sortedGaps, 90) / 1e6,
-                percentile(sortedGaps, 99) / 1e6, percentile(sortedGaps, 99.9) / 1e6,
-                sortedGaps[sortedGaps.length - 1] / 1e6, over(sortedGaps, 50), over(sortedGaps, 100),
+                sortedGaps.length + 1,
+                percentile(sortedGaps, 50) / 1e6,
+                percentile(sortedGaps, 90) / 1e6,
+                percentile(sortedGaps, 99) / 1e6,
+                percentile(sortedGaps, 99.9) / 1e6,
+                sortedGaps[sortedGaps.length - 1] / 1e6,
+                over(sortedGaps, 50),
+                over(sortedGaps, 100),
                 over(sortedGaps, 250));
     }
 

@@ -50,9 +50,12 @@ class RetryTimingBenchmark {
             server.setDispatcher(new Dispatcher() {
                 @Override
                 public MockResponse dispatch(RecordedRequest request) {
-                    return new MockResponse.Builder().code(529).addHeader("retry-after", "10")
+                    return new MockResponse.Builder()
+                            .code(529)
+                            .addHeader("retry-after", "10")
                             .body("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":"
-                                    + "\"Overloaded\"}}").build();
+                                    + "\"Overloaded\"}}")
+                            .build();
                 }
             });
             server.start();
@@ -73,10 +76,14 @@ class RetryTimingBenchmark {
                 }
             }
             Collections.sort(micros);
-            return List.of(String.format(Locale.ROOT,
+            return List.of(String.format(
+                    Locale.ROOT,
                     "cancel latency (abort_retry written -> auto_retry_end read), %d runs after 10 warm-up: "
                             + "p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms",
-                    micros.size(), pct(micros, 50) / 1000.0, pct(micros, 90) / 1000.0, pct(micros, 99) / 1000.0,
+                    micros.size(),
+                    pct(micros, 50) / 1000.0,
+                    pct(micros, 90) / 1000.0,
+                    pct(micros, 99) / 1000.0,
                     micros.getLast() / 1000.0));
         }
     }
@@ -89,8 +96,11 @@ class RetryTimingBenchmark {
                 public MockResponse dispatch(RecordedRequest request) {
                     arrivals.add(System.nanoTime());
                     long hint = 50 + (arrivals.size() * 37L) % 250;
-                    return new MockResponse.Builder().code(503).addHeader("retry-after-ms", Long.toString(hint))
-                            .body("{\"error\":{\"message\":\"busy\",\"type\":\"server_error\"}}").build();
+                    return new MockResponse.Builder()
+                            .code(503)
+                            .addHeader("retry-after-ms", Long.toString(hint))
+                            .body("{\"error\":{\"message\":\"busy\",\"type\":\"server_error\"}}")
+                            .build();
                 }
             });
             // MockWebServer leaves Nagle on; production servers turn it off. With it on, the first response of every
@@ -128,14 +138,23 @@ class RetryTimingBenchmark {
             List<Long> sorted = new ArrayList<>(overshootMicros);
             Collections.sort(sorted);
             long within20 = sorted.stream().filter(m -> m <= 20_000).count();
-            return List.of(String.format(Locale.ROOT,
+            return List.of(String.format(
+                    Locale.ROOT,
                     "backoff accuracy (server-side gap between requests minus announced delayMs, server Nagle "
                             + (Boolean.getBoolean("bench.serverNagle") ? "on" : "off") + "), %d chains x %d "
                             + "retries after 1 warm-up chain, planned %d..%d ms: min %+.2f ms, p50 %+.2f ms, "
                             + "p90 %+.2f ms, p99 %+.2f ms, max %+.2f ms; within +20 ms: %d of %d",
-                    CHAINS, RETRIES_PER_CHAIN, Collections.min(planned), Collections.max(planned),
-                    sorted.getFirst() / 1000.0, pct(sorted, 50) / 1000.0, pct(sorted, 90) / 1000.0,
-                    pct(sorted, 99) / 1000.0, sorted.getLast() / 1000.0, within20, sorted.size()));
+                    CHAINS,
+                    RETRIES_PER_CHAIN,
+                    Collections.min(planned),
+                    Collections.max(planned),
+                    sorted.getFirst() / 1000.0,
+                    pct(sorted, 50) / 1000.0,
+                    pct(sorted, 90) / 1000.0,
+                    pct(sorted, 99) / 1000.0,
+                    sorted.getLast() / 1000.0,
+                    within20,
+                    sorted.size()));
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.rebound.bench;
 
-import dev.rebound.transcript.UserMessage;
 import dev.rebound.history.FolderTrash;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.LoadedSession;
@@ -8,6 +7,7 @@ import dev.rebound.history.MessageEntry;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.history.SessionJournal;
 import dev.rebound.history.SessionLoader;
+import dev.rebound.transcript.UserMessage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -46,9 +46,16 @@ class SessionFileBenchmark {
         BenchSessionWriter.Counts counts = writer.write(file, MESSAGES);
         long fileSize = Files.size(file);
         List<String> report = new ArrayList<>();
-        report.add(String.format(Locale.ROOT, "session: %,d messages (%,d user, %,d assistant of which %,d failed "
+        report.add(String.format(
+                Locale.ROOT,
+                "session: %,d messages (%,d user, %,d assistant of which %,d failed "
                         + "attempts marked retried), %,d entries in all, file %.1f MiB",
-                counts.messages, counts.user, counts.assistant, counts.failed, counts.entries, fileSize / 1048576.0));
+                counts.messages,
+                counts.user,
+                counts.assistant,
+                counts.failed,
+                counts.entries,
+                fileSize / 1048576.0));
 
         SessionLoader loader = new SessionLoader();
         long coldStart = System.nanoTime();
@@ -66,19 +73,28 @@ class SessionFileBenchmark {
             check(loaded, counts);
         }
         Collections.sort(loadNanos);
-        report.add(String.format(Locale.ROOT, "open (SessionLoader.load): first load in this JVM %.0f ms; after %d "
+        report.add(String.format(
+                Locale.ROOT,
+                "open (SessionLoader.load): first load in this JVM %.0f ms; after %d "
                         + "warm-up loads, %d loads: median %.0f ms, min %.0f ms, max %.0f ms",
-                coldNanos / 1e6, WARM_UP_LOADS, LOADS, percentile(loadNanos, 50) / 1e6, loadNanos.getFirst() / 1e6,
+                coldNanos / 1e6,
+                WARM_UP_LOADS,
+                LOADS,
+                percentile(loadNanos, 50) / 1e6,
+                loadNanos.getFirst() / 1e6,
                 loadNanos.getLast() / 1e6));
 
         first = null;
         long retained = retainedHeap(loader, file);
-        report.add(String.format(Locale.ROOT, "heap retained by the loaded session: %.1f MiB = %.2f x the file size "
-                + "(used heap after full GCs, with the session held, minus before)", retained / 1048576.0,
+        report.add(String.format(
+                Locale.ROOT,
+                "heap retained by the loaded session: %.1f MiB = %.2f x the file size "
+                        + "(used heap after full GCs, with the session held, minus before)",
+                retained / 1048576.0,
                 (double) retained / fileSize));
 
-        SessionCatalogue catalogue = new SessionCatalogue(sessions, new FolderTrash(dir.resolve("trash")),
-                Clock.systemUTC());
+        SessionCatalogue catalogue =
+                new SessionCatalogue(sessions, new FolderTrash(dir.resolve("trash")), Clock.systemUTC());
         List<Long> listNanos = new ArrayList<>();
         for (int i = 0; i < LOADS + WARM_UP_LOADS; i++) {
             long start = System.nanoTime();
@@ -91,9 +107,12 @@ class SessionFileBenchmark {
             }
         }
         Collections.sort(listNanos);
-        report.add(String.format(Locale.ROOT, "catalogue list() of this one session (title entry near the start, so "
+        report.add(String.format(
+                Locale.ROOT,
+                "catalogue list() of this one session (title entry near the start, so "
                         + "the title search reads the whole file backwards): median %.1f ms, max %.1f ms",
-                percentile(listNanos, 50) / 1e6, listNanos.getLast() / 1e6));
+                percentile(listNanos, 50) / 1e6,
+                listNanos.getLast() / 1e6));
 
         report.add(appendCost(file));
         Path out = Path.of("target", "benchmarks", "session-file.txt");
@@ -107,8 +126,10 @@ class SessionFileBenchmark {
         List<JournalEntry> entries = new ArrayList<>();
         for (int i = 0; i < APPENDS; i++) {
             String id = "append-" + i;
-            entries.add(i % 2 == 0 ? MessageEntry.of(new UserMessage(id, writer.words(20, 60), T0 + i))
-                    : MessageEntry.of(writer.reply(id, T0 + i)));
+            entries.add(
+                    i % 2 == 0
+                            ? MessageEntry.of(new UserMessage(id, writer.words(20, 60), T0 + i))
+                            : MessageEntry.of(writer.reply(id, T0 + i)));
         }
         List<Long> nanos = new ArrayList<>();
         long bytesBefore = Files.size(file);
@@ -121,10 +142,17 @@ class SessionFileBenchmark {
         }
         long averageLine = (Files.size(file) - bytesBefore) / APPENDS;
         Collections.sort(nanos);
-        return String.format(Locale.ROOT, "append with fsync (SessionJournal.append, alternating user prompts and "
+        return String.format(
+                Locale.ROOT,
+                "append with fsync (SessionJournal.append, alternating user prompts and "
                         + "~2 KB replies, %,d bytes per line on average), %,d appends: median %.2f ms, p90 %.2f ms, "
-                        + "p99 %.2f ms, max %.2f ms", averageLine, APPENDS, percentile(nanos, 50) / 1e6,
-                percentile(nanos, 90) / 1e6, percentile(nanos, 99) / 1e6, nanos.getLast() / 1e6);
+                        + "p99 %.2f ms, max %.2f ms",
+                averageLine,
+                APPENDS,
+                percentile(nanos, 50) / 1e6,
+                percentile(nanos, 90) / 1e6,
+                percentile(nanos, 99) / 1e6,
+                nanos.getLast() / 1e6);
     }
 
     private static long retainedHeap(SessionLoader loader, Path file) throws Exception {
@@ -148,5 +176,4 @@ class SessionFileBenchmark {
         int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
     }
-
 }

@@ -31,11 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
 class BundledPluginsIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> ARCHIVES = List.of("retry-journal-plugin.zip", "prometheus-metrics-plugin.zip",
-            "example-plugin-plugin.zip");
+    private static final List<String> ARCHIVES =
+            List.of("retry-journal-plugin.zip", "prometheus-metrics-plugin.zip", "example-plugin-plugin.zip");
 
     @TempDir
     Path configDir;
+
     private MockWebServer server;
     private final ScriptedServer script = new ScriptedServer();
     private ReboundProcess rebound;
@@ -48,7 +49,8 @@ class BundledPluginsIT {
         Path plugins = Files.createDirectories(configDir.resolve("plugins"));
         Path built = Path.of(System.getProperty("rebound.bundledPlugins", "target/bundled-plugins"));
         for (String archive : ARCHIVES) {
-            assertThat(built.resolve(archive)).as("built by the plugins modules; run the build from the root")
+            assertThat(built.resolve(archive))
+                    .as("built by the plugins modules; run the build from the root")
                     .isRegularFile();
             Files.copy(built.resolve(archive), plugins.resolve(archive));
         }
@@ -59,7 +61,8 @@ class BundledPluginsIT {
                   "retry": { "baseDelayMs": 10 },
                   "plugins": { "prometheus-metrics": { "port": 0 } } }
                 """.formatted(server.url("/v1")));
-        Files.writeString(configDir.resolve("credentials.json"),
+        Files.writeString(
+                configDir.resolve("credentials.json"),
                 "{ \"anthropic\": [ { \"label\": \"main\", \"apiKey\": \"sk-ant-0123456789abcdef\" } ] }");
         rebound = PluginFixtures.startRpc(configDir);
     }
@@ -75,7 +78,9 @@ class BundledPluginsIT {
         script.on("claude", overloaded(), overloaded(), overloaded());
         List<JsonNode> retried = PluginFixtures.wholeTurn(rebound, "first");
         String retriedTurn = turnId(retried);
-        assertThat(retried).filteredOn(f -> f.path("type").asText().equals("auto_retry_start")).hasSize(3);
+        assertThat(retried)
+                .filteredOn(f -> f.path("type").asText().equals("auto_retry_start"))
+                .hasSize(3);
 
         PluginFixtures.wholeTurn(rebound, "second");
 
@@ -83,20 +88,29 @@ class BundledPluginsIT {
         script.on("claude", overloaded(), overloaded());
         List<JsonNode> failed = PluginFixtures.wholeTurn(rebound, "third");
         String failedTurn = turnId(failed);
-        assertThat(failed).filteredOn(f -> f.path("type").asText().equals("auto_retry_end"))
-                .singleElement().satisfies(end -> assertThat(end.path("success").asBoolean()).isFalse());
+        assertThat(failed)
+                .filteredOn(f -> f.path("type").asText().equals("auto_retry_end"))
+                .singleElement()
+                .satisfies(end -> assertThat(end.path("success").asBoolean()).isFalse());
 
         Map<String, JsonNode> plugins = plugins();
         assertThat(plugins).containsOnlyKeys("retry-journal", "prometheus-metrics", "example-plugin");
-        plugins.values().forEach(p -> assertThat(p.path("state").asText()).as(p.toString()).isEqualTo("active"));
+        plugins.values()
+                .forEach(p ->
+                        assertThat(p.path("state").asText()).as(p.toString()).isEqualTo("active"));
 
         String metrics = awaitScrape("rebound_retries_per_turn_count 3\n");
-        assertThat(sample(metrics, "rebound_retries_total\\{error_kind=\"[a-z_]+\"}")).isEqualTo(4.0);
+        assertThat(sample(metrics, "rebound_retries_total\\{error_kind=\"[a-z_]+\"}"))
+                .isEqualTo(4.0);
         assertThat(sample(metrics, "rebound_retries_per_turn_sum")).isEqualTo(4.0);
-        assertThat(sample(metrics, "rebound_retries_per_turn_bucket\\{le=\"0.0\"}")).isEqualTo(1.0);
-        assertThat(sample(metrics, "rebound_retries_per_turn_bucket\\{le=\"1.0\"}")).isEqualTo(2.0);
-        assertThat(sample(metrics, "rebound_retries_per_turn_bucket\\{le=\"3.0\"}")).isEqualTo(3.0);
-        assertThat(sample(metrics, "rebound_retry_chains_total\\{outcome=\"[a-z_]+\"}")).isEqualTo(2.0);
+        assertThat(sample(metrics, "rebound_retries_per_turn_bucket\\{le=\"0.0\"}"))
+                .isEqualTo(1.0);
+        assertThat(sample(metrics, "rebound_retries_per_turn_bucket\\{le=\"1.0\"}"))
+                .isEqualTo(2.0);
+        assertThat(sample(metrics, "rebound_retries_per_turn_bucket\\{le=\"3.0\"}"))
+                .isEqualTo(3.0);
+        assertThat(sample(metrics, "rebound_retry_chains_total\\{outcome=\"[a-z_]+\"}"))
+                .isEqualTo(2.0);
 
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
@@ -127,14 +141,23 @@ class BundledPluginsIT {
 
         String log = Files.readString(configDir.resolve("logs/rebound.log"));
         assertThat(Pattern.compile("auto_retry_start: chat " + Pattern.quote(sessionId) + " retry \\d/\\d+ in "
-                + "\\d+ ms after a [a-z_]+ error from anthropic/claude").matcher(log).results().count()).isEqualTo(4);
-        assertThat(configDir.resolve("plugin-data/prometheus-metrics/endpoint")).as("removed when closed")
+                                + "\\d+ ms after a [a-z_]+ error from anthropic/claude")
+                        .matcher(log)
+                        .results()
+                        .count())
+                .isEqualTo(4);
+        assertThat(configDir.resolve("plugin-data/prometheus-metrics/endpoint"))
+                .as("removed when closed")
                 .doesNotExist();
     }
 
     private static String turnId(List<JsonNode> turn) {
-        return turn.stream().filter(f -> f.path("type").asText().equals("agent_start")).findFirst().orElseThrow()
-                .path("turnId").asText();
+        return turn.stream()
+                .filter(f -> f.path("type").asText().equals("agent_start"))
+                .findFirst()
+                .orElseThrow()
+                .path("turnId")
+                .asText();
     }
 
     private void setMaxRetries(int max) throws Exception {
@@ -160,8 +183,8 @@ class BundledPluginsIT {
         try (HttpClient http = HttpClient.newHttpClient()) {
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (true) {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response =
+                        http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(response.statusCode()).isEqualTo(200);
                 if (response.body().contains(expected) || System.nanoTime() > deadline) {
                     assertThat(response.body()).contains(expected);

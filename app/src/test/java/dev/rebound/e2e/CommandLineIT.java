@@ -20,6 +20,7 @@ class CommandLineIT {
 
     @TempDir
     Path configDir;
+
     private MockWebServer server;
     private ReboundProcess rebound;
 
@@ -53,10 +54,13 @@ class CommandLineIT {
 
     @Test
     void printModeExitsNonZeroWithTheErrorOnStderrWhenTheTurnFails() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(400).addHeader("Content-Type", "application/json")
+        server.enqueue(new MockResponse.Builder()
+                .code(400)
+                .addHeader("Content-Type", "application/json")
                 .body("{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens.\","
                         + "\"type\":\"invalid_request_error\",\"param\":\"messages\","
-                        + "\"code\":\"context_length_exceeded\"}}").build());
+                        + "\"code\":\"context_length_exceeded\"}}")
+                .build());
         rebound = ReboundProcess.start(false, configDir, Map.of(), "--print", "hi");
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isEqualTo(1);
@@ -66,24 +70,33 @@ class CommandLineIT {
 
     @Test
     void printModeReportsRetriesOnStderrAndTheFailFastReasonAtTheEnd() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(529).addHeader("Content-Type", "application/json")
+        server.enqueue(new MockResponse.Builder()
+                .code(529)
+                .addHeader("Content-Type", "application/json")
                 .body("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
                 .build());
-        server.enqueue(new MockResponse.Builder().code(429).addHeader("Content-Type", "application/json")
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .addHeader("Content-Type", "application/json")
                 .addHeader("retry-after", "900")
                 .body("{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\","
-                        + "\"code\":\"rate_limit_exceeded\"}}").build());
+                        + "\"code\":\"rate_limit_exceeded\"}}")
+                .build());
         rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi");
         assertThat(rebound.waitForExit(WAIT)).isEqualTo(1);
         assertThat(rebound.stdout()).isEmpty();
-        assertThat(rebound.stderr()).contains("rebound: retrying (1/10) in 0.")
+        assertThat(rebound.stderr())
+                .contains("rebound: retrying (1/10) in 0.")
                 .contains("rebound: Provider requested 900000ms wait, exceeds retry.maxDelayMs (300000ms)");
     }
 
     @Test
     void aTruncatedStreamIsAFailureInPrintModeNotAnAnswer() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body(Sse.chunk("Half an ans")).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(Sse.chunk("Half an ans"))
+                .build());
         rebound = ReboundProcess.start(false, configDir, Map.of(), "-p", "hi");
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isEqualTo(1);
@@ -95,7 +108,10 @@ class CommandLineIT {
     void anUnknownModelOptionIsAClearUsageError() throws Exception {
         rebound = ReboundProcess.start(false, configDir, Map.of(), "--model", "local/nope", "-p", "hi");
         assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
-        assertThat(rebound.stderr()).contains("local/nope").contains("not configured").contains("local/test-model");
+        assertThat(rebound.stderr())
+                .contains("local/nope")
+                .contains("not configured")
+                .contains("local/test-model");
         assertThat(server.getRequestCount()).isZero();
     }
 
@@ -103,8 +119,16 @@ class CommandLineIT {
     void helpListsEveryOptionAndVersionNamesTheApp() throws Exception {
         rebound = ReboundProcess.start(false, null, Map.of(), "--help");
         assertThat(rebound.waitForExit(WAIT)).isZero();
-        assertThat(rebound.stdout()).contains("--mode", "--config-dir", "--model", "--session", "--plugins-dir",
-                "--no-plugins", "--print", "--version");
+        assertThat(rebound.stdout())
+                .contains(
+                        "--mode",
+                        "--config-dir",
+                        "--model",
+                        "--session",
+                        "--plugins-dir",
+                        "--no-plugins",
+                        "--print",
+                        "--version");
         rebound.close();
         rebound = ReboundProcess.start(false, null, Map.of(), "--version");
         assertThat(rebound.waitForExit(WAIT)).isZero();

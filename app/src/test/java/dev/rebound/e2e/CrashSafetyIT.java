@@ -3,11 +3,11 @@ package dev.rebound.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rebound.transcript.ChatMessage;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.MessageEntry;
 import dev.rebound.history.SessionLoader;
+import dev.rebound.transcript.ChatMessage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,8 +65,10 @@ class CrashSafetyIT {
         try {
             rebound.until(f -> f.path("type").asText().equals("ready"), WAIT);
             rebound.send("{\"id\":\"s\",\"type\":\"get_state\"}");
-            file = Path.of(rebound.until(f -> "s".equals(f.path("id").asText()), WAIT).path("data")
-                    .path("sessionFile").asText());
+            file = Path.of(rebound.until(f -> "s".equals(f.path("id").asText()), WAIT)
+                    .path("data")
+                    .path("sessionFile")
+                    .asText());
             rebound.send("{\"type\":\"prompt\",\"message\":\"run " + run + " question\"}");
             TimeUnit.MILLISECONDS.sleep(killAfterMs);
             ProcessHandle.of(rebound.pid()).orElseThrow().destroyForcibly();
@@ -82,8 +84,7 @@ class CrashSafetyIT {
                 case "message_end" -> seenEnded.add(f.path("message").path("id").asText());
                 case "agent_start" -> insideTurn = true;
                 case "agent_end" -> insideTurn = f.path("willRetry").asBoolean();
-                default -> {
-                }
+                default -> {}
             }
         }
 
@@ -100,9 +101,12 @@ class CrashSafetyIT {
                 saved.add(m.message().id());
             }
         }
-        assertThat(saved).as("run %d: every message the host saw end is saved (%s)", run, loaded.problems())
+        assertThat(saved)
+                .as("run %d: every message the host saw end is saved (%s)", run, loaded.problems())
                 .containsAll(seenEnded);
-        assertThat(loaded.problems()).as("run %d: at most the torn last line is reported", run).hasSizeLessThanOrEqualTo(1);
+        assertThat(loaded.problems())
+                .as("run %d: at most the torn last line is reported", run)
+                .hasSizeLessThanOrEqualTo(1);
 
         List<ChatMessage> kept = new ArrayList<>();
         Set<String> retried = loaded.retriedMessageIds();
@@ -120,16 +124,18 @@ class CrashSafetyIT {
                 expected.add(kept.get(i).id());
             }
         }
-        ReboundProcess resumed = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session",
-                file.toString());
+        ReboundProcess resumed =
+                ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session", file.toString());
         try {
             resumed.until(f -> f.path("type").asText().equals("ready"), WAIT);
             resumed.send("{\"id\":\"m\",\"type\":\"get_messages\"}");
-            JsonNode messages = resumed.until(f -> "m".equals(f.path("id").asText()), WAIT).path("data")
+            JsonNode messages = resumed.until(f -> "m".equals(f.path("id").asText()), WAIT)
+                    .path("data")
                     .path("messages");
             List<String> reopened = new ArrayList<>();
             messages.forEach(m -> reopened.add(m.path("id").asText()));
-            assertThat(reopened).as("run %d: the reopened conversation is the saved one", run)
+            assertThat(reopened)
+                    .as("run %d: the reopened conversation is the saved one", run)
                     .containsExactlyElementsOf(expected);
             resumed.closeStdin();
             assertThat(resumed.waitForExit(WAIT)).isZero();
@@ -174,8 +180,12 @@ class CrashSafetyIT {
             }
             body.append(Sse.finish());
             // About 1.5 s per reply, so kills land while text streams.
-            return new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                    .body(body.toString()).throttleBody(100, 70, TimeUnit.MILLISECONDS).build();
+            return new MockResponse.Builder()
+                    .code(200)
+                    .addHeader("Content-Type", "text/event-stream")
+                    .body(body.toString())
+                    .throttleBody(100, 70, TimeUnit.MILLISECONDS)
+                    .build();
         }
     }
 }

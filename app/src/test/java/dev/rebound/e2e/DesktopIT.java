@@ -26,6 +26,7 @@ class DesktopIT {
 
     @TempDir
     Path configDir;
+
     private ReboundProcess rebound;
 
     @AfterEach
@@ -58,7 +59,9 @@ class DesktopIT {
     private void awaitLog(Predicate<String> condition) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.test(log())) {
-            assertThat(System.nanoTime()).as("log: %s%nstderr: %s", log(), rebound.stderr()).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("log: %s%nstderr: %s", log(), rebound.stderr())
+                    .isLessThan(deadline);
             Thread.sleep(100);
         }
     }
@@ -88,8 +91,12 @@ class DesktopIT {
 
     @Test
     void aMissingSessionFileIsAClearErrorAndNoWindow() throws Exception {
-        rebound = ReboundProcess.start(false, configDir, HEADLESS, "--session", configDir.resolve("nope.jsonl")
-                .toString());
+        rebound = ReboundProcess.start(
+                false,
+                configDir,
+                HEADLESS,
+                "--session",
+                configDir.resolve("nope.jsonl").toString());
 
         assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
         assertThat(rebound.stderr()).contains("--session").contains("no such session file");

@@ -9,8 +9,7 @@ final class EventFrames {
     /** The events that carried their turn before every event named its session and turn. */
     private static final Set<String> ALWAYS_HAD_TURN = Set.of("agent_start", "agent_end", "retry_chain_end");
 
-    private EventFrames() {
-    }
+    private EventFrames() {}
 
     /**
      * An event frame as its text without the session fields every event now carries ({@code sessionId}, and the

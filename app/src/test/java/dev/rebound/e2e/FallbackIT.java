@@ -27,6 +27,7 @@ class FallbackIT {
 
     @TempDir
     Path configDir;
+
     private MockWebServer server;
     private final ScriptedServer script = new ScriptedServer();
     private ReboundProcess rebound;
@@ -56,8 +57,10 @@ class FallbackIT {
                     "ollama":    { "api": "openai-completions", "baseUrl": "%s", "models": [ { "id": "llama" } ] } },
                   "retry": %s }
                 """.formatted(url, url, url, retry));
-        Files.writeString(configDir.resolve("credentials.json"), "{ \"anthropic\": [ { \"label\": \"a\", \"apiKey\": \""
-                + KEY_A + "\" }" + (twoKeys ? ", { \"label\": \"b\", \"apiKey\": \"" + KEY_B + "\" }" : "") + " ] }");
+        Files.writeString(
+                configDir.resolve("credentials.json"),
+                "{ \"anthropic\": [ { \"label\": \"a\", \"apiKey\": \"" + KEY_A + "\" }"
+                        + (twoKeys ? ", { \"label\": \"b\", \"apiKey\": \"" + KEY_B + "\" }" : "") + " ] }");
     }
 
     private void startRebound() throws Exception {
@@ -79,7 +82,9 @@ class FallbackIT {
     }
 
     private static JsonNode first(List<JsonNode> frames, String type) {
-        return frames.stream().filter(f -> type(f).equals(type)).findFirst()
+        return frames.stream()
+                .filter(f -> type(f).equals(type))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + type + " in " + frames));
     }
 
@@ -87,7 +92,8 @@ class FallbackIT {
     void aTitleRequestIsRetriedAlongTheChainOfTheTitleRole() throws Exception {
         configure("{ \"fallbackChains\": { \"title\": [\"ollama/llama\"] } }", false);
         String settings = Files.readString(configDir.resolve("settings.json"));
-        Files.writeString(configDir.resolve("settings.json"),
+        Files.writeString(
+                configDir.resolve("settings.json"),
                 settings.replaceFirst("\\{", "{ \"modelRoles\": { \"title\": \"openai/gpt\" },"));
         script.on("gpt", overloaded("retry-after", "60"));
         script.on("llama", Sse.reply("Backoff for flaky servers"));
@@ -99,7 +105,10 @@ class FallbackIT {
         for (int i = 0; i < 100 && !title.equals("Backoff for flaky servers"); i++) {
             rebound.send("{\"id\":\"s" + i + "\",\"type\":\"get_state\"}");
             String id = "s" + i;
-            title = rebound.until(f -> id.equals(f.path("id").asText()), WAIT).path("data").path("title").asText();
+            title = rebound.until(f -> id.equals(f.path("id").asText()), WAIT)
+                    .path("data")
+                    .path("title")
+                    .asText();
             Thread.sleep(100);
         }
 
@@ -125,7 +134,8 @@ class FallbackIT {
         assertThat(rebound.waitForExit(WAIT)).isZero();
         assertThat(rebound.stdout()).doesNotContain(KEY_A).doesNotContain(KEY_B);
         assertThat(Files.readString(configDir.resolve("state/credential-blocks.json")))
-                .contains("anthropic/a").doesNotContain(KEY_A);
+                .contains("anthropic/a")
+                .doesNotContain(KEY_A);
 
         startRebound();
         turn("after a restart");
@@ -143,9 +153,11 @@ class FallbackIT {
         List<JsonNode> frames = wholeTurn("hi");
 
         assertThat(script.log).containsExactly("claude@" + KEY_A, "claude@" + KEY_B, "claude@" + KEY_A);
-        List<JsonNode> starts = frames.stream().filter(f -> type(f).equals("auto_retry_start")).toList();
+        List<JsonNode> starts =
+                frames.stream().filter(f -> type(f).equals("auto_retry_start")).toList();
         assertThat(starts.get(0).path("delayMs").asLong()).isZero();
-        assertThat(starts.get(1).path("delayMs").asLong()).as("min(30 s, a's unblock − now + 1 s)")
+        assertThat(starts.get(1).path("delayMs").asLong())
+                .as("min(30 s, a's unblock − now + 1 s)")
                 .isBetween(1_000L, 2_000L);
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
@@ -187,14 +199,17 @@ class FallbackIT {
 
         assertThat(script.log).containsExactly("claude@" + KEY_A, "gpt@-");
         assertThat(first(frames, "auto_retry_start").path("delayMs").asLong()).isZero();
-        assertThat(EventFrames.withoutScope(first(frames, "retry_fallback_applied"))).isEqualTo(
-                "{\"type\":\"retry_fallback_applied\",\"from\":\"anthropic/claude\",\"to\":\"openai/gpt\","
+        assertThat(EventFrames.withoutScope(first(frames, "retry_fallback_applied")))
+                .isEqualTo("{\"type\":\"retry_fallback_applied\",\"from\":\"anthropic/claude\",\"to\":\"openai/gpt\","
                         + "\"role\":\"default\"}");
-        assertThat(frames).extracting(FallbackIT::type).containsSubsequence("retry_fallback_applied",
-                "auto_retry_start", "retry_fallback_succeeded", "auto_retry_end");
+        assertThat(frames)
+                .extracting(FallbackIT::type)
+                .containsSubsequence(
+                        "retry_fallback_applied", "auto_retry_start", "retry_fallback_succeeded", "auto_retry_end");
 
         rebound.send("{\"id\":\"s\",\"type\":\"get_state\"}");
-        JsonNode state = rebound.until(f -> "s".equals(f.path("id").asText()), WAIT).path("data");
+        JsonNode state =
+                rebound.until(f -> "s".equals(f.path("id").asText()), WAIT).path("data");
         assertThat(state.path("fallbackActive").asBoolean()).isTrue();
         assertThat(state.path("fallback").path("primary").asText()).isEqualTo("anthropic/claude");
         assertThat(state.path("fallback").path("revertAt").asLong()).isPositive();
@@ -202,15 +217,17 @@ class FallbackIT {
         Thread.sleep(1200);
         List<JsonNode> second = wholeTurn("later");
         assertThat(script.log).last().isEqualTo("claude@" + KEY_A);
-        assertThat(EventFrames.withoutScope(first(second, "retry_fallback_reverted"))).isEqualTo(
-                "{\"type\":\"retry_fallback_reverted\",\"from\":\"openai/gpt\",\"to\":\"anthropic/claude\"}");
+        assertThat(EventFrames.withoutScope(first(second, "retry_fallback_reverted")))
+                .isEqualTo(
+                        "{\"type\":\"retry_fallback_reverted\",\"from\":\"openai/gpt\",\"to\":\"anthropic/claude\"}");
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
     }
 
     @Test
     void underNeverTheFallbackStaysAndSetModelClearsIt() throws Exception {
-        configure("{ \"fallbackRevertPolicy\": \"never\", \"fallbackChains\": { \"default\": [\"openai/gpt\"] } }",
+        configure(
+                "{ \"fallbackRevertPolicy\": \"never\", \"fallbackChains\": { \"default\": [\"openai/gpt\"] } }",
                 false);
         script.on("claude", overloaded("retry-after", "1"));
         startRebound();
@@ -222,8 +239,11 @@ class FallbackIT {
         rebound.send("{\"id\":\"m\",\"type\":\"set_model\",\"provider\":\"ollama\",\"modelId\":\"llama\"}");
         rebound.until(f -> "m".equals(f.path("id").asText()), WAIT);
         rebound.send("{\"id\":\"s\",\"type\":\"get_state\"}");
-        assertThat(rebound.until(f -> "s".equals(f.path("id").asText()), WAIT).path("data").path("fallbackActive")
-                .asBoolean()).isFalse();
+        assertThat(rebound.until(f -> "s".equals(f.path("id").asText()), WAIT)
+                        .path("data")
+                        .path("fallbackActive")
+                        .asBoolean())
+                .isFalse();
         wholeTurn("chosen");
         assertThat(script.log).last().isEqualTo("llama@-");
         rebound.closeStdin();
@@ -247,7 +267,8 @@ class FallbackIT {
 
     @Test
     void aDeadFallbackMovesToTheNextEntryAndTheBudgetEndsTheChain() throws Exception {
-        configure("{ \"maxElapsedMs\": 300, \"fallbackChains\": { \"default\": [\"openai/gpt\", \"ollama/llama\"] } }",
+        configure(
+                "{ \"maxElapsedMs\": 300, \"fallbackChains\": { \"default\": [\"openai/gpt\", \"ollama/llama\"] } }",
                 false);
         script.on("claude", overloaded(), overloaded(), overloaded());
         script.on("gpt", overloaded(), overloaded());
@@ -257,7 +278,8 @@ class FallbackIT {
         assertThat(script.log).containsExactly("claude@" + KEY_A, "gpt@-", "llama@-");
         JsonNode end = first(frames, "auto_retry_end");
         assertThat(end.path("success").asBoolean()).isFalse();
-        assertThat(end.path("reason").asText()).as("llama's own backoff would pass the 300 ms budget")
+        assertThat(end.path("reason").asText())
+                .as("llama's own backoff would pass the 300 ms budget")
                 .isEqualTo("elapsed_budget_exceeded");
         assertThat(end.path("attempt").asInt()).isEqualTo(2);
         assertThat(frames.getLast().path("willRetry").asBoolean()).isFalse();
@@ -271,7 +293,8 @@ class FallbackIT {
         script.on("claude", overloaded());
         startRebound();
         JsonNode notice = rebound.until(f -> type(f).equals("notice"), WAIT);
-        assertThat(notice.path("message").asText()).contains("retry.fallbackChains.default[0]")
+        assertThat(notice.path("message").asText())
+                .contains("retry.fallbackChains.default[0]")
                 .contains("gpt-9-imaginary");
         wholeTurn("hi");
         assertThat(script.log).containsExactly("claude@" + KEY_A, "llama@-");

@@ -98,8 +98,12 @@ final class PluginArchiveBuilder {
         try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(zip))) {
             out.putNextEntry(new ZipEntry("plugin.properties"));
             StringBuilder properties = new StringBuilder();
-            descriptor.forEach((key, value) -> properties.append("plugin.").append(key.toLowerCase(Locale.ROOT))
-                    .append('=').append(value).append('\n'));
+            descriptor.forEach((key, value) -> properties
+                    .append("plugin.")
+                    .append(key.toLowerCase(Locale.ROOT))
+                    .append('=')
+                    .append(value)
+                    .append('\n'));
             out.write(properties.toString().getBytes(StandardCharsets.ISO_8859_1));
             out.closeEntry();
             copyTree(classes, "classes/", out);
@@ -113,21 +117,36 @@ final class PluginArchiveBuilder {
         try (Stream<Path> files = Files.walk(sources)) {
             javaFiles = files.filter(f -> f.toString().endsWith(".java")).toList();
         }
-        String classpath = String.join(java.io.File.pathSeparator, location(SessionEventListener.class),
-                location(org.pf4j.Extension.class), location(org.slf4j.Logger.class));
+        String classpath = String.join(
+                java.io.File.pathSeparator,
+                location(SessionEventListener.class),
+                location(org.pf4j.Extension.class),
+                location(org.slf4j.Logger.class));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         StringWriter output = new StringWriter();
-        try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT,
-                StandardCharsets.UTF_8)) {
-            List<String> options = List.of("-d", classes.toString(), "-classpath", classpath,
-                    "-processorpath", location(org.pf4j.Extension.class), "-processor", PROCESSOR, "-proc:full",
-                    "--release", "25", "-encoding", "UTF-8");
-            boolean ok = javac.getTask(output, files, diagnostics, options, null,
-                    files.getJavaFileObjectsFromPaths(javaFiles)).call();
+        try (StandardJavaFileManager files =
+                javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+            List<String> options = List.of(
+                    "-d",
+                    classes.toString(),
+                    "-classpath",
+                    classpath,
+                    "-processorpath",
+                    location(org.pf4j.Extension.class),
+                    "-processor",
+                    PROCESSOR,
+                    "-proc:full",
+                    "--release",
+                    "25",
+                    "-encoding",
+                    "UTF-8");
+            boolean ok = javac.getTask(
+                            output, files, diagnostics, options, null, files.getJavaFileObjectsFromPaths(javaFiles))
+                    .call();
             if (!ok) {
-                throw new IllegalStateException("test plugin " + sources + " did not compile: "
-                        + diagnostics.getDiagnostics() + output);
+                throw new IllegalStateException(
+                        "test plugin " + sources + " did not compile: " + diagnostics.getDiagnostics() + output);
             }
         }
         Path index = classes.resolve("META-INF/extensions.idx");
@@ -155,7 +174,11 @@ final class PluginArchiveBuilder {
 
     private static String location(Class<?> type) {
         try {
-            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(type.getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString();
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -14,8 +14,7 @@ import java.util.stream.IntStream;
 final class PluginFixtures {
     static final Duration WAIT = Duration.ofSeconds(30);
 
-    private PluginFixtures() {
-    }
+    private PluginFixtures() {}
 
     /** {@code recording.zip}: the recording plugin as a zip with {@code plugin.properties}. */
     static void recordingZip(Path dir) throws IOException {
@@ -32,9 +31,14 @@ final class PluginFixtures {
         for (String plugin : List.of("throws", "blocks", "linkage", "flood")) {
             PluginArchiveBuilder.of(plugin).jar(dir, plugin + ".jar");
         }
-        PluginArchiveBuilder.of("recording").id("bad-requires").requires(">=99.0.0").jar(dir, "bad-requires.jar");
+        PluginArchiveBuilder.of("recording")
+                .id("bad-requires")
+                .requires(">=99.0.0")
+                .jar(dir, "bad-requires.jar");
         PluginArchiveBuilder.of("recording").id("switched-off").jar(dir, "switched-off.jar");
-        PluginArchiveBuilder.of("recording").id("bad-index").extensionsIndex("dev.rebound.itplugins.NoSuchListener\n")
+        PluginArchiveBuilder.of("recording")
+                .id("bad-index")
+                .extensionsIndex("dev.rebound.itplugins.NoSuchListener\n")
                 .jar(dir, "bad-index.jar");
         Files.writeString(dir.resolve("corrupt.jar"), "this is not a zip archive");
     }
@@ -48,8 +52,10 @@ final class PluginFixtures {
                   "retry": { "baseDelayMs": 10 },
                   "plugins": { "switched-off": { "enabled": false }, "recording": { "note": "hello" } } }
                 """.formatted(url));
-        Files.writeString(configDir.resolve("credentials.json"), "{ \"anthropic\": [ { \"label\": \"a\", \"apiKey\": \""
-                + keyA + "\" }, { \"label\": \"b\", \"apiKey\": \"" + keyB + "\" } ] }");
+        Files.writeString(
+                configDir.resolve("credentials.json"),
+                "{ \"anthropic\": [ { \"label\": \"a\", \"apiKey\": \"" + keyA
+                        + "\" }, { \"label\": \"b\", \"apiKey\": \"" + keyB + "\" } ] }");
     }
 
     /** The real jar in RPC mode with these extra arguments, once it said {@code ready}. */

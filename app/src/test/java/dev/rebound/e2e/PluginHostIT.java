@@ -40,6 +40,7 @@ class PluginHostIT {
 
     @TempDir
     Path configDir;
+
     private MockWebServer server;
     private final ScriptedServer script = new ScriptedServer();
     private final List<ReboundProcess> processes = new ArrayList<>();
@@ -72,10 +73,17 @@ class PluginHostIT {
         ReboundProcess rebound = start("--plugins-dir", recordingOnly.toString());
 
         List<JsonNode> turn = wholeTurn(rebound, "hi");
-        assertThat(script.log).containsExactly("claude@" + KEY_A, "claude@" + KEY_B, "claude@" + KEY_B,
-                "claude@" + KEY_B);
-        assertThat(turn).extracting(PluginHostIT::type).containsSubsequence("credential_switched",
-                "auto_retry_start", "auto_retry_start", "auto_retry_start", "auto_retry_end", "retry_chain_end");
+        assertThat(script.log)
+                .containsExactly("claude@" + KEY_A, "claude@" + KEY_B, "claude@" + KEY_B, "claude@" + KEY_B);
+        assertThat(turn)
+                .extracting(PluginHostIT::type)
+                .containsSubsequence(
+                        "credential_switched",
+                        "auto_retry_start",
+                        "auto_retry_start",
+                        "auto_retry_start",
+                        "auto_retry_end",
+                        "retry_chain_end");
         Map<String, JsonNode> plugins = plugins(rebound);
         assertThat(plugins).containsOnlyKeys("recording");
         assertThat(plugins.get("recording").path("state").asText()).isEqualTo("active");
@@ -100,16 +108,31 @@ class PluginHostIT {
         ReboundProcess rebound = start("--plugins-dir", hostile.toString());
 
         List<JsonNode> turn = wholeTurn(rebound, "hi");
-        JsonNode end = turn.stream().filter(f -> type(f).equals("message_end")).toList().getLast();
+        JsonNode end = turn.stream()
+                .filter(f -> type(f).equals("message_end"))
+                .toList()
+                .getLast();
         assertThat(end.path("message").path("stopReason").asText()).isEqualTo("stop");
-        assertThat(end.path("message").path("content").get(0).path("text").asText()).startsWith("w0 w1 ")
+        assertThat(end.path("message").path("content").get(0).path("text").asText())
+                .startsWith("w0 w1 ")
                 .endsWith("w1099 ");
 
-        Map<String, JsonNode> plugins = awaitPlugins(rebound, p -> state(p, "blocks").equals("stuck")
-                && state(p, "throws").equals("disabled"));
-        assertThat(plugins.keySet()).as("config folder first, then --plugins-dir, by file name").containsExactly(
-                "recording", "bad-index", "bad-requires", "blocks", "corrupt.jar", "flood", "linkage",
-                "recording#duplicate", "switched-off", "throws");
+        Map<String, JsonNode> plugins = awaitPlugins(
+                rebound,
+                p -> state(p, "blocks").equals("stuck") && state(p, "throws").equals("disabled"));
+        assertThat(plugins.keySet())
+                .as("config folder first, then --plugins-dir, by file name")
+                .containsExactly(
+                        "recording",
+                        "bad-index",
+                        "bad-requires",
+                        "blocks",
+                        "corrupt.jar",
+                        "flood",
+                        "linkage",
+                        "recording#duplicate",
+                        "switched-off",
+                        "throws");
         assertThat(plugins.get("recording").path("state").asText()).isEqualTo("active");
         assertThat(plugins.get("recording").path("dropped").asLong()).isZero();
         assertThat(plugins.get("recording").path("archive").asText()).endsWith("recording.zip");
@@ -118,18 +141,25 @@ class PluginHostIT {
         assertThat(plugins.get("throws").path("failures").asLong()).isEqualTo(10);
         assertState(plugins, "linkage", "disabled", "java.lang.NoClassDefFoundError: com/example/MissingAtRunTime");
         assertState(plugins, "blocks", "stuck", "a call has not returned for");
-        assertThat(plugins.get("blocks").path("dropped").asLong()).as("the reply alone is 1100 events")
+        assertThat(plugins.get("blocks").path("dropped").asLong())
+                .as("the reply alone is 1100 events")
                 .isPositive();
         assertThat(plugins.get("flood").path("state").asText()).isIn("active", "stuck");
-        assertState(plugins, "bad-requires", "refused",
+        assertState(
+                plugins,
+                "bad-requires",
+                "refused",
                 "it requires Rebound >=99.0.0 but this is Rebound 0.2.0-SNAPSHOT (compared as 0.2.0)");
         assertState(plugins, "switched-off", "disabled", "disabled in settings");
         assertState(plugins, "bad-index", "failed", "it has no SessionEventListener that Rebound could load");
         assertState(plugins, "corrupt.jar", "invalid", "no readable plugin descriptor");
 
-        List<String> notices = rebound.drain().stream().filter(f -> type(f).equals("notice"))
-                .map(f -> f.path("message").asText()).toList();
-        assertThat(notices).anyMatch(n -> n.startsWith("Plugin bad-requires 1.0.0 was not loaded: it requires"))
+        List<String> notices = rebound.drain().stream()
+                .filter(f -> type(f).equals("notice"))
+                .map(f -> f.path("message").asText())
+                .toList();
+        assertThat(notices)
+                .anyMatch(n -> n.startsWith("Plugin bad-requires 1.0.0 was not loaded: it requires"))
                 .anyMatch(n -> n.startsWith("The plugin archive ") && n.contains("corrupt.jar was skipped"))
                 .anyMatch(n -> n.startsWith("Plugin recording: another archive with the id recording"))
                 .anyMatch(n -> n.startsWith("Plugin throws was disabled after 10 failures"))
@@ -163,18 +193,27 @@ class PluginHostIT {
 
         assertThat(rebound.waitForExit(WAIT)).isZero();
         assertThat(rebound.stdout()).isEqualTo("reply from claude\n");
-        assertThat(rebound.stderr()).contains("rebound: warning: Plugin bad-requires 1.0.0 was not loaded: it "
-                + "requires Rebound >=99.0.0");
+        assertThat(rebound.stderr())
+                .contains("rebound: warning: Plugin bad-requires 1.0.0 was not loaded: it "
+                        + "requires Rebound >=99.0.0");
         List<String> recorded = Files.readAllLines(recordingFile("recording"));
-        assertThat(recorded).anyMatch(l -> l.startsWith("message_update ") && l.endsWith(" delta=reply from claude"))
+        assertThat(recorded)
+                .anyMatch(l -> l.startsWith("message_update ") && l.endsWith(" delta=reply from claude"))
                 .anyMatch(l -> l.startsWith("agent_end ") && l.endsWith(" willRetry=false"))
-                .last().isEqualTo("closed");
+                .last()
+                .isEqualTo("closed");
     }
 
     @Test
     void aPluginsDirThatIsNotAFolderIsAUsageError() throws Exception {
-        ReboundProcess rebound = ReboundProcess.start(false, configDir, Map.of(), "--mode", "rpc",
-                "--plugins-dir", configDir.resolve("nowhere").toString());
+        ReboundProcess rebound = ReboundProcess.start(
+                false,
+                configDir,
+                Map.of(),
+                "--mode",
+                "rpc",
+                "--plugins-dir",
+                configDir.resolve("nowhere").toString());
         processes.add(rebound);
         assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
         assertThat(rebound.stderr()).contains("--plugins-dir " + configDir.resolve("nowhere") + ": no such folder");
@@ -184,7 +223,8 @@ class PluginHostIT {
     void aTurnTakesAboutAsLongWithTheHostilePluginsAsWithoutPlugins() throws Exception {
         long without = medianTurnNanos(start("--no-plugins"));
         long with = medianTurnNanos(start("--plugins-dir", hostile.toString()));
-        assertThat(with).as("median turn with hostile plugins %d µs, without %d µs", with / 1000, without / 1000)
+        assertThat(with)
+                .as("median turn with hostile plugins %d µs, without %d µs", with / 1000, without / 1000)
                 .isLessThan(3 * without);
     }
 
@@ -219,9 +259,8 @@ class PluginHostIT {
         return byId;
     }
 
-    private static Map<String, JsonNode> awaitPlugins(ReboundProcess rebound,
-                                                      java.util.function.Predicate<Map<String, JsonNode>> ready)
-            throws Exception {
+    private static Map<String, JsonNode> awaitPlugins(
+            ReboundProcess rebound, java.util.function.Predicate<Map<String, JsonNode>> ready) throws Exception {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (true) {
             Map<String, JsonNode> plugins = plugins(rebound);
@@ -240,7 +279,9 @@ class PluginHostIT {
     private static void assertState(Map<String, JsonNode> plugins, String id, String state, String failure) {
         JsonNode plugin = plugins.get(id);
         assertThat(plugin).as("plugin %s in %s", id, plugins).isNotNull();
-        assertThat(plugin.path("state").asText()).as("state of %s: %s", id, plugin).isEqualTo(state);
+        assertThat(plugin.path("state").asText())
+                .as("state of %s: %s", id, plugin)
+                .isEqualTo(state);
         assertThat(plugin.path("failure").asText()).as("failure of %s", id).contains(failure);
     }
 
@@ -250,7 +291,8 @@ class PluginHostIT {
         assertThat(rebound.waitForExit(WAIT)).isZero();
         return rebound.drain().stream()
                 .filter(f -> !type(f).equals("ready") && !type(f).equals("response"))
-                .map(PluginHostIT::signature).toList();
+                .map(PluginHostIT::signature)
+                .toList();
     }
 
     /**
@@ -260,20 +302,30 @@ class PluginHostIT {
     private static String signature(JsonNode f) {
         String type = type(f);
         String turn = f.hasNonNull("turnId") ? f.path("turnId").asText() : "null";
-        return type + " session=" + f.path("sessionId").asText() + " turn=" + turn + switch (type) {
-            case "agent_start" -> " turnId=" + f.path("turnId").asText();
-            case "agent_end" -> " turnId=" + f.path("turnId").asText() + " willRetry=" + f.path("willRetry").asText();
-            case "message_start", "message_end" -> " id=" + f.path("message").path("id").asText();
-            case "message_update" -> " id=" + f.path("messageId").asText() + " delta=" + f.path("delta").asText();
-            case "auto_retry_start" -> " attempt=" + f.path("attempt").asText() + " delayMs="
-                    + f.path("delayMs").asText();
-            case "auto_retry_end" -> " attempt=" + f.path("attempt").asText() + " success="
-                    + f.path("success").asText();
-            case "retry_chain_end" -> " turnId=" + f.path("turnId").asText();
-            case "credential_switched" -> " from=" + f.path("from").asText() + " to=" + f.path("to").asText();
-            case "notice" -> " message=" + f.path("message").asText();
-            default -> "";
-        };
+        return type + " session=" + f.path("sessionId").asText() + " turn=" + turn
+                + switch (type) {
+                    case "agent_start" -> " turnId=" + f.path("turnId").asText();
+                    case "agent_end" ->
+                        " turnId=" + f.path("turnId").asText() + " willRetry="
+                                + f.path("willRetry").asText();
+                    case "message_start", "message_end" ->
+                        " id=" + f.path("message").path("id").asText();
+                    case "message_update" ->
+                        " id=" + f.path("messageId").asText() + " delta="
+                                + f.path("delta").asText();
+                    case "auto_retry_start" ->
+                        " attempt=" + f.path("attempt").asText() + " delayMs="
+                                + f.path("delayMs").asText();
+                    case "auto_retry_end" ->
+                        " attempt=" + f.path("attempt").asText() + " success="
+                                + f.path("success").asText();
+                    case "retry_chain_end" -> " turnId=" + f.path("turnId").asText();
+                    case "credential_switched" ->
+                        " from=" + f.path("from").asText() + " to="
+                                + f.path("to").asText();
+                    case "notice" -> " message=" + f.path("message").asText();
+                    default -> "";
+                };
     }
 
     private Path recordingFile(String id) {

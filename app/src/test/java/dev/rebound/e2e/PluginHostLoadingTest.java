@@ -34,19 +34,24 @@ class PluginHostLoadingTest {
     @Test
     void aStartThatReturnsLateLeavesThePluginFailedAndItIsStoppedWhenTheAppExits() throws Exception {
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
-        PluginArchiveBuilder.of("slow-start").id("late-starter").pluginClass(SLOW_START).jar(plugins, "late.jar");
+        PluginArchiveBuilder.of("slow-start")
+                .id("late-starter")
+                .pluginClass(SLOW_START)
+                .jar(plugins, "late.jar");
         PluginArchiveBuilder.of("recording").zip(plugins, "recording.zip");
         System.setProperty("rebound.it.slowStartMillis", "700");
 
-        PluginHost host = PluginHost.start(options(plugins, Duration.ofMillis(300), Duration.ofSeconds(5)),
-                message -> { });
+        PluginHost host =
+                PluginHost.start(options(plugins, Duration.ofMillis(300), Duration.ofSeconds(5)), message -> {});
         Map<String, PluginReport> reports = byId(host.plugins());
 
         assertThat(reports.get("late-starter").state()).isEqualTo(PluginReport.State.FAILED);
         assertThat(reports.get("late-starter").failure()).contains("start() did not return within");
         assertThat(reports.get("recording").state()).isEqualTo(PluginReport.State.ACTIVE);
-        assertThat(cacheFolders()).singleElement().satisfies(folder -> assertThat(folder.getFileName().toString())
-                .startsWith(ProcessHandle.current().pid() + "-"));
+        assertThat(cacheFolders())
+                .singleElement()
+                .satisfies(folder -> assertThat(folder.getFileName().toString())
+                        .startsWith(ProcessHandle.current().pid() + "-"));
         awaitCall("start late-starter");
         assertThat(byId(host.plugins()).get("late-starter").state()).isEqualTo(PluginReport.State.FAILED);
 
@@ -65,22 +70,32 @@ class PluginHostLoadingTest {
         System.setProperty("rebound.it.slowStartMillis", "3000");
 
         long started = System.nanoTime();
-        PluginHost host = PluginHost.start(options(plugins, Duration.ofMillis(600), Duration.ofMillis(1000)),
-                message -> { });
+        PluginHost host =
+                PluginHost.start(options(plugins, Duration.ofMillis(600), Duration.ofMillis(1000)), message -> {});
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         List<PluginReport> reports = host.plugins();
         host.close();
 
         assertThat(took).isLessThan(Duration.ofMillis(2500));
         assertThat(reports).allSatisfy(r -> assertThat(r.state()).isEqualTo(PluginReport.State.FAILED));
-        assertThat(reports).filteredOn(r -> r.failure().contains("start() did not return within")).hasSize(2);
-        assertThat(reports).filteredOn(r -> r.failure().startsWith("loading took too long")).hasSize(1);
+        assertThat(reports)
+                .filteredOn(r -> r.failure().contains("start() did not return within"))
+                .hasSize(2);
+        assertThat(reports)
+                .filteredOn(r -> r.failure().startsWith("loading took too long"))
+                .hasSize(1);
         assertThat(host.startupProblems()).anyMatch(p -> p.contains("was not started: loading took too long"));
     }
 
     private PluginHost.Options options(Path plugins, Duration pluginLimit, Duration totalLimit) {
-        return new PluginHost.Options(List.of(plugins), id -> dir.resolve("plugin-data").resolve(id),
-                dir.resolve("plugin-cache"), "0.1.0", JsonNodeFactory.instance.objectNode(), pluginLimit, totalLimit,
+        return new PluginHost.Options(
+                List.of(plugins),
+                id -> dir.resolve("plugin-data").resolve(id),
+                dir.resolve("plugin-cache"),
+                "0.1.0",
+                JsonNodeFactory.instance.objectNode(),
+                pluginLimit,
+                totalLimit,
                 Duration.ofSeconds(2));
     }
 

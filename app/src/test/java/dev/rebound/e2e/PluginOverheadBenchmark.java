@@ -35,8 +35,12 @@ class PluginOverheadBenchmark {
         PluginFixtures.recordingZip(recording);
         PluginFixtures.hostileSet(hostile);
         List<String> report = new ArrayList<>();
-        report.add(String.format(Locale.ROOT, "turn of a %d-chunk streamed reply, %d turns after %d warm-up, "
-                + "one process each", PIECES, TURNS, WARM_UP));
+        report.add(String.format(
+                Locale.ROOT,
+                "turn of a %d-chunk streamed reply, %d turns after %d warm-up, " + "one process each",
+                PIECES,
+                TURNS,
+                WARM_UP));
         report.add(run("no plugins", "--no-plugins"));
         report.add(run("recording plugin", "--plugins-dir", recording.toString()));
         report.add(run("hostile set", "--plugins-dir", hostile.toString()));
@@ -52,16 +56,22 @@ class PluginOverheadBenchmark {
         try (MockWebServer server = new MockWebServer()) {
             server.setDispatcher(script);
             server.start();
-            PluginFixtures.configure(configDir, server.url("/v1").toString(), "sk-ant-aaaaaaaaaaaaaaaa",
-                    "sk-ant-bbbbbbbbbbbbbbbb");
+            PluginFixtures.configure(
+                    configDir, server.url("/v1").toString(), "sk-ant-aaaaaaaaaaaaaaaa", "sk-ant-bbbbbbbbbbbbbbbb");
             List<Long> times;
             try (ReboundProcess rebound = PluginFixtures.startRpc(configDir, args)) {
                 times = PluginFixtures.turnNanos(rebound, script, WARM_UP, TURNS, PIECES);
                 rebound.closeStdin();
                 rebound.waitForExit(PluginFixtures.WAIT);
             }
-            return String.format(Locale.ROOT, "%-16s p50 %6.1f ms  p90 %6.1f ms  max %6.1f ms  log folder %,d bytes",
-                    name, pct(times, 50), pct(times, 90), times.getLast() / 1e6, size(configDir.resolve("logs")));
+            return String.format(
+                    Locale.ROOT,
+                    "%-16s p50 %6.1f ms  p90 %6.1f ms  max %6.1f ms  log folder %,d bytes",
+                    name,
+                    pct(times, 50),
+                    pct(times, 90),
+                    times.getLast() / 1e6,
+                    size(configDir.resolve("logs")));
         }
     }
 
@@ -71,7 +81,9 @@ class PluginOverheadBenchmark {
 
     private static long size(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(f -> f.toFile().length())
+                    .sum();
         }
     }
 }

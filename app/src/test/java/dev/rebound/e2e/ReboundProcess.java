@@ -38,8 +38,8 @@ final class ReboundProcess implements AutoCloseable {
         this.stdin = process.getOutputStream();
         this.outReader = Thread.ofPlatform().daemon().start(() -> pump(process, jsonFrames));
         this.errReader = Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(
-                    new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     synchronized (stderrText) {
@@ -59,8 +59,9 @@ final class ReboundProcess implements AutoCloseable {
     static ReboundProcess start(boolean jsonFrames, Path configDir, Map<String, String> env, String... args)
             throws IOException {
         List<String> command = new ArrayList<>();
-        command.add(System.getProperty("rebound.java", Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString()));
+        command.add(System.getProperty(
+                "rebound.java",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         // Test-only JVM options that start the child faster on these 2-core machines; behaviour is unchanged.
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-XX:+UseSerialGC");
@@ -97,7 +98,8 @@ final class ReboundProcess implements AutoCloseable {
                     try {
                         frames.add(JSON.readTree(line));
                     } catch (IOException e) {
-                        frames.add(JSON.createObjectNode().put("type", "NOT_JSON").put("line", line));
+                        frames.add(
+                                JSON.createObjectNode().put("type", "NOT_JSON").put("line", line));
                     }
                 }
             }
@@ -126,7 +128,8 @@ final class ReboundProcess implements AutoCloseable {
     JsonNode next(Duration timeout) throws InterruptedException {
         JsonNode frame = frames.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (frame == null) {
-            throw new AssertionError("No frame within " + timeout + "; seen so far: " + seen + "\nstderr:\n" + stderr());
+            throw new AssertionError(
+                    "No frame within " + timeout + "; seen so far: " + seen + "\nstderr:\n" + stderr());
         }
         seen.add(frame);
         return frame;

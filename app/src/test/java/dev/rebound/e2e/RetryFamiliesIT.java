@@ -29,6 +29,7 @@ class RetryFamiliesIT {
 
     @TempDir
     Path configDir;
+
     private MockWebServer server;
     private ReboundProcess rebound;
 
@@ -56,11 +57,18 @@ class RetryFamiliesIT {
         if (keys > 0) {
             StringBuilder credentials = new StringBuilder("{ \"cloud\": [");
             for (int i = 0; i < keys; i++) {
-                credentials.append(i == 0 ? "" : ",").append(" { \"label\": \"key").append(i + 1)
-                        .append("\", \"apiKey\": \"sk-test-").append("abcdefghijkl".repeat(2)).append(i)
+                credentials
+                        .append(i == 0 ? "" : ",")
+                        .append(" { \"label\": \"key")
+                        .append(i + 1)
+                        .append("\", \"apiKey\": \"sk-test-")
+                        .append("abcdefghijkl".repeat(2))
+                        .append(i)
                         .append("\" }");
             }
-            Files.writeString(configDir.resolve("credentials.json"), credentials.append(" ] }").toString());
+            Files.writeString(
+                    configDir.resolve("credentials.json"),
+                    credentials.append(" ] }").toString());
         }
         rebound = ReboundProcess.start(configDir, Map.of("TZ", "UTC"), "--mode", "rpc");
         assertThat(type(rebound.next(WAIT))).isEqualTo("ready");
@@ -71,13 +79,20 @@ class RetryFamiliesIT {
     }
 
     private static MockResponse json(int code, String body) {
-        return new MockResponse.Builder().code(code).addHeader("Content-Type", "application/json").body(body).build();
+        return new MockResponse.Builder()
+                .code(code)
+                .addHeader("Content-Type", "application/json")
+                .body(body)
+                .build();
     }
 
     /** A 200 event stream whose only event is an error object, as gateways send an upstream's failure. */
     private static MockResponse streamError(String errorJson) {
-        return new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body("data: " + errorJson + "\n\n").build();
+        return new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body("data: " + errorJson + "\n\n")
+                .build();
     }
 
     private List<JsonNode> turn(String message) throws Exception {
@@ -90,7 +105,9 @@ class RetryFamiliesIT {
 
     /** The error notices of a turn (a warning about the test's credentials file mode is not one of them). */
     private static List<JsonNode> errorNotices(List<JsonNode> frames) {
-        return ofType(frames, "notice").stream().filter(n -> n.path("level").asText().equals("error")).toList();
+        return ofType(frames, "notice").stream()
+                .filter(n -> n.path("level").asText().equals("error"))
+                .toList();
     }
 
     @Test
@@ -105,13 +122,15 @@ class RetryFamiliesIT {
 
         List<JsonNode> frames = turn("hi");
 
-        assertThat(ofType(frames, "auto_retry_start")).extracting(f -> f.path("errorKind").asText())
+        assertThat(ofType(frames, "auto_retry_start"))
+                .extracting(f -> f.path("errorKind").asText())
                 .containsExactly("transient", "transient");
         // §3 step 5: base · 2^(attempt−1) times a jitter factor in [0.75, 1.00].
         List<JsonNode> starts = ofType(frames, "auto_retry_start");
         assertThat(starts.get(0).path("delayMs").asLong()).isBetween(15L, 20L);
         assertThat(starts.get(1).path("delayMs").asLong()).isBetween(30L, 40L);
-        assertThat(ofType(frames, "auto_retry_end")).singleElement()
+        assertThat(ofType(frames, "auto_retry_end"))
+                .singleElement()
                 .satisfies(f -> assertThat(f.path("success").asBoolean()).isTrue());
         assertThat(server.getRequestCount()).isEqualTo(3);
     }
@@ -129,7 +148,8 @@ class RetryFamiliesIT {
         startRebound("{ \"baseDelayMs\": 20 }", 2);
 
         List<JsonNode> first = turn("one");
-        assertThat(ofType(first, "credential_switched")).singleElement()
+        assertThat(ofType(first, "credential_switched"))
+                .singleElement()
                 .satisfies(f -> assertThat(f.path("to").asText()).isEqualTo("key2"));
         assertThat(ofType(first, "auto_retry_start")).singleElement().satisfies(f -> {
             assertThat(f.path("errorKind").asText()).isEqualTo("usage_limit");
@@ -149,18 +169,23 @@ class RetryFamiliesIT {
 
     @Test
     void aSubscriptionCapWithAWallClockResetWaitsUntilThatTime() throws Exception {
-        ZonedDateTime reset = ZonedDateTime.now(ZoneOffset.UTC).plusMinutes(3).withSecond(0).withNano(0);
+        ZonedDateTime reset =
+                ZonedDateTime.now(ZoneOffset.UTC).plusMinutes(3).withSecond(0).withNano(0);
         String at = reset.format(DateTimeFormatter.ofPattern("h:mm a", java.util.Locale.US));
-        server.enqueue(json(429, "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"You have "
-                + "reached your message limit. Your limit will reset at " + at + ".\"}}"));
+        server.enqueue(json(
+                429,
+                "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"You have "
+                        + "reached your message limit. Your limit will reset at " + at + ".\"}}"));
         startRebound("{ \"maxDelayMs\": 600000 }", 1);
 
         rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
         JsonNode start = rebound.until(f -> type(f).equals("auto_retry_start"), WAIT);
         assertThat(start.path("errorKind").asText()).isEqualTo("usage_limit");
         // retryAt is the reset itself, give or take the moment between reading the hint and scheduling the retry.
-        assertThat(start.path("retryAt").asLong()).isBetween(reset.toInstant().toEpochMilli() - 1_000,
-                reset.toInstant().toEpochMilli() + 1_000);
+        assertThat(start.path("retryAt").asLong())
+                .isBetween(
+                        reset.toInstant().toEpochMilli() - 1_000,
+                        reset.toInstant().toEpochMilli() + 1_000);
 
         rebound.send("{\"type\":\"abort_retry\"}");
         JsonNode end = rebound.until(f -> type(f).equals("auto_retry_end"), WAIT);
@@ -171,16 +196,21 @@ class RetryFamiliesIT {
     @Test
     void aRequestLargerThanThePerMinuteLimitEndsTheTurnAtOnceWithAdvice() throws Exception {
         // OpenAI (error-corpus: openai-429-tpm-request-too-large): Requested 30601 > Limit 30000.
-        server.enqueue(json(429, "{\"error\":{\"message\":\"Request too large for gpt-4o in organization org-x on "
-                + "tokens per min (TPM): Limit 30000, Requested 30601. The input or output tokens must be reduced in "
-                + "order to run successfully.\",\"type\":\"tokens\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}"));
+        server.enqueue(
+                json(
+                        429,
+                        "{\"error\":{\"message\":\"Request too large for gpt-4o in organization org-x on "
+                                + "tokens per min (TPM): Limit 30000, Requested 30601. The input or output tokens must be reduced in "
+                                + "order to run successfully.\",\"type\":\"tokens\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}"));
         startRebound("{ \"baseDelayMs\": 20 }", 1);
 
         List<JsonNode> frames = turn("a long prompt");
 
         assertThat(ofType(frames, "auto_retry_start")).isEmpty();
-        assertThat(errorNotices(frames)).singleElement().satisfies(n ->
-                assertThat(n.path("message").asText()).contains("larger than the per-minute token limit")
+        assertThat(errorNotices(frames))
+                .singleElement()
+                .satisfies(n -> assertThat(n.path("message").asText())
+                        .contains("larger than the per-minute token limit")
                         .contains("Shorten the conversation"));
         assertThat(frames.getLast().path("willRetry").asBoolean()).isFalse();
         assertThat(server.getRequestCount()).isEqualTo(1);
@@ -188,15 +218,19 @@ class RetryFamiliesIT {
 
     @Test
     void anEntitlementGateSentAsARateLimitIsNotRetriedAndLeavesTheKeyUsable() throws Exception {
-        server.enqueue(json(429, "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"Extra "
-                + "usage is required for long context requests.\"}}"));
+        server.enqueue(json(
+                429,
+                "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"Extra "
+                        + "usage is required for long context requests.\"}}"));
         server.enqueue(Sse.reply("A short answer."));
         startRebound("{ \"baseDelayMs\": 20 }", 1);
 
         List<JsonNode> gated = turn("a very long prompt");
         assertThat(ofType(gated, "auto_retry_start")).isEmpty();
-        assertThat(errorNotices(gated)).singleElement().satisfies(n ->
-                assertThat(n.path("message").asText()).contains("does not include what this request needs"));
+        assertThat(errorNotices(gated))
+                .singleElement()
+                .satisfies(n ->
+                        assertThat(n.path("message").asText()).contains("does not include what this request needs"));
 
         List<JsonNode> next = turn("a short prompt");
         assertThat(ofType(next, "message_update")).isNotEmpty();
@@ -206,22 +240,27 @@ class RetryFamiliesIT {
     @Test
     void aLocalServerThatCannotLoadTheModelIsNotRetriedWhileALoadingServerIs() throws Exception {
         // Ollama (error-corpus: ollama-500-requires-more-system-memory) and llama.cpp (llamacpp-503-loading-model).
-        server.enqueue(json(500, "{\"error\":\"model requires more system memory (3.7 GiB) than is available (3.6 "
-                + "GiB)\"}"));
-        server.enqueue(json(503, "{\"error\":{\"code\":503,\"message\":\"Loading model\",\"type\":"
-                + "\"unavailable_error\"}}"));
+        server.enqueue(json(
+                500, "{\"error\":\"model requires more system memory (3.7 GiB) than is available (3.6 " + "GiB)\"}"));
+        server.enqueue(json(
+                503, "{\"error\":{\"code\":503,\"message\":\"Loading model\",\"type\":" + "\"unavailable_error\"}}"));
         server.enqueue(Sse.reply("Loaded."));
         startRebound("{ \"baseDelayMs\": 20 }", 0);
 
         List<JsonNode> memory = turn("one");
         assertThat(ofType(memory, "auto_retry_start")).isEmpty();
-        assertThat(errorNotices(memory)).singleElement().satisfies(n -> assertThat(n.path("message").asText())
-                .contains("not enough memory").contains("smaller"));
+        assertThat(errorNotices(memory))
+                .singleElement()
+                .satisfies(n -> assertThat(n.path("message").asText())
+                        .contains("not enough memory")
+                        .contains("smaller"));
 
         List<JsonNode> loading = turn("two");
-        assertThat(ofType(loading, "auto_retry_start")).singleElement()
+        assertThat(ofType(loading, "auto_retry_start"))
+                .singleElement()
                 .satisfies(f -> assertThat(f.path("errorKind").asText()).isEqualTo("transient"));
-        assertThat(ofType(loading, "auto_retry_end")).singleElement()
+        assertThat(ofType(loading, "auto_retry_end"))
+                .singleElement()
                 .satisfies(f -> assertThat(f.path("success").asBoolean()).isTrue());
         assertThat(server.getRequestCount()).isEqualTo(3);
     }
@@ -237,9 +276,11 @@ class RetryFamiliesIT {
         startRebound("{}", 1);
 
         List<JsonNode> first = turn("one");
-        assertThat(ofType(first, "auto_retry_start")).extracting(f -> f.path("delayMs").asLong())
+        assertThat(ofType(first, "auto_retry_start"))
+                .extracting(f -> f.path("delayMs").asLong())
                 .containsExactly(1_000L, 2_000L);
-        assertThat(ofType(first, "auto_retry_end")).singleElement()
+        assertThat(ofType(first, "auto_retry_end"))
+                .singleElement()
                 .satisfies(f -> assertThat(f.path("success").asBoolean()).isTrue());
 
         long sent = System.nanoTime();

@@ -23,6 +23,7 @@ class RetryIT {
 
     @TempDir
     Path configDir;
+
     private MockWebServer server;
     private ReboundProcess rebound;
 
@@ -56,13 +57,17 @@ class RetryIT {
     }
 
     private static MockResponse overloaded() {
-        return new MockResponse.Builder().code(529).addHeader("Content-Type", "application/json")
+        return new MockResponse.Builder()
+                .code(529)
+                .addHeader("Content-Type", "application/json")
                 .body("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
                 .build();
     }
 
     private static MockResponse status(int code, String body, String... headers) {
-        MockResponse.Builder b = new MockResponse.Builder().code(code).addHeader("Content-Type", "application/json")
+        MockResponse.Builder b = new MockResponse.Builder()
+                .code(code)
+                .addHeader("Content-Type", "application/json")
                 .body(body);
         for (int i = 0; i < headers.length; i += 2) {
             b.addHeader(headers[i], headers[i + 1]);
@@ -82,33 +87,53 @@ class RetryIT {
         assertThat(rebound.waitForExit(WAIT)).isZero();
 
         List<JsonNode> frames = rebound.drain();
-        List<String> retryFrames = frames.stream().map(RetryIT::type)
+        List<String> retryFrames = frames.stream()
+                .map(RetryIT::type)
                 .filter(t -> t.startsWith("auto_retry") || t.equals("agent_end") || t.equals("retry_chain_end"))
                 .toList();
-        assertThat(retryFrames).containsExactly("agent_end", "auto_retry_start", "agent_end", "auto_retry_start",
-                "agent_end", "auto_retry_start", "auto_retry_end", "retry_chain_end", "agent_end");
-        List<JsonNode> starts = frames.stream().filter(f -> type(f).equals("auto_retry_start")).toList();
+        assertThat(retryFrames)
+                .containsExactly(
+                        "agent_end",
+                        "auto_retry_start",
+                        "agent_end",
+                        "auto_retry_start",
+                        "agent_end",
+                        "auto_retry_start",
+                        "auto_retry_end",
+                        "retry_chain_end",
+                        "agent_end");
+        List<JsonNode> starts =
+                frames.stream().filter(f -> type(f).equals("auto_retry_start")).toList();
         assertThat(starts).extracting(f -> f.path("attempt").asInt()).containsExactly(1, 2, 3);
         assertThat(starts.getFirst().path("errorKind").asText()).isEqualTo("transient");
         assertThat(starts.getFirst().path("maxAttempts").asInt()).isEqualTo(10);
         assertThat(starts.getFirst().path("model").asText()).isEqualTo("local/test-model");
         assertThat(starts.getFirst().path("errorMessage").asText()).startsWith("529 Overloaded");
-        assertThat(starts).allSatisfy(f -> assertThat(f.path("delayMs").asLong()).isBetween(15L, 80L));
-        JsonNode end = frames.stream().filter(f -> type(f).equals("auto_retry_end")).findFirst().orElseThrow();
-        assertThat(EventFrames.withoutScope(end)).isEqualTo("{\"type\":\"auto_retry_end\",\"success\":true,\"attempt\":3,"
-                + "\"reason\":\"succeeded\"}");
-        assertThat(end.path("turnId").asText()).isEqualTo(starts.getFirst().path("turnId").asText());
+        assertThat(starts)
+                .allSatisfy(f -> assertThat(f.path("delayMs").asLong()).isBetween(15L, 80L));
+        JsonNode end = frames.stream()
+                .filter(f -> type(f).equals("auto_retry_end"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(EventFrames.withoutScope(end))
+                .isEqualTo(
+                        "{\"type\":\"auto_retry_end\",\"success\":true,\"attempt\":3," + "\"reason\":\"succeeded\"}");
+        assertThat(end.path("turnId").asText())
+                .isEqualTo(starts.getFirst().path("turnId").asText());
         assertThat(end.path("sessionId").asText()).isNotEmpty();
-        assertThat(frames.stream().filter(f -> type(f).equals("message_update"))
-                .map(f -> f.path("delta").asText()).toList()).containsExactly("Made it");
+        assertThat(frames.stream()
+                        .filter(f -> type(f).equals("message_update"))
+                        .map(f -> f.path("delta").asText())
+                        .toList())
+                .containsExactly("Made it");
         assertThat(server.getRequestCount()).isEqualTo(4);
     }
 
     @Test
     void exhaustionReportsTheLastErrorUnchanged() throws Exception {
         for (int i = 0; i < 3; i++) {
-            server.enqueue(status(503, "{\"error\":{\"message\":\"The server is overloaded\",\"type\":"
-                    + "\"server_error\"}}"));
+            server.enqueue(status(
+                    503, "{\"error\":{\"message\":\"The server is overloaded\",\"type\":" + "\"server_error\"}}"));
         }
         startRebound("{ \"baseDelayMs\": 10, \"maxRetries\": 2 }");
         rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
@@ -129,8 +154,11 @@ class RetryIT {
 
     @Test
     void abortRetryDuringATenSecondBackoffEndsTheChainPromptlyAndSendsNothingMore() throws Exception {
-        server.enqueue(status(529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":"
-                + "\"Overloaded\"}}", "retry-after", "10"));
+        server.enqueue(status(
+                529,
+                "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":" + "\"Overloaded\"}}",
+                "retry-after",
+                "10"));
         server.enqueue(Sse.reply("must never be asked for"));
         startRebound("{}");
         rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
@@ -138,7 +166,8 @@ class RetryIT {
         assertThat(start.path("delayMs").asLong()).isEqualTo(10_000);
 
         rebound.send("{\"id\":\"s\",\"type\":\"get_state\"}");
-        JsonNode state = rebound.until(f -> "s".equals(f.path("id").asText()), WAIT).path("data");
+        JsonNode state =
+                rebound.until(f -> "s".equals(f.path("id").asText()), WAIT).path("data");
         assertThat(state.path("isRetrying").asBoolean()).isTrue();
         assertThat(state.path("retryAttempt").asInt()).isEqualTo(1);
 
@@ -154,7 +183,8 @@ class RetryIT {
         Thread.sleep(1500);
         assertThat(server.getRequestCount()).isEqualTo(1);
         rebound.send("{\"id\":\"s2\",\"type\":\"get_state\"}");
-        JsonNode after = rebound.until(f -> "s2".equals(f.path("id").asText()), WAIT).path("data");
+        JsonNode after =
+                rebound.until(f -> "s2".equals(f.path("id").asText()), WAIT).path("data");
         assertThat(after.path("isRetrying").asBoolean()).isFalse();
         assertThat(after.path("isTurnRunning").asBoolean()).isFalse();
         rebound.closeStdin();
@@ -164,8 +194,11 @@ class RetryIT {
 
     @Test
     void retryNowSendsThePendingRequestAtOnce() throws Exception {
-        server.enqueue(status(529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":"
-                + "\"Overloaded\"}}", "retry-after", "30"));
+        server.enqueue(status(
+                529,
+                "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":" + "\"Overloaded\"}}",
+                "retry-after",
+                "30"));
         server.enqueue(Sse.reply("now"));
         startRebound("{}");
         rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
@@ -182,8 +215,10 @@ class RetryIT {
 
     @Test
     void anAuthenticationFailureIsNotRetried() throws Exception {
-        server.enqueue(status(401, "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":"
-                + "\"invalid x-api-key\"}}"));
+        server.enqueue(status(
+                401,
+                "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":"
+                        + "\"invalid x-api-key\"}}"));
         startRebound("{ \"baseDelayMs\": 10 }");
         rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
         JsonNode end = rebound.until(f -> type(f).equals("agent_end"), WAIT);
@@ -196,9 +231,12 @@ class RetryIT {
 
     @Test
     void aContextOverflowIsNotRetriedAndExplainsWhatToDo() throws Exception {
-        server.enqueue(status(400, "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens. "
-                + "However, your messages resulted in 9000 tokens. Please reduce the length of the messages.\","
-                + "\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}"));
+        server.enqueue(
+                status(
+                        400,
+                        "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens. "
+                                + "However, your messages resulted in 9000 tokens. Please reduce the length of the messages.\","
+                                + "\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}"));
         startRebound("{ \"baseDelayMs\": 10 }");
         rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
         JsonNode notice = rebound.until(f -> type(f).equals("notice"), WAIT);
@@ -221,7 +259,8 @@ class RetryIT {
         assertThat(rebound.waitForExit(WAIT)).isZero();
         assertThat(rebound.drain()).extracting(RetryIT::type).doesNotContain("auto_retry_start");
         assertThat(server.getRequestCount()).isEqualTo(1);
-        JsonNode saved = new ObjectMapper().readTree(configDir.resolve("settings.json").toFile());
+        JsonNode saved =
+                new ObjectMapper().readTree(configDir.resolve("settings.json").toFile());
         assertThat(saved.path("retry").path("enabled").asBoolean(true)).isFalse();
     }
 }

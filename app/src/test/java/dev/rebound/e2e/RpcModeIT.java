@@ -25,6 +25,7 @@ class RpcModeIT {
 
     @TempDir
     Path configDir;
+
     private MockWebServer server;
     private ReboundProcess rebound;
 
@@ -51,7 +52,8 @@ class RpcModeIT {
                                "models": [ { "id": "test-model", "contextWindow": 8192 }, { "id": "other" } ] }
                   }%s
                 }
-                """.formatted(server.url("/v1").toString(), extra));
+                """.formatted(
+                        server.url("/v1").toString(), extra));
     }
 
     private static String type(JsonNode frame) {
@@ -71,9 +73,18 @@ class RpcModeIT {
         assertThat(response.toString())
                 .isEqualTo("{\"id\":\"p1\",\"type\":\"response\",\"command\":\"prompt\",\"success\":true}");
         List<JsonNode> frames = rebound.framesUntil("agent_end", WAIT);
-        assertThat(frames).extracting(RpcModeIT::type).containsExactly("agent_start", "message_start",
-                "message_end", "message_start", "message_update", "message_update", "message_update", "message_end",
-                "agent_end");
+        assertThat(frames)
+                .extracting(RpcModeIT::type)
+                .containsExactly(
+                        "agent_start",
+                        "message_start",
+                        "message_end",
+                        "message_start",
+                        "message_update",
+                        "message_update",
+                        "message_update",
+                        "message_end",
+                        "agent_end");
         assertThat(frames.get(4).path("delta").asText()).isEqualTo("Hel");
         JsonNode reply = frames.get(7).path("message");
         assertThat(reply.path("stopReason").asText()).isEqualTo("stop");
@@ -97,8 +108,11 @@ class RpcModeIT {
     @Test
     void endOfInputLetsTheRunningTurnFinishBeforeExiting() throws Exception {
         writeSettings("");
-        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body(Sse.chunk("slow") + Sse.finish()).headersDelay(1500, java.util.concurrent.TimeUnit.MILLISECONDS)
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(Sse.chunk("slow") + Sse.finish())
+                .headersDelay(1500, java.util.concurrent.TimeUnit.MILLISECONDS)
                 .build());
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         rebound.next(WAIT);
@@ -136,8 +150,12 @@ class RpcModeIT {
         rebound.send("{\"id\":5,\"type\":\"set_model\",\"provider\":\"local\",\"modelId\":\"other\"}");
         JsonNode changed = rebound.until(f -> type(f).equals("model_changed"), WAIT);
         assertThat(changed.path("model").path("id").asText()).isEqualTo("other");
-        assertThat(changed.has("sessionId")).as("names its session: %s", changed).isTrue();
-        assertThat(changed.has("turnId")).as("a choice between turns belongs to no turn: %s", changed).isFalse();
+        assertThat(changed.has("sessionId"))
+                .as("names its session: %s", changed)
+                .isTrue();
+        assertThat(changed.has("turnId"))
+                .as("a choice between turns belongs to no turn: %s", changed)
+                .isFalse();
         JsonNode setModel = rebound.next(WAIT);
         assertThat(setModel.path("success").asBoolean()).isTrue();
 
@@ -182,7 +200,9 @@ class RpcModeIT {
         rebound.send("{\"id\":\"x\",\"type\":\"frobnicate\"}");
         JsonNode unknown = rebound.next(WAIT);
         assertThat(unknown.path("id").asText()).isEqualTo("x");
-        assertThat(unknown.path("error").asText()).contains("frobnicate").contains("abort_retry")
+        assertThat(unknown.path("error").asText())
+                .contains("frobnicate")
+                .contains("abort_retry")
                 .contains("set_settings");
 
         rebound.send("{\"id\":\"y\",\"type\":\"prompt\"}");
@@ -212,8 +232,12 @@ class RpcModeIT {
     @Test
     void aSecondPromptWhileOneRunsIsRefused() throws Exception {
         writeSettings("");
-        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body(Sse.chunk("x") + Sse.finish()).headersDelay(1, java.util.concurrent.TimeUnit.SECONDS).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(Sse.chunk("x") + Sse.finish())
+                .headersDelay(1, java.util.concurrent.TimeUnit.SECONDS)
+                .build());
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         rebound.next(WAIT);
         rebound.send("{\"id\":1,\"type\":\"prompt\",\"message\":\"one\"}");
@@ -229,16 +253,22 @@ class RpcModeIT {
     @Test
     void abortStopsAStreamingTurnAtOnce() throws Exception {
         writeSettings("");
-        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body(Sse.chunk("never")).headersDelay(30, java.util.concurrent.TimeUnit.SECONDS).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(Sse.chunk("never"))
+                .headersDelay(30, java.util.concurrent.TimeUnit.SECONDS)
+                .build());
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         rebound.next(WAIT);
         rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
         rebound.until(f -> type(f).equals("agent_start"), WAIT);
         long start = System.nanoTime();
         rebound.send("{\"type\":\"abort\"}");
-        JsonNode end = rebound.until(f -> type(f).equals("message_end")
-                && f.path("message").path("role").asText().equals("assistant"), WAIT);
+        JsonNode end = rebound.until(
+                f -> type(f).equals("message_end")
+                        && f.path("message").path("role").asText().equals("assistant"),
+                WAIT);
         assertThat(end.path("message").path("stopReason").asText()).isEqualTo("aborted");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
         rebound.closeStdin();
@@ -248,8 +278,12 @@ class RpcModeIT {
     @Test
     void sigtermAbortsTheRunningTurnAndExits() throws Exception {
         writeSettings("");
-        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body(Sse.chunk("never")).headersDelay(30, java.util.concurrent.TimeUnit.SECONDS).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(Sse.chunk("never"))
+                .headersDelay(30, java.util.concurrent.TimeUnit.SECONDS)
+                .build());
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         rebound.next(WAIT);
         rebound.send("{\"type\":\"prompt\",\"message\":\"hi\"}");
@@ -269,10 +303,14 @@ class RpcModeIT {
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         assertThat(type(rebound.next(WAIT))).isEqualTo("ready");
         JsonNode notice = rebound.until(f -> type(f).equals("notice"), WAIT);
-        assertThat(notice.path("message").asText()).contains("settings.json").contains("line 3").contains("column");
+        assertThat(notice.path("message").asText())
+                .contains("settings.json")
+                .contains("line 3")
+                .contains("column");
         rebound.send("{\"type\":\"get_settings\"}");
         JsonNode effective = rebound.until(f -> type(f).equals("response"), WAIT);
-        assertThat(effective.path("data").path("retry").path("maxRetries").asInt()).isEqualTo(10);
+        assertThat(effective.path("data").path("retry").path("maxRetries").asInt())
+                .isEqualTo(10);
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
         assertThat(Files.readAllBytes(settings)).isEqualTo(broken);
@@ -291,7 +329,12 @@ class RpcModeIT {
         assertThat(refused.path("success").asBoolean()).isFalse();
         assertThat(refused.path("error").asText()).contains("retry.maxRetries").contains("retry.fallbackRevertPolicy");
         rebound.send("{\"id\":2,\"type\":\"get_settings\"}");
-        assertThat(rebound.next(WAIT).path("data").path("retry").path("baseDelayMs").asInt()).isEqualTo(500);
+        assertThat(rebound.next(WAIT)
+                        .path("data")
+                        .path("retry")
+                        .path("baseDelayMs")
+                        .asInt())
+                .isEqualTo(500);
 
         rebound.send("{\"id\":3,\"type\":\"set_settings\",\"patch\":{\"retry\":{\"maxRetries\":3}}}");
         JsonNode applied = rebound.next(WAIT);
@@ -301,7 +344,12 @@ class RpcModeIT {
         assertThat(Files.readAllBytes(settings)).isNotEqualTo(before);
         JsonNode saved = new com.fasterxml.jackson.databind.ObjectMapper().readTree(Files.readString(settings));
         assertThat(saved.path("retry").path("maxRetries").asInt()).isEqualTo(3);
-        assertThat(saved.path("providers").path("local").path("models").get(0).path("id").asText())
+        assertThat(saved.path("providers")
+                        .path("local")
+                        .path("models")
+                        .get(0)
+                        .path("id")
+                        .asText())
                 .isEqualTo("test-model");
     }
 
@@ -309,15 +357,24 @@ class RpcModeIT {
     void aHostileServerEchoingTheKeyAcrossCutsAndChunksNeverMakesItLeak() throws Exception {
         String canary = "sk-canary-" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
         writeSettings(", \"retry\": { \"enabled\": false }");
-        Files.writeString(configDir.resolve("credentials.json"),
+        Files.writeString(
+                configDir.resolve("credentials.json"),
                 "{ \"local\": [ { \"label\": \"work\", \"apiKey\": \"" + canary + "\" } ] }");
-        server.enqueue(new MockResponse.Builder().code(401).addHeader("Content-Type", "text/plain")
-                .body("x".repeat(285) + canary + " trailing").build());
-        server.enqueue(new MockResponse.Builder().code(400).addHeader("Content-Type", "application/json")
+        server.enqueue(new MockResponse.Builder()
+                .code(401)
+                .addHeader("Content-Type", "text/plain")
+                .body("x".repeat(285) + canary + " trailing")
+                .build());
+        server.enqueue(new MockResponse.Builder()
+                .code(400)
+                .addHeader("Content-Type", "application/json")
                 .body("{\"error\":{\"message\":\"" + "y".repeat(1985) + canary + "\",\"type\":\"invalid\"}}")
                 .build());
-        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body("data: {not json " + canary + "}\n\n").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body("data: {not json " + canary + "}\n\n")
+                .build());
         int half = canary.length() / 2;
         server.enqueue(Sse.reply("Your key: " + canary.substring(0, half), canary.substring(half), " ok"));
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
@@ -331,8 +388,10 @@ class RpcModeIT {
         assertThat(rebound.waitForExit(WAIT)).isZero();
         String stdout = rebound.stdout();
         for (int cut = 8; cut <= canary.length(); cut++) {
-            assertThat(stdout).as("no %d-character piece of the key", cut)
-                    .doesNotContain(canary.substring(0, cut)).doesNotContain(canary.substring(canary.length() - cut));
+            assertThat(stdout)
+                    .as("no %d-character piece of the key", cut)
+                    .doesNotContain(canary.substring(0, cut))
+                    .doesNotContain(canary.substring(canary.length() - cut));
         }
         assertThat(stdout).contains("Your key: [redacted] ok");
         assertThat(rebound.stderr()).doesNotContain(canary.substring(0, 16));
@@ -342,12 +401,16 @@ class RpcModeIT {
     void aCanaryApiKeyTravelsOnlyInTheAuthorizationHeader() throws Exception {
         String canary = "sk-canary-" + "7f3a9b2c4d5e6f708192a3b4c5d6e7f8";
         writeSettings("");
-        Files.writeString(configDir.resolve("credentials.json"),
+        Files.writeString(
+                configDir.resolve("credentials.json"),
                 "{ \"local\": [ { \"label\": \"work\", \"apiKey\": \"" + canary + "\" } ] }");
-        server.enqueue(new MockResponse.Builder().code(401).addHeader("Content-Type", "application/json")
+        server.enqueue(new MockResponse.Builder()
+                .code(401)
+                .addHeader("Content-Type", "application/json")
                 .body("{\"error\":{\"message\":\"Incorrect API key provided: " + canary + ". You can find your API "
                         + "key at https://platform.openai.com/account/api-keys.\",\"type\":\"invalid_request_error\","
-                        + "\"param\":null,\"code\":\"invalid_api_key\"}}").build());
+                        + "\"param\":null,\"code\":\"invalid_api_key\"}}")
+                .build());
         server.enqueue(Sse.reply("fine"));
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         rebound.next(WAIT);
@@ -362,14 +425,18 @@ class RpcModeIT {
         assertThat(rebound.waitForExit(WAIT)).isZero();
 
         assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + canary);
-        assertThat(rebound.stdout()).contains("invalid_api_key").contains("work").doesNotContain(canary);
+        assertThat(rebound.stdout())
+                .contains("invalid_api_key")
+                .contains("work")
+                .doesNotContain(canary);
         assertThat(rebound.stderr()).doesNotContain(canary);
         try (Stream<Path> files = Files.walk(configDir)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 if (file.getFileName().toString().equals("credentials.json")) {
                     continue;
                 }
-                assertThat(Files.readString(file, StandardCharsets.ISO_8859_1)).as(file.toString())
+                assertThat(Files.readString(file, StandardCharsets.ISO_8859_1))
+                        .as(file.toString())
                         .doesNotContain(canary);
             }
         }

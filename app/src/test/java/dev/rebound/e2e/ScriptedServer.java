@@ -59,7 +59,9 @@ final class ScriptedServer extends Dispatcher {
     }
 
     static MockResponse status(int code, String body, String... headers) {
-        MockResponse.Builder b = new MockResponse.Builder().code(code).addHeader("Content-Type", "application/json")
+        MockResponse.Builder b = new MockResponse.Builder()
+                .code(code)
+                .addHeader("Content-Type", "application/json")
                 .body(body);
         for (int i = 0; i < headers.length; i += 2) {
             b.addHeader(headers[i], headers[i + 1]);
@@ -68,25 +70,36 @@ final class ScriptedServer extends Dispatcher {
     }
 
     static MockResponse overloaded(String... headers) {
-        return status(529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}",
+        return status(
+                529,
+                "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}",
                 headers);
     }
 
     static MockResponse usageLimit(String retryAfterSeconds) {
-        return status(429, "{\"type\":\"error\",\"error\":{\"type\":\"usage_limit_error\",\"message\":\"You've hit "
-                + "your usage limit for this plan.\"}}", "retry-after", retryAfterSeconds);
+        return status(
+                429,
+                "{\"type\":\"error\",\"error\":{\"type\":\"usage_limit_error\",\"message\":\"You've hit "
+                        + "your usage limit for this plan.\"}}",
+                "retry-after",
+                retryAfterSeconds);
     }
 
     static MockResponse insufficientQuota() {
-        return status(429, "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and "
-                + "billing details.\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}");
+        return status(
+                429,
+                "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and "
+                        + "billing details.\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}");
     }
 
     static MockResponse refusal() {
-        return new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+        return new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
                 .body("data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I can't help with that.\"},"
                         + "\"finish_reason\":null}]}\n\n"
                         + "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
-                        + "data: [DONE]\n\n").build();
+                        + "data: [DONE]\n\n")
+                .build();
     }
 }

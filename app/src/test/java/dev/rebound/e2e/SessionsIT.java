@@ -27,6 +27,7 @@ class SessionsIT {
 
     @TempDir
     Path configDir;
+
     private MockWebServer server;
     private final ScriptedServer script = new ScriptedServer();
     private final List<String> bodies = new ArrayList<>();
@@ -96,14 +97,21 @@ class SessionsIT {
         JsonNode state = command("{\"type\":\"get_state\"}", "s").path("data");
         Path file = Path.of(state.path("sessionFile").asText());
         assertThat(file.getParent()).isEqualTo(configDir.resolve("sessions"));
-        assertThat(file.getFileName().toString()).isEqualTo(state.path("sessionId").asText() + ".jsonl");
+        assertThat(file.getFileName().toString())
+                .isEqualTo(state.path("sessionId").asText() + ".jsonl");
         assertThat(state.path("title").asText()).isEqualTo("Explain exponential backoff with jitter in simple words…");
 
         List<JsonNode> lines = lines(file);
         assertThat(lines.getFirst().path("type").asText()).isEqualTo("session");
-        assertThat(lines).extracting(l -> l.path("type").asText())
+        assertThat(lines)
+                .extracting(l -> l.path("type").asText())
                 .containsExactly("session", "message", "message", "title");
-        assertThat(lines.get(2).path("message").path("content").get(0).path("text").asText())
+        assertThat(lines.get(2)
+                        .path("message")
+                        .path("content")
+                        .get(0)
+                        .path("text")
+                        .asText())
                 .isEqualTo("reply from claude");
 
         JsonNode fresh = command("{\"type\":\"new_session\"}", "n");
@@ -115,20 +123,29 @@ class SessionsIT {
 
     @Test
     void failedAttemptsAreSavedMarkedRetriedAndNeverSentAgainOnResume() throws Exception {
-        script.on("claude", ScriptedServer.status(503, "{\"error\":{\"message\":\"busy\",\"type\":\"server_error\"}}",
-                "x-should-retry", "true"));
-        Files.writeString(configDir.resolve("settings.json"), Files.readString(configDir.resolve("settings.json"))
-                .replace("\"fallbackChains\": { \"default\": [\"openai/gpt\"] }", "\"modelFallback\": false"));
+        script.on(
+                "claude",
+                ScriptedServer.status(
+                        503, "{\"error\":{\"message\":\"busy\",\"type\":\"server_error\"}}", "x-should-retry", "true"));
+        Files.writeString(
+                configDir.resolve("settings.json"),
+                Files.readString(configDir.resolve("settings.json"))
+                        .replace("\"fallbackChains\": { \"default\": [\"openai/gpt\"] }", "\"modelFallback\": false"));
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         rebound.next(WAIT);
         prompt("first question");
-        Path file = Path.of(command("{\"type\":\"get_state\"}", "s").path("data").path("sessionFile").asText());
+        Path file = Path.of(command("{\"type\":\"get_state\"}", "s")
+                .path("data")
+                .path("sessionFile")
+                .asText());
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
 
         List<JsonNode> lines = lines(file);
-        JsonNode failed = lines.stream().filter(l -> l.path("message").path("stopReason").asText().equals("error"))
-                .findFirst().orElseThrow();
+        JsonNode failed = lines.stream()
+                .filter(l -> l.path("message").path("stopReason").asText().equals("error"))
+                .findFirst()
+                .orElseThrow();
         String failedId = failed.path("message").path("id").asText();
         assertThat(lines).anySatisfy(l -> {
             assertThat(l.path("type").asText()).isEqualTo("retried");
@@ -139,17 +156,20 @@ class SessionsIT {
 
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session", file.toString());
         rebound.next(WAIT);
-        JsonNode messages = command("{\"type\":\"get_messages\"}", "m").path("data").path("messages");
+        JsonNode messages =
+                command("{\"type\":\"get_messages\"}", "m").path("data").path("messages");
         assertThat(messages).extracting(m -> m.path("role").asText()).containsExactly("user", "assistant");
         prompt("second question");
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
 
         JsonNode sent = JSON.readTree(bodies.getLast()).path("messages");
-        assertThat(sent).extracting(m -> m.path("content").asText())
+        assertThat(sent)
+                .extracting(m -> m.path("content").asText())
                 .containsExactly("first question", "reply from claude", "second question");
         assertThat(bodies.getLast()).doesNotContain("busy");
-        assertThat(lines(file).stream().filter(l -> l.path("type").asText().equals("session"))).hasSize(1);
+        assertThat(lines(file).stream().filter(l -> l.path("type").asText().equals("session")))
+                .hasSize(1);
     }
 
     @Test
@@ -179,7 +199,10 @@ class SessionsIT {
         rebound.next(WAIT);
         prompt("one");
         prompt("two");
-        Path file = Path.of(command("{\"type\":\"get_state\"}", "s").path("data").path("sessionFile").asText());
+        Path file = Path.of(command("{\"type\":\"get_state\"}", "s")
+                .path("data")
+                .path("sessionFile")
+                .asText());
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
 
@@ -195,16 +218,19 @@ class SessionsIT {
         List<JsonNode> notices = new ArrayList<>();
         notices.add(rebound.until(f -> type(f).equals("notice"), WAIT));
         notices.add(rebound.until(f -> type(f).equals("notice"), WAIT));
-        assertThat(notices).extracting(n -> n.path("message").asText())
+        assertThat(notices)
+                .extracting(n -> n.path("message").asText())
                 .anySatisfy(m -> assertThat(m).contains("line 3"))
                 .anySatisfy(m -> assertThat(m).contains("line " + (damaged.size() + 1)));
-        JsonNode messages = command("{\"type\":\"get_messages\"}", "m").path("data").path("messages");
+        JsonNode messages =
+                command("{\"type\":\"get_messages\"}", "m").path("data").path("messages");
         assertThat(messages).hasSize(4);
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
         byte[] after = Files.readAllBytes(file);
         assertThat(new String(after, 0, before.length, StandardCharsets.UTF_8))
-                .as("the damaged bytes are kept as they were").isEqualTo(new String(before, StandardCharsets.UTF_8));
+                .as("the damaged bytes are kept as they were")
+                .isEqualTo(new String(before, StandardCharsets.UTF_8));
     }
 
     @Test
@@ -212,17 +238,21 @@ class SessionsIT {
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         rebound.next(WAIT);
         prompt("from the first process");
-        Path file = Path.of(command("{\"type\":\"get_state\"}", "s").path("data").path("sessionFile").asText());
+        Path file = Path.of(command("{\"type\":\"get_state\"}", "s")
+                .path("data")
+                .path("sessionFile")
+                .asText());
         long linesBefore = Files.readAllLines(file).size();
 
-        ReboundProcess second = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session",
-                file.toString());
+        ReboundProcess second =
+                ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session", file.toString());
         try {
             second.next(WAIT);
             JsonNode notice = second.until(f -> type(f).equals("notice"), WAIT);
             assertThat(notice.path("message").asText()).contains("read-only").contains("another Rebound process");
             second.send("{\"type\":\"prompt\",\"message\":\"from the second process\"}");
-            second.until(f -> type(f).equals("agent_end") && !f.path("willRetry").asBoolean(), WAIT);
+            second.until(
+                    f -> type(f).equals("agent_end") && !f.path("willRetry").asBoolean(), WAIT);
             second.closeStdin();
             assertThat(second.waitForExit(WAIT)).isZero();
         } finally {
@@ -235,7 +265,12 @@ class SessionsIT {
 
     @Test
     void anUnknownSessionFileIsAClearUsageError() throws Exception {
-        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session",
+        rebound = ReboundProcess.start(
+                configDir,
+                Map.of(),
+                "--mode",
+                "rpc",
+                "--session",
                 configDir.resolve("sessions/nope.jsonl").toString());
         assertThat(rebound.waitForExit(WAIT)).isEqualTo(2);
         assertThat(rebound.stderr()).contains("no such session file");

@@ -32,6 +32,7 @@ class SimulateCommandIT {
 
     @TempDir
     Path dir;
+
     private ReboundProcess simulator;
     private final OkHttpClient http = new OkHttpClient();
 
@@ -60,8 +61,11 @@ class SimulateCommandIT {
     }
 
     private Response post(String url, String body) throws Exception {
-        return http.newCall(new Request.Builder().url(url + "/chat/completions")
-                .post(RequestBody.create(body, MediaType.get("application/json"))).build()).execute();
+        return http.newCall(new Request.Builder()
+                        .url(url + "/chat/completions")
+                        .post(RequestBody.create(body, MediaType.get("application/json")))
+                        .build())
+                .execute();
     }
 
     @Test
@@ -86,12 +90,19 @@ class SimulateCommandIT {
         assertThat(done).isTrue();
         assertThat(chunks).allSatisfy(c -> {
             assertThat(c.path("object").asText()).isEqualTo("chat.completion.chunk");
-            assertThat(c.path("id").asText()).isEqualTo(chunks.getFirst().path("id").asText());
+            assertThat(c.path("id").asText())
+                    .isEqualTo(chunks.getFirst().path("id").asText());
         });
-        assertThat(chunks.getFirst().path("choices").get(0).path("delta").path("role").asText())
+        assertThat(chunks.getFirst()
+                        .path("choices")
+                        .get(0)
+                        .path("delta")
+                        .path("role")
+                        .asText())
                 .isEqualTo("assistant");
         StringBuilder text = new StringBuilder();
-        chunks.forEach(c -> c.path("choices").forEach(ch -> text.append(ch.path("delta").path("content").asText(""))));
+        chunks.forEach(c -> c.path("choices")
+                .forEach(ch -> text.append(ch.path("delta").path("content").asText(""))));
         assertThat(text.toString()).startsWith("## ").contains("\n### ");
         JsonNode finish = chunks.get(chunks.size() - 2);
         assertThat(finish.path("choices").get(0).path("finish_reason").asText()).isEqualTo("stop");
@@ -99,9 +110,15 @@ class SimulateCommandIT {
         assertThat(chunks.getLast().path("choices")).isEmpty();
         assertThat(usage.path("completion_tokens").asInt()).isPositive();
         assertThat(usage.path("total_tokens").asInt())
-                .isEqualTo(usage.path("prompt_tokens").asInt() + usage.path("completion_tokens").asInt());
-        try (Response models = http.newCall(new Request.Builder().url(url + "/models").build()).execute()) {
-            assertThat(JSON.readTree(models.body().string()).path("data").get(0).path("id").asText())
+                .isEqualTo(usage.path("prompt_tokens").asInt()
+                        + usage.path("completion_tokens").asInt());
+        try (Response models =
+                http.newCall(new Request.Builder().url(url + "/models").build()).execute()) {
+            assertThat(JSON.readTree(models.body().string())
+                            .path("data")
+                            .get(0)
+                            .path("id")
+                            .asText())
                     .isEqualTo("rebound-simulator");
         }
     }
@@ -115,13 +132,17 @@ class SimulateCommandIT {
 
         try (Response overloaded = post(url, CHAT)) {
             assertThat(overloaded.code()).isEqualTo(529);
-            assertThat(overloaded.body().string()).startsWith("{\"type\":\"error\",\"error\":{\"type\":"
-                    + "\"overloaded_error\",\"message\":\"Overloaded\"}");
+            assertThat(overloaded.body().string())
+                    .startsWith("{\"type\":\"error\",\"error\":{\"type\":"
+                            + "\"overloaded_error\",\"message\":\"Overloaded\"}");
         }
         try (Response limited = post(url, CHAT)) {
             assertThat(limited.code()).isEqualTo(429);
             assertThat(limited.header("retry-after-ms")).isEqualTo("1500");
-            assertThat(JSON.readTree(limited.body().string()).path("error").path("code").asText())
+            assertThat(JSON.readTree(limited.body().string())
+                            .path("error")
+                            .path("code")
+                            .asText())
                     .isEqualTo("rate_limit_exceeded");
         }
         try (Response ok = post(url, CHAT)) {
@@ -155,12 +176,14 @@ class SimulateCommandIT {
     @Test
     void aPortInUseStopsTheCommandWithTheReason() throws Exception {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            simulator = ReboundProcess.start(false, null, Map.of(), "simulate", "--port",
-                    String.valueOf(taken.getLocalPort()));
+            simulator = ReboundProcess.start(
+                    false, null, Map.of(), "simulate", "--port", String.valueOf(taken.getLocalPort()));
 
             assertThat(simulator.waitForExit(WAIT)).isEqualTo(2);
-            assertThat(simulator.stderr()).contains("rebound simulate: cannot listen on 127.0.0.1:"
-                    + taken.getLocalPort(), "Choose another --port, or --port 0 for any free one.");
+            assertThat(simulator.stderr())
+                    .contains(
+                            "rebound simulate: cannot listen on 127.0.0.1:" + taken.getLocalPort(),
+                            "Choose another --port, or --port 0 for any free one.");
         }
     }
 
@@ -169,7 +192,8 @@ class SimulateCommandIT {
         simulator = ReboundProcess.start(false, null, Map.of(), "simulate", "--tokens-per-second", "1e22");
 
         assertThat(simulator.waitForExit(WAIT)).isEqualTo(2);
-        assertThat(simulator.stderr()).contains("rebound simulate: tokens per second must be from 0 (as fast as "
-                + "possible) to 1,000,000, not 10000000000000000000000");
+        assertThat(simulator.stderr())
+                .contains("rebound simulate: tokens per second must be from 0 (as fast as "
+                        + "possible) to 1,000,000, not 10000000000000000000000");
     }
 }

@@ -4,8 +4,7 @@ import mockwebserver3.MockResponse;
 
 /** Server-sent-event bodies in the OpenAI Chat Completions wire format, for MockWebServer. */
 public final class Sse {
-    private Sse() {
-    }
+    private Sse() {}
 
     public static String chunk(String content) {
         return "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":"
@@ -33,8 +32,11 @@ public final class Sse {
             body.append(chunk(p));
         }
         body.append(finish());
-        return new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body(body.toString()).build();
+        return new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(body.toString())
+                .build();
     }
 
     static String quote(String s) {

@@ -84,24 +84,31 @@ class TwoChatsPluginEventsIT {
                 bySession.computeIfAbsent(session, k -> new ArrayList<>()).add(line);
             }
             assertThat(bySession).containsOnlyKeys(idA, idB);
-            assertThat(interleaved(lines, idA, idB)).as("the two chats' events interleave").isTrue();
+            assertThat(interleaved(lines, idA, idB))
+                    .as("the two chats' events interleave")
+                    .isTrue();
             assertOneWholeTurn(bySession.get(idA), 2);
             // Chat B's model was chosen before its turn: that event belongs to the chat but to no turn.
             assertThat(bySession.get(idB).getFirst()).startsWith("model_changed session=" + idB + " turn=null");
             assertOneWholeTurn(bySession.get(idB).subList(1, bySession.get(idB).size()), 1);
 
-            assertThat(metrics).contains("rebound_retries_per_turn_count 2\n", "rebound_retries_per_turn_sum 3.0\n",
-                    "rebound_retries_per_turn_bucket{le=\"1.0\"} 1\n",
-                    "rebound_retries_per_turn_bucket{le=\"2.0\"} 2\n",
-                    "rebound_retries_total{error_kind=\"transient\"} 3.0\n",
-                    "rebound_retry_chains_total{outcome=\"succeeded\"} 2.0\n");
+            assertThat(metrics)
+                    .contains(
+                            "rebound_retries_per_turn_count 2\n",
+                            "rebound_retries_per_turn_sum 3.0\n",
+                            "rebound_retries_per_turn_bucket{le=\"1.0\"} 1\n",
+                            "rebound_retries_per_turn_bucket{le=\"2.0\"} 2\n",
+                            "rebound_retries_total{error_kind=\"transient\"} 3.0\n",
+                            "rebound_retry_chains_total{outcome=\"succeeded\"} 2.0\n");
         }
     }
 
     /** One chat's lines: one turn id throughout, the retries scheduled, and the turn's end last. */
     private static void assertOneWholeTurn(List<String> lines, int retries) {
-        List<String> turns = lines.stream().map(l -> l.replaceFirst("^\\S+ session=\\S+ turn=(\\S+).*$", "$1"))
-                .distinct().toList();
+        List<String> turns = lines.stream()
+                .map(l -> l.replaceFirst("^\\S+ session=\\S+ turn=(\\S+).*$", "$1"))
+                .distinct()
+                .toList();
         assertThat(turns).as("turn ids of %s", lines).singleElement().isNotEqualTo("null");
         assertThat(lines.getFirst()).startsWith("agent_start ");
         assertThat(lines.getLast()).startsWith("agent_end ").endsWith("willRetry=false");
@@ -132,7 +139,9 @@ class TwoChatsPluginEventsIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             List<String> lines = Files.exists(file) ? Files.readAllLines(file) : List.of();
-            long ends = lines.stream().filter(l -> l.startsWith("agent_end ") && l.endsWith("willRetry=false")).count();
+            long ends = lines.stream()
+                    .filter(l -> l.startsWith("agent_end ") && l.endsWith("willRetry=false"))
+                    .count();
             if (ends >= turnEnds || System.nanoTime() > deadline) {
                 assertThat(ends).as("turn ends in %s", lines).isEqualTo(turnEnds);
                 return lines.stream().filter(l -> !l.equals("closed")).toList();
@@ -146,9 +155,14 @@ class TwoChatsPluginEventsIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         try (HttpClient http = HttpClient.newHttpClient()) {
             while (true) {
-                String body = Files.exists(endpoint) ? http.send(HttpRequest.newBuilder(
-                        URI.create(Files.readString(endpoint).strip())).build(),
-                        HttpResponse.BodyHandlers.ofString()).body() : "";
+                String body = Files.exists(endpoint)
+                        ? http.send(
+                                        HttpRequest.newBuilder(URI.create(Files.readString(endpoint)
+                                                        .strip()))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.ofString())
+                                .body()
+                        : "";
                 if (body.contains(expected) || System.nanoTime() > deadline) {
                     assertThat(body).contains(expected);
                     return body;
@@ -164,8 +178,8 @@ class TwoChatsPluginEventsIT {
      */
     private static final class TwoModels extends Dispatcher {
         private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-        private final Map<String, CountDownLatch> arrived = Map.of("test-model", new CountDownLatch(1),
-                "other-model", new CountDownLatch(1));
+        private final Map<String, CountDownLatch> arrived =
+                Map.of("test-model", new CountDownLatch(1), "other-model", new CountDownLatch(1));
 
         @Override
         public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
@@ -179,8 +193,11 @@ class TwoChatsPluginEventsIT {
             }
             int failures = model.equals("test-model") ? 2 : 1;
             if (call <= failures) {
-                return new MockResponse.Builder().code(529).addHeader("Content-Type", "application/json")
-                        .body(OVERLOADED).build();
+                return new MockResponse.Builder()
+                        .code(529)
+                        .addHeader("Content-Type", "application/json")
+                        .body(OVERLOADED)
+                        .build();
             }
             return Sse.reply("reply from " + model);
         }

@@ -1,15 +1,15 @@
 package dev.rebound.expiry;
 
-import dev.rebound.testing.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.json.Json;
-import dev.rebound.files.FileProblem;
 import dev.rebound.expiry.ExpiryStore.Entry;
+import dev.rebound.files.FileProblem;
+import dev.rebound.json.Json;
+import dev.rebound.testing.MutableClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,6 +49,7 @@ class ExpiryStoreTest {
 
     @TempDir
     Path tmp;
+
     private final MutableClock clock = new MutableClock(START);
     private Path dir;
     private Path file;
@@ -172,7 +173,9 @@ class ExpiryStoreTest {
     void theFileHoldsTheDocumentedFormatSortedByKey() throws Exception {
         ExpiryStore store = open();
         store.put("openai/work", Instant.parse("2026-12-01T10:30:00Z").toEpochMilli(), "usage_limit");
-        store.put("anthropic/claude-sonnet-4-5", Instant.parse("2026-12-01T10:16:00.250Z").toEpochMilli(),
+        store.put(
+                "anthropic/claude-sonnet-4-5",
+                Instant.parse("2026-12-01T10:16:00.250Z").toEpochMilli(),
                 "overloaded");
 
         String text = Files.readString(file, StandardCharsets.UTF_8);
@@ -305,9 +308,14 @@ class ExpiryStoreTest {
     void putsFromAnotherProcessAndFromThisOneAllArrive() throws Exception {
         int childPuts = 60;
         Path childLog = tmp.resolve("child.log");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), OtherProcess.class.getName(),
-                file.toString(), "child-", Integer.toString(childPuts))
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        OtherProcess.class.getName(),
+                        file.toString(),
+                        "child-",
+                        Integer.toString(childPuts))
                 .redirectErrorStream(true)
                 .redirectOutput(childLog.toFile())
                 .start();
@@ -319,7 +327,9 @@ class ExpiryStoreTest {
             while (child.isAlive() && System.nanoTime() < deadline) {
                 store.put("parent-" + parentPuts++, FAR_FUTURE, "usage_limit");
             }
-            assertThat(child.waitFor(10, TimeUnit.SECONDS)).as("the other process ended").isTrue();
+            assertThat(child.waitFor(10, TimeUnit.SECONDS))
+                    .as("the other process ended")
+                    .isTrue();
         } finally {
             child.destroyForcibly();
         }
@@ -410,7 +420,10 @@ class ExpiryStoreTest {
         assertThat(filesInStateDir()).containsExactly("blocks.json", CORRUPT_COPY, "blocks.json.lock");
         assertThat(dir.resolve(CORRUPT_COPY)).hasBinaryContent(original);
         assertThat(keysInFile()).containsExactly("openai/other", "openai/personal");
-        assertThat(store.problems()).last().extracting(FileProblem::message).asString()
+        assertThat(store.problems())
+                .last()
+                .extracting(FileProblem::message)
+                .asString()
                 .contains(dir.resolve(CORRUPT_COPY).toString());
     }
 
@@ -431,10 +444,14 @@ class ExpiryStoreTest {
         ExpiryStore store = open();
 
         assertThat(store.active()).containsOnlyKeys("good");
-        assertThat(store.problems()).extracting(FileProblem::keyPath).containsExactlyInAnyOrder(
-                "blocks.json: entries.until-a-string.until", "blocks.json: entries.until-a-fraction.until",
-                "blocks.json: entries.reason-a-number.reason", "blocks.json: entries.not-an-object",
-                "blocks.json: entries");
+        assertThat(store.problems())
+                .extracting(FileProblem::keyPath)
+                .containsExactlyInAnyOrder(
+                        "blocks.json: entries.until-a-string.until",
+                        "blocks.json: entries.until-a-fraction.until",
+                        "blocks.json: entries.reason-a-number.reason",
+                        "blocks.json: entries.not-an-object",
+                        "blocks.json: entries");
         assertThat(store.problems()).allSatisfy(p -> assertThat(p.isError()).isFalse());
         store.put("new", FAR_FUTURE, "overloaded");
         assertThat(keysInFile()).containsExactly("good", "new");
@@ -454,18 +471,21 @@ class ExpiryStoreTest {
 
     @ParameterizedTest
     @MethodSource("filesOfAnotherShape")
-    void aFileOfAnotherShapeIsAWarningKeepsWhatItCanAndIsCopiedBeforeItIsReplaced(String content,
-                                                                                   List<String> keptKeys)
+    void aFileOfAnotherShapeIsAWarningKeepsWhatItCanAndIsCopiedBeforeItIsReplaced(String content, List<String> keptKeys)
             throws Exception {
         write(content);
 
         ExpiryStore store = open();
 
-        assertThat(store.problems()).isNotEmpty().allSatisfy(p -> assertThat(p.isError()).isFalse());
+        assertThat(store.problems())
+                .isNotEmpty()
+                .allSatisfy(p -> assertThat(p.isError()).isFalse());
         assertThat(store.active().keySet()).containsExactlyElementsOf(keptKeys);
         store.put("new", FAR_FUTURE, "overloaded");
         assertThat(dir.resolve(CORRUPT_COPY)).hasContent(content);
-        assertThat(keysInFile()).containsExactlyElementsOf(Stream.concat(keptKeys.stream(), Stream.of("new")).toList());
+        assertThat(keysInFile())
+                .containsExactlyElementsOf(
+                        Stream.concat(keptKeys.stream(), Stream.of("new")).toList());
     }
 
     @Test
@@ -478,8 +498,16 @@ class ExpiryStoreTest {
         assertThat(open().active()).containsOnlyKeys(key);
         Set<String> texts = new HashSet<>();
         collectTexts(fileJson(), texts);
-        assertThat(texts).containsExactlyInAnyOrder("version", "entries", key, "until", "until_iso", "reason",
-                "usage_limit", Instant.ofEpochMilli(FAR_FUTURE).toString());
+        assertThat(texts)
+                .containsExactlyInAnyOrder(
+                        "version",
+                        "entries",
+                        key,
+                        "until",
+                        "until_iso",
+                        "reason",
+                        "usage_limit",
+                        Instant.ofEpochMilli(FAR_FUTURE).toString());
     }
 
     private static void collectTexts(JsonNode node, Set<String> texts) {
@@ -516,7 +544,8 @@ class ExpiryStoreTest {
         assertThat(store.get(longest)).isPresent();
         assertThatThrownBy(() -> store.put("k".repeat(201), FAR_FUTURE, "usage_limit"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("201").hasMessageNotContaining("kkkk");
+                .hasMessageContaining("201")
+                .hasMessageNotContaining("kkkk");
         assertThatThrownBy(() -> store.put("openai/work", FAR_FUTURE, "r".repeat(201)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -531,7 +560,8 @@ class ExpiryStoreTest {
         store.put("openai/work", FAR_FUTURE, "usage_limit");
 
         for (String name : List.of("blocks.json", "blocks.json.lock", CORRUPT_COPY)) {
-            assertThat(Files.getPosixFilePermissions(dir.resolve(name))).as(name)
+            assertThat(Files.getPosixFilePermissions(dir.resolve(name)))
+                    .as(name)
                     .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         }
     }

@@ -23,6 +23,7 @@ class ExpiryStoreWriteBehindTest {
 
     @TempDir
     Path dir;
+
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:15:00Z"));
     private final SlowDisk disk = new SlowDisk();
     private final ExecutorService readers = Executors.newSingleThreadExecutor();
@@ -46,8 +47,10 @@ class ExpiryStoreWriteBehindTest {
 
         // Another thread reads the store while the write holds the file's locks: it must not wait for the disk.
         CompletableFuture<Boolean> read = CompletableFuture.supplyAsync(
-                () -> store.get("openai/work").isPresent() && store.active().size() == 1
-                        && store.problems().isEmpty(), readers);
+                () -> store.get("openai/work").isPresent()
+                        && store.active().size() == 1
+                        && store.problems().isEmpty(),
+                readers);
         assertThat(read.get(5, TimeUnit.SECONDS)).isTrue();
         assertThat(file()).doesNotExist();
 
@@ -94,8 +97,10 @@ class ExpiryStoreWriteBehindTest {
 
         store.extend("openai/work", FAR_FUTURE, "usage_limit");
         store.flush();
-        assertThat(store.problems()).singleElement().satisfies(p -> assertThat(p.describe())
-                .contains("could not save").contains("No space left on device"));
+        assertThat(store.problems())
+                .singleElement()
+                .satisfies(
+                        p -> assertThat(p.describe()).contains("could not save").contains("No space left on device"));
         assertThat(store.get("openai/work")).isPresent();
 
         store.extend("openai/personal", FAR_FUTURE, "usage_limit");
@@ -116,7 +121,10 @@ class ExpiryStoreWriteBehindTest {
 
     private List<String> keysInFile() throws Exception {
         List<String> keys = new ArrayList<>();
-        new ObjectMapper().readTree(Files.readString(file())).get("entries").fieldNames()
+        new ObjectMapper()
+                .readTree(Files.readString(file()))
+                .get("entries")
+                .fieldNames()
                 .forEachRemaining(keys::add);
         return keys;
     }

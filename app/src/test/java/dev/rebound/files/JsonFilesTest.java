@@ -38,8 +38,10 @@ class JsonFilesTest {
 
     @Test
     void aByteOrderMarkIsSkipped() throws Exception {
-        assertThat(read("\uFEFF{\"a\": 1}")).isInstanceOfSatisfying(JsonFiles.Document.class,
-                d -> assertThat(d.root().get("a").intValue()).isEqualTo(1));
+        assertThat(read("\uFEFF{\"a\": 1}"))
+                .isInstanceOfSatisfying(
+                        JsonFiles.Document.class,
+                        d -> assertThat(d.root().get("a").intValue()).isEqualTo(1));
     }
 
     @Test
@@ -60,14 +62,17 @@ class JsonFilesTest {
 
     @Test
     void duplicateKeysAreMalformed() throws Exception {
-        assertThat(read("{\"a\": 1,\n \"a\": 2}")).isInstanceOfSatisfying(JsonFiles.Malformed.class,
-                m -> assertThat(m.detail()).contains("Duplicate field 'a'"));
+        assertThat(read("{\"a\": 1,\n \"a\": 2}"))
+                .isInstanceOfSatisfying(
+                        JsonFiles.Malformed.class, m -> assertThat(m.detail()).contains("Duplicate field 'a'"));
     }
 
     @Test
     void theParserDescriptionDoesNotQuoteTheFile() throws Exception {
-        assertThat(read("{\"apiKey\": \"sk-canary-123\"")).isInstanceOfSatisfying(JsonFiles.Malformed.class,
-                m -> assertThat(m.detail()).doesNotContain("sk-canary").contains("line 1, column 1"));
+        assertThat(read("{\"apiKey\": \"sk-canary-123\""))
+                .isInstanceOfSatisfying(
+                        JsonFiles.Malformed.class,
+                        m -> assertThat(m.detail()).doesNotContain("sk-canary").contains("line 1, column 1"));
     }
 
     @Test

@@ -26,7 +26,8 @@ class JournalCodecTest {
         for (JournalEntry entry : JournalFixtures.everyType()) {
             byte[] line = codec.encode(entry);
             assertThat(line[line.length - 1]).isEqualTo((byte) '\n');
-            assertThat(new String(line, 0, line.length - 1, StandardCharsets.UTF_8)).doesNotContain("\n");
+            assertThat(new String(line, 0, line.length - 1, StandardCharsets.UTF_8))
+                    .doesNotContain("\n");
             assertThat(codec.decode(line, 0, line.length - 1)).isEqualTo(new JournalCodec.EntryLine(entry));
         }
     }
@@ -37,17 +38,20 @@ class JournalCodecTest {
         assertThat(message.fieldNames()).toIterable().startsWith("type", "id", "ts", "message");
         assertThat(message.get("type").asText()).isEqualTo("message");
         assertThat(message.get("message").toString())
-                .isEqualTo(wire.message(JournalFixtures.failed("a1", JournalFixtures.T0 + 10)).toString());
+                .isEqualTo(wire.message(JournalFixtures.failed("a1", JournalFixtures.T0 + 10))
+                        .toString());
         assertThat(message.at("/message/role").asText()).isEqualTo("assistant");
         assertThat(message.at("/message/failure/kind").asText()).isEqualTo("http");
 
         JsonNode change = json(codec.encode(JournalFixtures.everyType().get(7)));
-        assertThat(change.toString()).isEqualTo("{\"type\":\"model_change\",\"id\":\"c2\",\"ts\":"
-                + (JournalFixtures.T0 + 23) + ",\"from\":null,\"to\":{\"provider\":\"openai\",\"id\":\"gpt-4.1-mini\"},"
-                + "\"role\":\"user\",\"reason\":\"user\"}");
+        assertThat(change.toString())
+                .isEqualTo("{\"type\":\"model_change\",\"id\":\"c2\",\"ts\":"
+                        + (JournalFixtures.T0 + 23)
+                        + ",\"from\":null,\"to\":{\"provider\":\"openai\",\"id\":\"gpt-4.1-mini\"},"
+                        + "\"role\":\"user\",\"reason\":\"user\"}");
         JsonNode mark = json(codec.encode(new RetriedMark("r9", 5, "a1", true)));
-        assertThat(mark.toString()).isEqualTo(
-                "{\"type\":\"retried\",\"id\":\"r9\",\"ts\":5,\"messageId\":\"a1\",\"retried\":true}");
+        assertThat(mark.toString())
+                .isEqualTo("{\"type\":\"retried\",\"id\":\"r9\",\"ts\":5,\"messageId\":\"a1\",\"retried\":true}");
     }
 
     @Test
@@ -121,15 +125,28 @@ class JournalCodecTest {
                 }
             }
         }
-        assertThat(reachable).as("types an entry can hold").contains(String.class, ObjectNode.class)
+        assertThat(reachable)
+                .as("types an entry can hold")
+                .contains(String.class, ObjectNode.class)
                 .noneMatch(type -> type.getTypeName().startsWith("dev.rebound.auth."));
     }
 
     @Test
     void aCredentialLabelIsWrittenAsGiven() throws Exception {
         String canary = "label-CANARY-7f3e";
-        var message = new dev.rebound.transcript.AssistantMessage("a", java.util.List.of(), "openai", "m",
-                "openai-completions", canary, null, dev.rebound.transcript.StopReason.STOP, null, null, null, 1);
+        var message = new dev.rebound.transcript.AssistantMessage(
+                "a",
+                java.util.List.of(),
+                "openai",
+                "m",
+                "openai-completions",
+                canary,
+                null,
+                dev.rebound.transcript.StopReason.STOP,
+                null,
+                null,
+                null,
+                1);
         JsonNode json = json(codec.encode(MessageEntry.of(message)));
         assertThat(json.at("/message/credential").asText()).isEqualTo(canary);
     }

@@ -15,8 +15,12 @@ class JournalDependenciesTest {
 
     @Test
     void sessionFilesNeverSeeCredentials() {
-        noClasses().that().resideInAPackage("dev.rebound.history..")
-                .should().dependOnClassesThat().resideInAPackage("dev.rebound.auth..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.rebound.history..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.rebound.auth..")
                 .because("session files carry credential labels only; a key type within reach of the codec could end "
                         + "up in a file that is kept for years")
                 .check(HISTORY);
@@ -24,9 +28,13 @@ class JournalDependenciesTest {
 
     @Test
     void sessionFilesDoNotDependOnTheirUsers() {
-        noClasses().that().resideInAPackage("dev.rebound.history..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.rebound.session..", "dev.rebound.rpc..",
-                        "dev.rebound.app..", "dev.rebound.ui..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.rebound.history..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.rebound.session..", "dev.rebound.rpc..", "dev.rebound.app..", "dev.rebound.ui..")
                 .because("the session core, RPC mode and the UI use the session files; a dependency back would be a "
                         + "cycle")
                 .check(HISTORY);

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.rebound.settings.ConfigDirectory;
 import dev.rebound.files.FileProblem;
+import dev.rebound.settings.ConfigDirectory;
 import java.awt.GraphicsEnvironment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,9 +44,15 @@ class SessionCatalogueTest {
     @Test
     void sessionsAreListedNewestActivityFirstWithTitlesFromHeadersAndLaterTitleEntries() throws Exception {
         session("old", T0, "Old header title", MessageEntry.of(user("u1", "hi", T0 + 10)));
-        session("renamed", T0 + 1, "Before", MessageEntry.of(user("u1", "hi", T0 + 20)),
-                new TitleEntry("t1", T0 + 21, "First rename"), MessageEntry.of(reply("a1", "hello", T0 + 22)),
-                new TitleEntry("t2", T0 + 23, "Second rename"), new NoticeEntry("n1", T0 + 30, "info", "x"));
+        session(
+                "renamed",
+                T0 + 1,
+                "Before",
+                MessageEntry.of(user("u1", "hi", T0 + 20)),
+                new TitleEntry("t1", T0 + 21, "First rename"),
+                MessageEntry.of(reply("a1", "hello", T0 + 22)),
+                new TitleEntry("t2", T0 + 23, "Second rename"),
+                new NoticeEntry("n1", T0 + 30, "info", "x"));
         session("untitled", T0 + 15, null);
 
         List<SessionSummary> list = catalogue.list();
@@ -57,8 +63,10 @@ class SessionCatalogueTest {
         assertThat(list).extracting(SessionSummary::created).containsExactly(T0 + 1, T0 + 15, T0);
         assertThat(list.get(1).displayTitle()).isEqualTo("New chat");
         assertThat(list).allMatch(s -> s.problems().isEmpty());
-        assertThat(list.getFirst().file()).isEqualTo(sessions.resolve("renamed.jsonl").toAbsolutePath());
-        assertThat(list.getFirst().sizeBytes()).isEqualTo(Files.size(list.getFirst().file()));
+        assertThat(list.getFirst().file())
+                .isEqualTo(sessions.resolve("renamed.jsonl").toAbsolutePath());
+        assertThat(list.getFirst().sizeBytes())
+                .isEqualTo(Files.size(list.getFirst().file()));
     }
 
     @Test
@@ -70,7 +78,8 @@ class SessionCatalogueTest {
             entries[i] = MessageEntry.of(reply("a" + i, "Markdown reply ".repeat(100), T0 + i));
         }
         Path file = session("long", T0, "Header", entries);
-        assertThat(Files.size(file)).as("the title entries lie far before the file's last 64 KB")
+        assertThat(Files.size(file))
+                .as("the title entries lie far before the file's last 64 KB")
                 .isGreaterThan(512 * 1024);
 
         SessionSummary summary = catalogue.list().getFirst();
@@ -94,18 +103,26 @@ class SessionCatalogueTest {
     void aDamagedSessionIsStillListedWithItsProblems() throws Exception {
         Path file = session("damaged", T0, null, MessageEntry.of(user("u1", "hi", T0 + 5)));
         Files.writeString(file, "{\"type\":\"message\",\"id\":\"a1\",\"ts\":", StandardOpenOption.APPEND);
-        Files.writeString(sessions.resolve("headless.jsonl"), "garbage\n"
-                + new String(new JournalCodec(new dev.rebound.json.WireJson()).encode(
-                        new NoticeEntry("n", T0 + 7, "info", "x")), StandardCharsets.UTF_8));
+        Files.writeString(
+                sessions.resolve("headless.jsonl"),
+                "garbage\n"
+                        + new String(
+                                new JournalCodec(new dev.rebound.json.WireJson())
+                                        .encode(new NoticeEntry("n", T0 + 7, "info", "x")),
+                                StandardCharsets.UTF_8));
 
         List<SessionSummary> list = catalogue.list();
 
         assertThat(list).extracting(SessionSummary::id).containsExactly("headless", "damaged");
-        assertThat(list.get(1).lastActivity()).as("from the last complete entry").isEqualTo(T0 + 5);
-        assertThat(list.get(1).problems()).extracting(FileProblem::message).containsExactly(
-                "the last line is not a complete entry (the app may have stopped while writing it)");
-        assertThat(list.get(0).problems()).extracting(FileProblem::message).containsExactly(
-                "line 1 is not a valid session header; the session id was taken from the file name");
+        assertThat(list.get(1).lastActivity())
+                .as("from the last complete entry")
+                .isEqualTo(T0 + 5);
+        assertThat(list.get(1).problems())
+                .extracting(FileProblem::message)
+                .containsExactly("the last line is not a complete entry (the app may have stopped while writing it)");
+        assertThat(list.get(0).problems())
+                .extracting(FileProblem::message)
+                .containsExactly("line 1 is not a valid session header; the session id was taken from the file name");
         assertThat(list.get(0).lastActivity()).isEqualTo(T0 + 7);
     }
 
@@ -172,14 +189,17 @@ class SessionCatalogueTest {
 
     @Test
     void withoutADesktopTheCatalogueOfAConfigDirectoryDeletesToItsTrashFolder() throws Exception {
-        assumeThat(GraphicsEnvironment.isHeadless()).as("a desktop may offer its own trash").isTrue();
+        assumeThat(GraphicsEnvironment.isHeadless())
+                .as("a desktop may offer its own trash")
+                .isTrue();
         SessionCatalogue ofConfig = SessionCatalogue.of(ConfigDirectory.at(configDir), CLOCK);
         byte[] bytes = Files.readAllBytes(session("s1", T0, "x"));
 
         assertThat(ofConfig.sessionsDir()).isEqualTo(sessions.toAbsolutePath());
         assertThat(ofConfig.delete("s1")).isTrue();
 
-        assertThat(Files.readAllBytes(configDir.resolve("trash/sessions/s1.jsonl"))).isEqualTo(bytes);
+        assertThat(Files.readAllBytes(configDir.resolve("trash/sessions/s1.jsonl")))
+                .isEqualTo(bytes);
     }
 
     @Test

@@ -2,10 +2,10 @@ package dev.rebound.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rebound.files.FileProblem;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ContentBlock;
 import dev.rebound.transcript.StopReason;
-import dev.rebound.files.FileProblem;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -34,12 +34,19 @@ class SessionJournalCrashTest {
         Random random = new Random(7);
         List<String> acknowledged = new ArrayList<>();
         for (int run = 0; run < KILLS; run++) {
-            Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), AppendUntilKilled.class.getName(),
-                    dir.toString(), "r" + run).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process child = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            AppendUntilKilled.class.getName(),
+                            dir.toString(),
+                            "r" + run)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             int killAfter = 20 + random.nextInt(200);
-            try (BufferedReader acks = new BufferedReader(
-                    new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader acks =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
                 for (int i = 0; i < killAfter; i++) {
                     acknowledged.add(acks.readLine());
                 }
@@ -50,9 +57,11 @@ class SessionJournalCrashTest {
             List<String> ids = loaded.entries().stream().map(JournalEntry::id).toList();
             assertThat(ids).as("run %d", run).containsAll(acknowledged).doesNotHaveDuplicates();
             // Linux can stop a multi-page write at a page boundary on SIGKILL: at most one cut line per kill.
-            assertThat(loaded.problems()).as("only lines cut by a kill are damaged")
+            assertThat(loaded.problems())
+                    .as("only lines cut by a kill are damaged")
                     .hasSizeLessThanOrEqualTo(run + 1)
-                    .extracting(FileProblem::message).allMatch(m -> m.contains("is not a complete entry"));
+                    .extracting(FileProblem::message)
+                    .allMatch(m -> m.contains("is not a complete entry"));
         }
         assertThat(acknowledged).doesNotContainNull();
     }
@@ -63,13 +72,24 @@ class SessionJournalCrashTest {
             Path sessions = Path.of(args[0]);
             Path file = sessions.resolve("crash.jsonl");
             PrintStream acks = System.out;
-            try (SessionJournal journal = Files.exists(file) ? SessionJournal.openForAppend(file)
+            try (SessionJournal journal = Files.exists(file)
+                    ? SessionJournal.openForAppend(file)
                     : SessionJournal.create(sessions, "crash", 1, null)) {
                 for (int i = 0; ; i++) {
                     String id = args[1] + "-" + i;
-                    journal.append(MessageEntry.of(new AssistantMessage(id, List.of(new ContentBlock.Text(
-                            "reply ".repeat(200 + i % 3000))), "openai", "m", "openai-completions", "work", null,
-                            StopReason.STOP, null, null, null, i)));
+                    journal.append(MessageEntry.of(new AssistantMessage(
+                            id,
+                            List.of(new ContentBlock.Text("reply ".repeat(200 + i % 3000))),
+                            "openai",
+                            "m",
+                            "openai-completions",
+                            "work",
+                            null,
+                            StopReason.STOP,
+                            null,
+                            null,
+                            null,
+                            i)));
                     acks.println(id);
                 }
             }

@@ -32,9 +32,11 @@ class SessionJournalTest {
     void aNewSessionFileStartsWithItsHeaderLine() throws Exception {
         Path sessions = dir.resolve("sessions");
         try (SessionJournal journal = SessionJournal.create(sessions, "abc-123", 42, "Plans")) {
-            assertThat(journal.file()).isEqualTo(sessions.resolve("abc-123.jsonl").toAbsolutePath());
-            assertThat(Files.readString(journal.file())).isEqualTo(
-                    "{\"type\":\"session\",\"version\":1,\"id\":\"abc-123\",\"created\":42,\"title\":\"Plans\"}\n");
+            assertThat(journal.file())
+                    .isEqualTo(sessions.resolve("abc-123.jsonl").toAbsolutePath());
+            assertThat(Files.readString(journal.file()))
+                    .isEqualTo(
+                            "{\"type\":\"session\",\"version\":1,\"id\":\"abc-123\",\"created\":42,\"title\":\"Plans\"}\n");
         }
     }
 
@@ -43,7 +45,8 @@ class SessionJournalTest {
         assumeThat(dir.getFileSystem().supportedFileAttributeViews()).contains("posix");
         Path sessions = dir.resolve("sessions");
         try (SessionJournal journal = SessionJournal.create(sessions, "s1", 1, null)) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(sessions))).isEqualTo("rwx------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(sessions)))
+                    .isEqualTo("rwx------");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(journal.file())))
                     .isEqualTo("rw-------");
         }
@@ -67,7 +70,8 @@ class SessionJournalTest {
     void anIdThatCouldLeaveTheSessionsDirectoryIsRefused() {
         for (String id : List.of("../escape", "a/b", ".hidden", "", "with space")) {
             assertThatThrownBy(() -> SessionJournal.create(dir, id, 1, null))
-                    .as(id).isInstanceOf(IllegalArgumentException.class);
+                    .as(id)
+                    .isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(dir).isEmptyDirectory();
     }
@@ -104,8 +108,10 @@ class SessionJournalTest {
         assertThat(after[crashed.length]).isEqualTo((byte) '\n');
         LoadedSession loaded = loader.load(file);
         assertThat(loaded.entries()).containsExactly(kept, resumed);
-        assertThat(loaded.problems()).extracting(FileProblem::message).containsExactly(
-                "line 3 is not a complete entry (the app may have stopped while writing it); it was skipped");
+        assertThat(loaded.problems())
+                .extracting(FileProblem::message)
+                .containsExactly(
+                        "line 3 is not a complete entry (the app may have stopped while writing it); it was skipped");
     }
 
     @Test
@@ -123,8 +129,8 @@ class SessionJournalTest {
 
         byte[] after = Files.readAllBytes(file);
         assertThat(new String(Arrays.copyOfRange(after, before.length, after.length), StandardCharsets.UTF_8))
-                .isEqualTo(new String(new JournalCodec(new dev.rebound.json.WireJson()).encode(title),
-                        StandardCharsets.UTF_8));
+                .isEqualTo(new String(
+                        new JournalCodec(new dev.rebound.json.WireJson()).encode(title), StandardCharsets.UTF_8));
         assertThat(loader.load(file).problems()).isEmpty();
     }
 
@@ -174,7 +180,8 @@ class SessionJournalTest {
         journal.close();
 
         assertThatThrownBy(() -> journal.append(new TitleEntry("t", 1, "x")))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
     }
 
     @org.junit.jupiter.api.Test
@@ -182,7 +189,8 @@ class SessionJournalTest {
             throws Exception {
         SessionJournal first = SessionJournal.create(dir, "locked-1", 1L, null);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> SessionJournal.openForAppend(first.file()))
-                .isInstanceOf(java.io.IOException.class).hasMessageContaining("already open");
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("already open");
         first.close();
         try (SessionJournal again = SessionJournal.openForAppend(first.file())) {
             org.assertj.core.api.Assertions.assertThat(again.file()).isEqualTo(first.file());

@@ -8,13 +8,14 @@ class SessionTitlesTest {
 
     @Test
     void aShortPromptIsItsOwnTitleWithWhitespaceCollapsed() {
-        assertThat(SessionTitles.fromPrompt("  How do I\n\tparse   JSON Lines?  ")).isEqualTo("How do I parse JSON Lines?");
+        assertThat(SessionTitles.fromPrompt("  How do I\n\tparse   JSON Lines?  "))
+                .isEqualTo("How do I parse JSON Lines?");
     }
 
     @Test
     void aLongPromptIsCutAtAWordBoundaryWithAnEllipsis() {
-        String title = SessionTitles.fromPrompt("Please explain, step by step, how a write-ahead log keeps a database "
-                + "consistent after a crash");
+        String title = SessionTitles.fromPrompt(
+                "Please explain, step by step, how a write-ahead log keeps a database " + "consistent after a crash");
         assertThat(title).isEqualTo("Please explain, step by step, how a write-ahead log keeps a…");
         assertThat(title.length() - 1).isLessThanOrEqualTo(SessionTitles.MAX_LENGTH);
     }
@@ -29,8 +30,8 @@ class SessionTitlesTest {
     void markdownMarkersAreStripped() {
         assertThat(SessionTitles.fromPrompt("# Why does **this** _fail_?\n> see `main.py` and [the docs](http://x/y)"))
                 .isEqualTo("Why does this fail? see main.py and the docs");
-        assertThat(SessionTitles.fromPrompt("- first item\n- second item\n1. third")).isEqualTo(
-                "first item second item third");
+        assertThat(SessionTitles.fromPrompt("- first item\n- second item\n1. third"))
+                .isEqualTo("first item second item third");
         assertThat(SessionTitles.fromPrompt("```python\nprint('hi')\n```\nwhat does it print?"))
                 .isEqualTo("print('hi') what does it print?");
     }

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rebound.event.AgentEnd;
+import dev.rebound.event.MessageEnd;
+import dev.rebound.event.MessageUpdate;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ContentBlock;
 import dev.rebound.transcript.FailureKind;
-import dev.rebound.event.MessageEnd;
-import dev.rebound.event.MessageUpdate;
 import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.transcript.StopReason;
 import dev.rebound.transcript.Usage;
@@ -31,15 +31,27 @@ class WireJsonTest {
 
     @Test
     void aFailedAssistantMessageIsWrittenWithRoleWireEnumsAndNoHelperProperties() {
-        AssistantMessage failed = new AssistantMessage("m1", List.of(new ContentBlock.Text("Hi")), "openai", "gpt",
-                "openai-completions", "work", new Usage(3, 4, 0, 0), StopReason.ERROR, "503 Service Unavailable", null,
-                new ProviderFailure(FailureKind.HTTP, 503, null, null, Map.of("retry-after", "2")), 1000);
+        AssistantMessage failed = new AssistantMessage(
+                "m1",
+                List.of(new ContentBlock.Text("Hi")),
+                "openai",
+                "gpt",
+                "openai-completions",
+                "work",
+                new Usage(3, 4, 0, 0),
+                StopReason.ERROR,
+                "503 Service Unavailable",
+                null,
+                new ProviderFailure(FailureKind.HTTP, 503, null, null, Map.of("retry-after", "2")),
+                1000);
         JsonNode json = wire.event(new MessageEnd(failed)).get("message");
         assertThat(json.get("role").asText()).isEqualTo("assistant");
         assertThat(json.get("stopReason").asText()).isEqualTo("error");
         assertThat(json.get("failure").get("kind").asText()).isEqualTo("http");
         assertThat(json.get("content").get(0).get("type").asText()).isEqualTo("text");
-        assertThat(json.has("error")).as("isError() is a helper, not a property").isFalse();
+        assertThat(json.has("error"))
+                .as("isError() is a helper, not a property")
+                .isFalse();
         assertThat(json.has("stopDetails")).as("nulls are left out").isFalse();
     }
 
@@ -53,12 +65,13 @@ class WireJsonTest {
                 types[i] = components[i].getType();
                 args[i] = sample(types[i]);
             }
-            dev.rebound.event.SessionEvent event = (dev.rebound.event.SessionEvent) type.getDeclaredConstructor(types)
-                    .newInstance(args);
+            dev.rebound.event.SessionEvent event = (dev.rebound.event.SessionEvent)
+                    type.getDeclaredConstructor(types).newInstance(args);
             assertThat(event.type()).as(type.getSimpleName()).isEqualTo(WireJson.typeName(type));
             JsonNode json = wire.event(event);
             assertThat(json.get("type").asText()).isEqualTo(event.type());
-            assertThat(wire.mapper().treeToValue(json, dev.rebound.event.SessionEvent.class)).isEqualTo(event);
+            assertThat(wire.mapper().treeToValue(json, dev.rebound.event.SessionEvent.class))
+                    .isEqualTo(event);
         }
     }
 
@@ -85,8 +98,8 @@ class WireJsonTest {
 
     @Test
     void aRetryWithoutCredentialSaysCredentialNull() {
-        JsonNode json = wire.event(new dev.rebound.event.AutoRetryStart(1, 10, 438, "529 Overloaded",
-                dev.rebound.event.ErrorKind.TRANSIENT, "ollama/llama3.2", null, 1000));
+        JsonNode json = wire.event(new dev.rebound.event.AutoRetryStart(
+                1, 10, 438, "529 Overloaded", dev.rebound.event.ErrorKind.TRANSIENT, "ollama/llama3.2", null, 1000));
         assertThat(json.has("credential")).isTrue();
         assertThat(json.get("credential").isNull()).isTrue();
         assertThat(json.get("errorKind").asText()).isEqualTo("transient");
@@ -94,9 +107,19 @@ class WireJsonTest {
 
     @Test
     void messagesReadBackToEqualRecords() throws Exception {
-        AssistantMessage original = new AssistantMessage("m1", List.of(new ContentBlock.Thinking("hm", false),
-                new ContentBlock.Text("Hi")), "openai", "gpt", "openai-completions", null, Usage.NONE, StopReason.STOP,
-                null, null, null, 1000);
+        AssistantMessage original = new AssistantMessage(
+                "m1",
+                List.of(new ContentBlock.Thinking("hm", false), new ContentBlock.Text("Hi")),
+                "openai",
+                "gpt",
+                "openai-completions",
+                null,
+                Usage.NONE,
+                StopReason.STOP,
+                null,
+                null,
+                null,
+                1000);
         String text = wire.mapper().writeValueAsString(original);
         ChatMessage back = wire.mapper().readValue(text, ChatMessage.class);
         assertThat(back).isEqualTo(original);

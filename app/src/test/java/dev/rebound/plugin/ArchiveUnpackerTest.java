@@ -44,7 +44,8 @@ class ArchiveUnpackerTest {
     @Test
     void anEntryThatWouldLandOutsideTheFolderMakesTheArchiveInvalid() throws IOException {
         Path zip = zip("plugin.properties", "../escaped.txt");
-        assertThatThrownBy(() -> ArchiveUnpacker.unpack(zip, dir.resolve("out"))).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> ArchiveUnpacker.unpack(zip, dir.resolve("out")))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("../escaped.txt points outside the archive");
         assertThat(dir.resolve("escaped.txt")).doesNotExist();
     }
@@ -52,7 +53,8 @@ class ArchiveUnpackerTest {
     @Test
     void aFileThatIsNotAZipIsRefused() throws IOException {
         Path notZip = Files.writeString(dir.resolve("notes.zip"), "just text");
-        assertThatThrownBy(() -> ArchiveUnpacker.unpack(notZip, dir.resolve("out"))).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> ArchiveUnpacker.unpack(notZip, dir.resolve("out")))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("not a zip archive");
     }
 }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.pf4j.PluginRuntimeException;
 
 class ContextExtensionFactoryTest {
-    private static final PluginContext CONTEXT = new HostPluginContext("p", Path.of("data"), Map.of(), Map.of(), "1.0.0");
+    private static final PluginContext CONTEXT =
+            new HostPluginContext("p", Path.of("data"), Map.of(), Map.of(), "1.0.0");
     private final ContextExtensionFactory factory = new ContextExtensionFactory(type -> CONTEXT);
 
     public static class WithContext implements SessionEventListener {
@@ -26,8 +27,7 @@ class ContextExtensionFactoryTest {
         }
     }
 
-    public static class NoArgs implements SessionEventListener {
-    }
+    public static class NoArgs implements SessionEventListener {}
 
     public static class Throws implements SessionEventListener {
         public Throws(PluginContext context) {
@@ -42,8 +42,7 @@ class ContextExtensionFactoryTest {
     }
 
     public static class OnlyPrivate implements SessionEventListener {
-        private OnlyPrivate() {
-        }
+        private OnlyPrivate() {}
     }
 
     @Test
@@ -58,7 +57,8 @@ class ContextExtensionFactoryTest {
 
     @Test
     void whatAConstructorThrowsIsNamedInTheFailure() {
-        assertThatThrownBy(() -> factory.create(Throws.class)).isInstanceOf(PluginRuntimeException.class)
+        assertThatThrownBy(() -> factory.create(Throws.class))
+                .isInstanceOf(PluginRuntimeException.class)
                 .hasMessageContaining("The constructor of " + Throws.class.getName())
                 .hasMessageContaining("java.lang.IllegalStateException: no config file in data")
                 .hasCauseInstanceOf(IllegalStateException.class);
@@ -66,22 +66,22 @@ class ContextExtensionFactoryTest {
 
     @Test
     void aLinkageErrorInAConstructorBecomesAPluginFailure() {
-        assertThatThrownBy(() -> factory.create(MissingClass.class)).isInstanceOf(PluginRuntimeException.class)
+        assertThatThrownBy(() -> factory.create(MissingClass.class))
+                .isInstanceOf(PluginRuntimeException.class)
                 .hasMessageContaining("java.lang.NoClassDefFoundError: com/example/Gone");
     }
 
     @Test
     void aClassWithoutAUsableConstructorIsRefusedWithTheReason() {
-        assertThatThrownBy(() -> factory.create(OnlyPrivate.class)).isInstanceOf(PluginRuntimeException.class)
+        assertThatThrownBy(() -> factory.create(OnlyPrivate.class))
+                .isInstanceOf(PluginRuntimeException.class)
                 .hasMessageContaining("neither a public (PluginContext) nor a public no-argument constructor");
-        assertThatThrownBy(() -> factory.create(SessionEventListener.class))
-                .hasMessageContaining("is abstract");
+        assertThatThrownBy(() -> factory.create(SessionEventListener.class)).hasMessageContaining("is abstract");
     }
 
     @Test
     void aContextConstructorOfAClassOfNoPluginIsRefused() {
         ContextExtensionFactory orphan = new ContextExtensionFactory(type -> null);
-        assertThatThrownBy(() -> orphan.create(WithContext.class))
-                .hasMessageContaining("belongs to no loaded plugin");
+        assertThatThrownBy(() -> orphan.create(WithContext.class)).hasMessageContaining("belongs to no loaded plugin");
     }
 }

@@ -32,8 +32,9 @@ class LoadBudgetTest {
         assertThat(budget.remaining(Path.of("c.jar"))).isEqualTo(Duration.ofSeconds(1));
         now[0] += Duration.ofSeconds(1).toNanos();
         assertThat(budget.remaining(Path.of("c.jar"))).isZero();
-        assertThat(budget.exhausted(Path.of("c.jar"))).hasValueSatisfying(reason -> assertThat(reason)
-                .startsWith("loading took too long: all plugins together may take 10000 ms"));
+        assertThat(budget.exhausted(Path.of("c.jar")))
+                .hasValueSatisfying(reason ->
+                        assertThat(reason).startsWith("loading took too long: all plugins together may take 10000 ms"));
     }
 
     private void step(Path plugin, Duration takes) {

@@ -16,7 +16,7 @@ class PluginCacheTest {
     void eachProcessUnpacksIntoItsOwnFolderAndRemovesItWhenClosed() throws Exception {
         ProcessHandle self = ProcessHandle.current();
         try (PluginCache first = PluginCache.open(root, self, new SplittableRandom(1));
-             PluginCache second = PluginCache.open(root, self, new SplittableRandom(2))) {
+                PluginCache second = PluginCache.open(root, self, new SplittableRandom(2))) {
             assertThat(first.folder()).isNotEqualTo(second.folder());
             assertThat(first.folder().getFileName().toString()).startsWith(self.pid() + "-");
             Files.writeString(second.folder().resolve("plugin.properties"), "plugin.id=x");
@@ -33,9 +33,11 @@ class PluginCacheTest {
     void openingRemovesTheFoldersOfEndedProcessesAndOldLayoutsButNotALiveOnes() throws Exception {
         Process ended = new ProcessBuilder("true").start();
         ended.waitFor();
-        Path deadOnes = Files.createDirectories(root.resolve(ended.pid() + "-0a1b2c").resolve("classes"));
+        Path deadOnes =
+                Files.createDirectories(root.resolve(ended.pid() + "-0a1b2c").resolve("classes"));
         Path oldLayout = Files.createDirectories(root.resolve("0-recording"));
-        Path liveOnes = Files.createDirectories(root.resolve(ProcessHandle.current().pid() + "-ffee00"));
+        Path liveOnes =
+                Files.createDirectories(root.resolve(ProcessHandle.current().pid() + "-ffee00"));
         Files.writeString(liveOnes.resolve("plugin.properties"), "plugin.id=x");
 
         try (PluginCache cache = PluginCache.open(root, ProcessHandle.current(), new SplittableRandom(3))) {

@@ -17,8 +17,8 @@ import dev.rebound.api.RetryChainEnd;
 import dev.rebound.api.RetryEndReason;
 import dev.rebound.api.RetryFallbackApplied;
 import dev.rebound.api.SessionEvent;
-import dev.rebound.api.SessionRef;
 import dev.rebound.api.SessionEventListener;
+import dev.rebound.api.SessionRef;
 import dev.rebound.plugin.PluginEventDispatcher.PluginStatus;
 import dev.rebound.plugin.PluginEventDispatcher.State;
 import java.util.ArrayList;
@@ -61,8 +61,7 @@ class PluginEventDispatcherTest {
         assertThat(recorder.threads).containsOnly("rebound-plugin-recorder");
         // The last call is counted just after it returns, so wait for the count rather than read it at once.
         awaitStatus("recorder", s -> s.delivered() == 500);
-        assertThat(status("recorder")).isEqualTo(
-                new PluginStatus("recorder", "1.0", State.ACTIVE, null, 500, 0, 0));
+        assertThat(status("recorder")).isEqualTo(new PluginStatus("recorder", "1.0", State.ACTIVE, null, 500, 0, 0));
     }
 
     @Test
@@ -82,11 +81,13 @@ class PluginEventDispatcherTest {
         assertThat(healthy.done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(userTold.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(healthy.received).containsExactlyElementsOf(events);
-        assertThat(status("thrower")).isEqualTo(new PluginStatus("thrower", "2.0", State.DISABLED,
-                "java.lang.IllegalStateException: boom", 0, 0, 10));
+        assertThat(status("thrower"))
+                .isEqualTo(new PluginStatus(
+                        "thrower", "2.0", State.DISABLED, "java.lang.IllegalStateException: boom", 0, 0, 10));
         assertThat(status("healthy").state()).isEqualTo(State.ACTIVE);
-        assertThat(toldUser).containsExactly(
-                "Plugin thrower was disabled after 10 failures: java.lang.IllegalStateException: boom");
+        assertThat(toldUser)
+                .containsExactly(
+                        "Plugin thrower was disabled after 10 failures: java.lang.IllegalStateException: boom");
     }
 
     @Test
@@ -95,8 +96,9 @@ class PluginEventDispatcherTest {
 
         assertThat(seen.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         awaitStatus("flaky", s -> s.delivered() + s.failures() == 150);
-        assertThat(status("flaky")).isEqualTo(new PluginStatus("flaky", "1.0", State.ACTIVE,
-                "java.lang.IllegalArgumentException: odd one", 100, 0, 50));
+        assertThat(status("flaky"))
+                .isEqualTo(new PluginStatus(
+                        "flaky", "1.0", State.ACTIVE, "java.lang.IllegalArgumentException: odd one", 100, 0, 50));
         assertThat(toldUser).isEmpty();
     }
 
@@ -106,10 +108,12 @@ class PluginEventDispatcherTest {
 
         assertThat(userTold.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(seen.getCount()).isZero();
-        assertThat(status("flaky")).isEqualTo(new PluginStatus("flaky", "1.0", State.DISABLED,
-                "java.lang.IllegalArgumentException: odd one", 19, 0, 20));
-        assertThat(toldUser).containsExactly("Plugin flaky was disabled after 20 failures in its last 39 events: "
-                + "java.lang.IllegalArgumentException: odd one");
+        assertThat(status("flaky"))
+                .isEqualTo(new PluginStatus(
+                        "flaky", "1.0", State.DISABLED, "java.lang.IllegalArgumentException: odd one", 19, 0, 20));
+        assertThat(toldUser)
+                .containsExactly("Plugin flaky was disabled after 20 failures in its last 39 events: "
+                        + "java.lang.IllegalArgumentException: odd one");
     }
 
     @Test
@@ -157,8 +161,8 @@ class PluginEventDispatcherTest {
         dispatcher.publish(new Notice(CHAT, null, NoticeLevel.INFO, "second"));
 
         awaitStatus("recursive", s -> s.delivered() == 1);
-        assertThat(status("recursive")).isEqualTo(new PluginStatus("recursive", "1.0", State.ACTIVE,
-                "java.lang.StackOverflowError", 1, 0, 1));
+        assertThat(status("recursive"))
+                .isEqualTo(new PluginStatus("recursive", "1.0", State.ACTIVE, "java.lang.StackOverflowError", 1, 0, 1));
     }
 
     @Test
@@ -287,8 +291,9 @@ class PluginEventDispatcherTest {
             assertThat(stuck.dropped()).isEqualTo(1);
             timed.publish(new Notice(CHAT, null, NoticeLevel.INFO, "one more"));
             timed.statuses();
-            assertThat(told).containsExactly("Plugin slow is stuck: a call has not returned for 4 s; events wait in "
-                    + "its queue and streaming deltas are dropped.");
+            assertThat(told)
+                    .containsExactly("Plugin slow is stuck: a call has not returned for 4 s; events wait in "
+                            + "its queue and streaming deltas are dropped.");
 
             release.countDown();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
@@ -356,16 +361,21 @@ class PluginEventDispatcherTest {
         CountDownLatch release = new CountDownLatch(1);
         List<SessionEvent> received = new CopyOnWriteArrayList<>();
         SessionEventListener blocking = blockingUntil(entered, release);
-        dispatcher.register("slow", "1.0", new SessionEventListener() {
-            @Override
-            public void onEvent(SessionEvent e) {
-                received.add(e);
-                blocking.onEvent(e);
-            }
-        }, 8);
+        dispatcher.register(
+                "slow",
+                "1.0",
+                new SessionEventListener() {
+                    @Override
+                    public void onEvent(SessionEvent e) {
+                        received.add(e);
+                        blocking.onEvent(e);
+                    }
+                },
+                8);
         ModelRef claude = new ModelRef("anthropic", "claude-sonnet-4-5");
         ModelRef gpt = new ModelRef("openai", "gpt-5");
-        List<SessionEvent> lifecycle = List.of(new AgentEnd(CHAT, "t1", true),
+        List<SessionEvent> lifecycle = List.of(
+                new AgentEnd(CHAT, "t1", true),
                 new AutoRetryStart(CHAT, "t1", 1, 10, 438, "529 Overloaded", ErrorKind.TRANSIENT, claude, "work", 9),
                 new CredentialSwitched(CHAT, "t1", "anthropic", "work", "personal"),
                 new RetryFallbackApplied(CHAT, "t1", claude, gpt, "default"),
@@ -385,8 +395,9 @@ class PluginEventDispatcherTest {
 
         assertThat(received).containsAll(lifecycle);
         assertThat(received.stream().filter(e -> !(e instanceof MessageUpdate)).toList())
-                .containsExactlyElementsOf(java.util.stream.Stream.concat(java.util.stream.Stream.of(
-                        received.getFirst()), lifecycle.stream()).toList());
+                .containsExactlyElementsOf(java.util.stream.Stream.concat(
+                                java.util.stream.Stream.of(received.getFirst()), lifecycle.stream())
+                        .toList());
         assertThat(status("slow").dropped()).isEqualTo(1_000 - 2);
         assertThat(toldUser).isEmpty();
     }
@@ -402,14 +413,16 @@ class PluginEventDispatcherTest {
         events(5).forEach(dispatcher::publish);
 
         assertThat(status("stuck").dropped()).isEqualTo(3);
-        assertThat(toldUser).containsExactly("Plugin stuck is too slow to keep up and lost retry or turn events; "
-                + "what it records may be incomplete.");
+        assertThat(toldUser)
+                .containsExactly("Plugin stuck is too slow to keep up and lost retry or turn events; "
+                        + "what it records may be incomplete.");
         release.countDown();
     }
 
     private static List<SessionEvent> deltas(int n) {
-        return IntStream.range(0, n).<SessionEvent>mapToObj(i -> new MessageUpdate(CHAT, "t1", "m1", DeltaKind.TEXT,
-                "token " + i)).collect(java.util.stream.Collectors.toCollection(java.util.ArrayList::new));
+        return IntStream.range(0, n)
+                .<SessionEvent>mapToObj(i -> new MessageUpdate(CHAT, "t1", "m1", DeltaKind.TEXT, "token " + i))
+                .collect(java.util.stream.Collectors.toCollection(java.util.ArrayList::new));
     }
 
     private static SessionEventListener blockingUntil(CountDownLatch entered, CountDownLatch release) {
@@ -427,11 +440,16 @@ class PluginEventDispatcherTest {
     }
 
     private static List<SessionEvent> events(int n) {
-        return IntStream.range(0, n).<SessionEvent>mapToObj(i -> new Notice(CHAT, null, NoticeLevel.INFO, "event " + i)).toList();
+        return IntStream.range(0, n)
+                .<SessionEvent>mapToObj(i -> new Notice(CHAT, null, NoticeLevel.INFO, "event " + i))
+                .toList();
     }
 
     private PluginStatus status(String id) {
-        return dispatcher.statuses().stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow();
+        return dispatcher.statuses().stream()
+                .filter(s -> s.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Polls the status until it matches; the deadline is a failure bound, not a timing assertion. */

@@ -16,8 +16,8 @@ class PluginGuideTest {
     @Test
     void theGuidesListenerIsTheTemplatesAutoRetryLoggerToTheCharacter() throws IOException {
         String guide = Files.readString(REPOSITORY.resolve("docs/plugins.md"));
-        String template = Files.readString(REPOSITORY.resolve(
-                "plugins/example-plugin/src/main/java/dev/rebound/example/AutoRetryLogger.java"));
+        String template = Files.readString(
+                REPOSITORY.resolve("plugins/example-plugin/src/main/java/dev/rebound/example/AutoRetryLogger.java"));
 
         assertThat(firstJavaBlockUnder(guide, HEADING)).isEqualTo(template);
     }

@@ -24,25 +24,27 @@ class RequiresCheckTest {
     @ParameterizedTest
     @ValueSource(strings = {">=99.0.0", "0.3.0", ">0.2.0", ">=1.0.0 & <2.0.0"})
     void aRequirementAboveTheAppIsRefusedWithBothVersionsNamed(String requires) {
-        assertThat(snapshot.refusal(requires)).hasValueSatisfying(reason -> assertThat(reason)
-                .contains("requires Rebound " + requires)
-                .contains("this is Rebound 0.2.0-SNAPSHOT (compared as 0.2.0)"));
+        assertThat(snapshot.refusal(requires))
+                .hasValueSatisfying(reason -> assertThat(reason)
+                        .contains("requires Rebound " + requires)
+                        .contains("this is Rebound 0.2.0-SNAPSHOT (compared as 0.2.0)"));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {">=0.1.0", "0.1.0", "0.0.9", ">=0.1.0 & <1.0.0", "<1.0.0", "^0.1 || ^0.2", ">=0.0.1"})
     void aPluginThatAlsoAcceptsARebound0Dot1WasBuiltForPluginApi1AndIsRefusedWithWhatToDo(String requires) {
-        assertThat(snapshot.refusal(requires)).hasValueSatisfying(reason -> assertThat(reason)
-                .contains("built for plugin API 1")
-                .contains("Plugin-Requires '" + requires + "'")
-                .contains("rebuild it against plugin-api 2 and require >=0.2.0"));
+        assertThat(snapshot.refusal(requires))
+                .hasValueSatisfying(reason -> assertThat(reason)
+                        .contains("built for plugin API 1")
+                        .contains("Plugin-Requires '" + requires + "'")
+                        .contains("rebuild it against plugin-api 2 and require >=0.2.0"));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"banana", ">=x.y", ">=1.0.0 &&& <"})
     void anExpressionThatIsNotAVersionRangeIsRefusedAsSuch(String requires) {
-        assertThat(snapshot.refusal(requires)).hasValueSatisfying(reason -> assertThat(reason)
-                .contains("is not a version expression"));
+        assertThat(snapshot.refusal(requires))
+                .hasValueSatisfying(reason -> assertThat(reason).contains("is not a version expression"));
     }
 
     @ParameterizedTest

@@ -78,8 +78,21 @@ class SettingsViewTest {
 
     @Test
     void secretNamesAreMatchedOnWholeWordsOfTheName() {
-        assertThat(List.of("apiToken", "api_key", "x-api-key", "accessToken", "APIKey", "apikey", "authHeader",
-                "Bearer", "session-cookie", "credentials", "passphrase", "db.pwd", "privateKey", "clientSecret"))
+        assertThat(List.of(
+                        "apiToken",
+                        "api_key",
+                        "x-api-key",
+                        "accessToken",
+                        "APIKey",
+                        "apikey",
+                        "authHeader",
+                        "Bearer",
+                        "session-cookie",
+                        "credentials",
+                        "passphrase",
+                        "db.pwd",
+                        "privateKey",
+                        "clientSecret"))
                 .allMatch(SettingsView::isSecretName);
         assertThat(List.of("maxTokens", "hotkeys", "tokenizer", "keyboardLayout", "monkey", "author", "timeoutMs"))
                 .noneMatch(SettingsView::isSecretName);
@@ -94,7 +107,8 @@ class SettingsViewTest {
 
         Map<String, Object> view = SettingsView.withoutSecrets(settings, "any");
 
-        assertThat(view).containsEntry("proxy", "https://proxy.example:8080/v1")
+        assertThat(view)
+                .containsEntry("proxy", "https://proxy.example:8080/v1")
                 .containsEntry("mirrors", List.of("http://mirror/x", "plain text ?key=1"))
                 .containsEntry("baseUrl", "https://api.example/v1");
     }

@@ -24,10 +24,14 @@ class TimeLimitTest {
         TimeLimit.Outcome<Object> linkage = limit.run("start()", () -> {
             throw new NoClassDefFoundError("com/example/Gone");
         });
-        assertThat(thrown).isInstanceOfSatisfying(TimeLimit.Outcome.Failed.class, f -> assertThat(f.reason())
-                .isEqualTo("java.lang.IllegalStateException: no port"));
-        assertThat(linkage).isInstanceOfSatisfying(TimeLimit.Outcome.Failed.class, f -> assertThat(f.reason())
-                .isEqualTo("java.lang.NoClassDefFoundError: com/example/Gone"));
+        assertThat(thrown)
+                .isInstanceOfSatisfying(
+                        TimeLimit.Outcome.Failed.class,
+                        f -> assertThat(f.reason()).isEqualTo("java.lang.IllegalStateException: no port"));
+        assertThat(linkage)
+                .isInstanceOfSatisfying(
+                        TimeLimit.Outcome.Failed.class,
+                        f -> assertThat(f.reason()).isEqualTo("java.lang.NoClassDefFoundError: com/example/Gone"));
     }
 
     @Test
@@ -38,8 +42,10 @@ class TimeLimitTest {
             never.await();
             return null;
         });
-        assertThat(outcome).isInstanceOfSatisfying(TimeLimit.Outcome.Failed.class, f -> assertThat(f.reason())
-                .isEqualTo("start() did not return within 200 ms"));
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        TimeLimit.Outcome.Failed.class,
+                        f -> assertThat(f.reason()).isEqualTo("start() did not return within 200 ms"));
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         never.countDown();
     }
@@ -49,10 +55,14 @@ class TimeLimitTest {
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<String> late = new CompletableFuture<>();
 
-        TimeLimit.Outcome<String> outcome = limit.run("start()", Duration.ofMillis(50), () -> {
-            release.await();
-            return "started late";
-        }, late::complete);
+        TimeLimit.Outcome<String> outcome = limit.run(
+                "start()",
+                Duration.ofMillis(50),
+                () -> {
+                    release.await();
+                    return "started late";
+                },
+                late::complete);
         release.countDown();
 
         assertThat(outcome).isInstanceOf(TimeLimit.Outcome.Failed.class);

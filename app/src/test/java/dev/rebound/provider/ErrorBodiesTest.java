@@ -32,8 +32,9 @@ class ErrorBodiesTest {
         ErrorBody body = bodies.parse("""
                 {"error":{"message":"{\\n  \\"error\\": {\\n    \\"code\\": 429,\\n    \\"message\\": \\"Resource has been exhausted (e.g. check quota).\\",\\n    \\"status\\": \\"RESOURCE_EXHAUSTED\\"\\n  }\\n}\\n","code":429,"status":"Too Many Requests"}}""");
 
-        assertThat(body).isEqualTo(
-                new ErrorBody("Resource has been exhausted (e.g. check quota).", "RESOURCE_EXHAUSTED", "429", null));
+        assertThat(body)
+                .isEqualTo(new ErrorBody(
+                        "Resource has been exhausted (e.g. check quota).", "RESOURCE_EXHAUSTED", "429", null));
     }
 
     @Test
@@ -45,7 +46,8 @@ class ErrorBodiesTest {
 
     @Test
     void brokenJsonIsKeptAsText() {
-        assertThat(bodies.parse("{\"error\": {\"message\": \"cut").message()).isEqualTo("{\"error\": {\"message\": \"cut");
+        assertThat(bodies.parse("{\"error\": {\"message\": \"cut").message())
+                .isEqualTo("{\"error\": {\"message\": \"cut");
     }
 
     @Test

@@ -1,14 +1,6 @@
 package dev.rebound.retry;
 
-import dev.rebound.testing.MutableClock;
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.ContentBlock;
-import dev.rebound.transcript.FailureKind;
-import dev.rebound.transcript.ModelRef;
-import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.event.SessionEvent;
-import dev.rebound.transcript.StopDetails;
-import dev.rebound.transcript.StopReason;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.session.ChatSession;
@@ -19,6 +11,14 @@ import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.RetrySettings;
 import dev.rebound.settings.Settings;
+import dev.rebound.testing.MutableClock;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,9 +57,17 @@ final class EngineHarness implements AutoCloseable {
     }
 
     EngineHarness(ModelFallback fallback, RandomGenerator random) {
-        engine = RetryEngine.builder().settings(retry::get).clock(clock).random(random)
-                .timer(timer).fallback(fallback).build();
-        ProviderConfig openai = new ProviderConfig("openai", ProviderApi.OPENAI_COMPLETIONS, "http://127.0.0.1:9/v1",
+        engine = RetryEngine.builder()
+                .settings(retry::get)
+                .clock(clock)
+                .random(random)
+                .timer(timer)
+                .fallback(fallback)
+                .build();
+        ProviderConfig openai = new ProviderConfig(
+                "openai",
+                ProviderApi.OPENAI_COMPLETIONS,
+                "http://127.0.0.1:9/v1",
                 List.of(new ModelConfig("gpt-4.1-mini", null)));
         Settings settings = new Settings(MODEL, Map.of(), Map.of("openai", openai), null, null);
         ChatProvider provider = (request, listener, control) -> {
@@ -76,8 +84,13 @@ final class EngineHarness implements AutoCloseable {
             }
             return reply;
         };
-        session = ChatSession.builder().settings(() -> settings.withRetry(retry.get()))
-                .providers(api -> Optional.of(provider)).retryEngine(engine).clock(clock).model(MODEL).build();
+        session = ChatSession.builder()
+                .settings(() -> settings.withRetry(retry.get()))
+                .providers(api -> Optional.of(provider))
+                .retryEngine(engine)
+                .clock(clock)
+                .model(MODEL)
+                .build();
         session.subscribe(events::add);
     }
 
@@ -110,10 +123,9 @@ final class EngineHarness implements AutoCloseable {
         List<String> out = new ArrayList<>();
         for (SessionEvent e : events) {
             switch (e.type()) {
-                case "message_start", "message_update" -> {
-                }
-                case "message_end" -> out.add(((dev.rebound.event.MessageEnd) e).message().role().equals("user")
-                        ? "user" : "reply");
+                case "message_start", "message_update" -> {}
+                case "message_end" ->
+                    out.add(((dev.rebound.event.MessageEnd) e).message().role().equals("user") ? "user" : "reply");
                 default -> out.add(e.type());
             }
         }
@@ -129,9 +141,14 @@ final class EngineHarness implements AutoCloseable {
     }
 
     /** An HTTP failure shaped the way the OpenAI-compatible provider reports it. */
-    static Function<ProviderRequest, AssistantMessage> http(int status, String reason, String text, String type,
-                                                           String code, Map<String, String> headers) {
-        StringBuilder m = new StringBuilder().append(status).append(' ').append(reason).append(": ").append(text);
+    static Function<ProviderRequest, AssistantMessage> http(
+            int status, String reason, String text, String type, String code, Map<String, String> headers) {
+        StringBuilder m = new StringBuilder()
+                .append(status)
+                .append(' ')
+                .append(reason)
+                .append(": ")
+                .append(text);
         List<String> facts = new ArrayList<>();
         if (type != null) {
             facts.add("type: " + type);
@@ -142,7 +159,12 @@ final class EngineHarness implements AutoCloseable {
         if (!facts.isEmpty()) {
             m.append(" (").append(String.join(", ", facts)).append(')');
         }
-        return r -> message(r, List.of(), StopReason.ERROR, m.toString(), null,
+        return r -> message(
+                r,
+                List.of(),
+                StopReason.ERROR,
+                m.toString(),
+                null,
                 new ProviderFailure(FailureKind.HTTP, status, type, code, headers));
     }
 
@@ -155,7 +177,10 @@ final class EngineHarness implements AutoCloseable {
     }
 
     static Function<ProviderRequest, AssistantMessage> cutAfter(String text) {
-        return r -> message(r, List.of(new ContentBlock.Text(text)), StopReason.ERROR,
+        return r -> message(
+                r,
+                List.of(new ContentBlock.Text(text)),
+                StopReason.ERROR,
                 "Connection lost while streaming after " + text.length()
                         + " characters (ProtocolException: unexpected end of stream)",
                 new StopDetails(StopDetails.STREAM_INTERRUPTED_AFTER_CONTENT, null),
@@ -163,19 +188,40 @@ final class EngineHarness implements AutoCloseable {
     }
 
     static Function<ProviderRequest, AssistantMessage> refusal() {
-        return r -> message(r, List.of(), StopReason.ERROR, "The model refused to answer: I can't help with that.",
-                new StopDetails(StopDetails.REFUSAL, "I can't help with that."), null);
+        return r -> message(
+                r,
+                List.of(),
+                StopReason.ERROR,
+                "The model refused to answer: I can't help with that.",
+                new StopDetails(StopDetails.REFUSAL, "I can't help with that."),
+                null);
     }
 
     static Function<ProviderRequest, AssistantMessage> reasonlessAbort() {
         return r -> message(r, List.of(), StopReason.ABORTED, ChatSession.ABORT_MESSAGE, null, null);
     }
 
-    private static AssistantMessage message(ProviderRequest r, List<ContentBlock> content, StopReason stop,
-                                            String error, StopDetails details, ProviderFailure failure) {
+    private static AssistantMessage message(
+            ProviderRequest r,
+            List<ContentBlock> content,
+            StopReason stop,
+            String error,
+            StopDetails details,
+            ProviderFailure failure) {
         String credential = r.credential() == null ? "work" : r.credential().label();
-        return new AssistantMessage(r.messageId(), content, r.model().provider(), r.model().id(),
-                "openai-completions", credential, null, stop, error, details, failure, 0);
+        return new AssistantMessage(
+                r.messageId(),
+                content,
+                r.model().provider(),
+                r.model().id(),
+                "openai-completions",
+                credential,
+                null,
+                stop,
+                error,
+                details,
+                failure,
+                0);
     }
 
     @Override

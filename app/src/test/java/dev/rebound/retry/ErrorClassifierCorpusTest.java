@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.ContentBlock;
 import dev.rebound.event.ErrorKind;
-import dev.rebound.transcript.FailureKind;
-import dev.rebound.transcript.ProviderFailure;
-import dev.rebound.transcript.StopDetails;
-import dev.rebound.transcript.StopReason;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
 import dev.rebound.provider.HttpReasonPhrases;
 import dev.rebound.retry.Classification.Verdict;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -57,10 +57,12 @@ class ErrorClassifierCorpusTest {
         Classification verdict = classifier.classify(entry.input());
         Entry.Expected expected = entry.classifiedAs() != null ? entry.classifiedAs() : entry.expected();
 
-        assertThat(verdict.verdict()).as("verdict of %s (rule %s)", entry.id(), verdict.rule())
+        assertThat(verdict.verdict())
+                .as("verdict of %s (rule %s)", entry.id(), verdict.rule())
                 .isEqualTo(expected.verdict());
         assertThat(verdict.kind()).as("kind of %s", entry.id()).isEqualTo(expected.kind());
-        assertThat(verdict.usageLimitReason()).as("usage-limit reason of %s", entry.id())
+        assertThat(verdict.usageLimitReason())
+                .as("usage-limit reason of %s", entry.id())
                 .isEqualTo(expected.usageLimitReason());
         assertThat(verdict.rule()).as("rule of %s", entry.id()).isEqualTo(expected.rule());
     }
@@ -73,9 +75,12 @@ class ErrorClassifierCorpusTest {
     @Test
     void everyKnownDifferenceFromALabelIsRealExplainedAndListedInTheDocs() throws IOException {
         String docs = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "classifier.md"));
-        List<Entry> differing = ENTRIES.stream().filter(e -> e.classifiedAs() != null).toList();
+        List<Entry> differing =
+                ENTRIES.stream().filter(e -> e.classifiedAs() != null).toList();
         assertThat(differing).allSatisfy(e -> {
-            assertThat(e.classifiedAs()).as(e.id()).isNotEqualTo(e.expected().withRule(e.classifiedAs().rule()));
+            assertThat(e.classifiedAs())
+                    .as(e.id())
+                    .isNotEqualTo(e.expected().withRule(e.classifiedAs().rule()));
             assertThat(e.classifiedAs().why()).as(e.id()).isNotBlank();
             assertThat(docs).as("docs/classifier.md lists " + e.id()).contains("`" + e.id() + "`");
         });
@@ -89,7 +94,10 @@ class ErrorClassifierCorpusTest {
         ErrorBody error;
         String expected;
         if (entry.failureKind() == FailureKind.HTTP) {
-            error = bodies.parse(entry.body().isTextual() ? entry.body().textValue() : entry.body().toString());
+            error = bodies.parse(
+                    entry.body().isTextual()
+                            ? entry.body().textValue()
+                            : entry.body().toString());
             expected = entry.httpStatus() + " " + HttpReasonPhrases.of(entry.httpStatus(), null)
                     + (error.message() == null ? " (no body)" : ": " + error.message() + error.qualifiers());
         } else {
@@ -106,22 +114,53 @@ class ErrorClassifierCorpusTest {
     @Test
     void theCorpusHoldsAtLeastThreeHundredRealFailuresEachWithAPublicSource() {
         assertThat(ENTRIES).allSatisfy(e -> assertThat(e.source()).as(e.id()).isNotBlank());
-        assertThat(ENTRIES.stream().filter(e -> e.source().startsWith("https://"))).hasSizeGreaterThanOrEqualTo(300);
+        assertThat(ENTRIES.stream().filter(e -> e.source().startsWith("https://")))
+                .hasSizeGreaterThanOrEqualTo(300);
         Set<String> ids = new HashSet<>();
-        assertThat(ENTRIES).allSatisfy(e -> assertThat(ids.add(e.id())).as("unique id " + e.id()).isTrue());
-        assertThat(ENTRIES.stream().map(Entry::errorMessage).distinct()).as("different texts")
+        assertThat(ENTRIES)
+                .allSatisfy(e ->
+                        assertThat(ids.add(e.id())).as("unique id " + e.id()).isTrue());
+        assertThat(ENTRIES.stream().map(Entry::errorMessage).distinct())
+                .as("different texts")
                 .hasSizeGreaterThanOrEqualTo(300);
     }
 
     @Test
     void theCorpusCoversEveryProviderAndTransportStackTheClassifierMustKnow() {
-        Map<String, Long> rows = ENTRIES.stream().collect(Collectors.groupingBy(Entry::provider, Collectors.counting()));
+        Map<String, Long> rows =
+                ENTRIES.stream().collect(Collectors.groupingBy(Entry::provider, Collectors.counting()));
 
-        assertThat(rows.keySet()).contains("Anthropic", "OpenAI", "OpenAI Responses", "Azure OpenAI", "AWS Bedrock",
-                "Vertex AI", "Gemini", "OpenRouter", "Groq", "DeepSeek", "Mistral", "xAI", "Together", "Fireworks",
-                "Cerebras", "Ollama", "llama.cpp", "LM Studio", "vLLM", "LiteLLM proxy", "Gateway (Cloudflare)",
-                "Gateway (Envoy)", "Gateway (nginx)", "Python (httpx)", "Python (aiohttp)",
-                "Python (requests/urllib3)", "Node.js", "Go", "JDK/OkHttp");
+        assertThat(rows.keySet())
+                .contains(
+                        "Anthropic",
+                        "OpenAI",
+                        "OpenAI Responses",
+                        "Azure OpenAI",
+                        "AWS Bedrock",
+                        "Vertex AI",
+                        "Gemini",
+                        "OpenRouter",
+                        "Groq",
+                        "DeepSeek",
+                        "Mistral",
+                        "xAI",
+                        "Together",
+                        "Fireworks",
+                        "Cerebras",
+                        "Ollama",
+                        "llama.cpp",
+                        "LM Studio",
+                        "vLLM",
+                        "LiteLLM proxy",
+                        "Gateway (Cloudflare)",
+                        "Gateway (Envoy)",
+                        "Gateway (nginx)",
+                        "Python (httpx)",
+                        "Python (aiohttp)",
+                        "Python (requests/urllib3)",
+                        "Node.js",
+                        "Go",
+                        "JDK/OkHttp");
         assertThat(rows).allSatisfy((provider, count) -> {
             if (!provider.equals("Other OpenAI-compatible")) {
                 assertThat(count).as(provider).isGreaterThanOrEqualTo(3);
@@ -138,25 +177,39 @@ class ErrorClassifierCorpusTest {
                 wordings.computeIfAbsent(e.family(), f -> new HashSet<>()).add(e.errorMessage());
             }
         }
-        for (String family : List.of("transport-text", "daily-quota", "wall-clock-reset", "request-exceeds-rate-limit",
-                "entitlement", "local-server-permanent", "local-server-transient", "counter-example")) {
+        for (String family : List.of(
+                "transport-text",
+                "daily-quota",
+                "wall-clock-reset",
+                "request-exceeds-rate-limit",
+                "entitlement",
+                "local-server-permanent",
+                "local-server-transient",
+                "counter-example")) {
             assertThat(wordings.getOrDefault(family, Set.of())).as(family).hasSizeGreaterThanOrEqualTo(3);
         }
     }
 
     @Test
     void eachFamilyReachesTheVerdictTheIssueAsksFor() {
-        assertThat(ENTRIES).filteredOn(e -> "transport-text".equals(e.family()))
+        assertThat(ENTRIES)
+                .filteredOn(e -> "transport-text".equals(e.family()))
                 .allSatisfy(e -> assertThat(e.kind()).as(e.id()).isEqualTo(ErrorKind.TRANSIENT));
-        assertThat(ENTRIES).filteredOn(e -> "daily-quota".equals(e.family()) || "wall-clock-reset".equals(e.family()))
+        assertThat(ENTRIES)
+                .filteredOn(e -> "daily-quota".equals(e.family()) || "wall-clock-reset".equals(e.family()))
                 .allSatisfy(e -> assertThat(e.usageLimitReason()).as(e.id()).isEqualTo(UsageLimitReason.QUOTA));
-        assertThat(ENTRIES).filteredOn(e -> "local-server-permanent".equals(e.family()))
+        assertThat(ENTRIES)
+                .filteredOn(e -> "local-server-permanent".equals(e.family()))
                 .allSatisfy(e -> assertThat(e.verdict()).as(e.id()).isEqualTo(Verdict.TERMINAL));
-        assertThat(ENTRIES).filteredOn(e -> "local-server-transient".equals(e.family()))
+        assertThat(ENTRIES)
+                .filteredOn(e -> "local-server-transient".equals(e.family()))
                 .allSatisfy(e -> assertThat(e.kind()).as(e.id()).isEqualTo(ErrorKind.TRANSIENT));
-        assertThat(ENTRIES).filteredOn(e -> "request-exceeds-rate-limit".equals(e.family()))
-                .extracting(Entry::verdict).contains(Verdict.TERMINAL, Verdict.RETRY);
-        assertThat(ENTRIES).filteredOn(e -> "entitlement".equals(e.family()) && e.verdict() == Verdict.RETRY)
+        assertThat(ENTRIES)
+                .filteredOn(e -> "request-exceeds-rate-limit".equals(e.family()))
+                .extracting(Entry::verdict)
+                .contains(Verdict.TERMINAL, Verdict.RETRY);
+        assertThat(ENTRIES)
+                .filteredOn(e -> "entitlement".equals(e.family()) && e.verdict() == Verdict.RETRY)
                 .hasSizeGreaterThanOrEqualTo(3)
                 .allSatisfy(e -> assertThat(e.usageLimitReason()).as(e.id()).isEqualTo(UsageLimitReason.ENTITLEMENT));
     }
@@ -164,9 +217,18 @@ class ErrorClassifierCorpusTest {
     @Test
     void theCorpusHoldsTheTrickyCases() {
         assertThat(providersWith(e -> e.verdict() == Verdict.CONTEXT_OVERFLOW)).hasSizeGreaterThanOrEqualTo(5);
-        assertThat(rules()).contains("x-should-retry:false", "observable-output", "reasonless-abort", "user-abort",
-                "stop-details:refusal", "stop-details:sensitive", "status:400", "code:insufficient_quota",
-                "code:rate_limit_exceeded", "stale-replay:item-not-found");
+        assertThat(rules())
+                .contains(
+                        "x-should-retry:false",
+                        "observable-output",
+                        "reasonless-abort",
+                        "user-abort",
+                        "stop-details:refusal",
+                        "stop-details:sensitive",
+                        "status:400",
+                        "code:insufficient_quota",
+                        "code:rate_limit_exceeded",
+                        "stale-replay:item-not-found");
         assertThat(ENTRIES).anySatisfy(e -> {
             assertThat(e.httpStatus()).isEqualTo(429);
             assertThat(e.usageLimitReason()).isEqualTo(UsageLimitReason.BILLING);
@@ -202,10 +264,25 @@ class ErrorClassifierCorpusTest {
     }
 
     /** One corpus entry: the failure as Rebound's provider presents it, and the verdict it must get. */
-    record Entry(String id, String provider, String family, String source, String api, StopReason stopReason,
-                 FailureKind failureKind, Integer httpStatus, String errorType, String errorCode,
-                 Map<String, String> headers, JsonNode body, String errorMessage, StopDetails stopDetails,
-                 String content, boolean abortRequested, Expected expected, Expected classifiedAs) {
+    record Entry(
+            String id,
+            String provider,
+            String family,
+            String source,
+            String api,
+            StopReason stopReason,
+            FailureKind failureKind,
+            Integer httpStatus,
+            String errorType,
+            String errorCode,
+            Map<String, String> headers,
+            JsonNode body,
+            String errorMessage,
+            StopDetails stopDetails,
+            String content,
+            boolean abortRequested,
+            Expected expected,
+            Expected classifiedAs) {
 
         Verdict verdict() {
             return expected.verdict();
@@ -226,27 +303,40 @@ class ErrorClassifierCorpusTest {
         static Entry of(JsonNode node) {
             JsonNode expected = node.get("expected");
             Map<String, String> headers = new LinkedHashMap<>();
-            node.path("headers").properties().forEach(h -> headers.put(h.getKey(), h.getValue().asText()));
+            node.path("headers")
+                    .properties()
+                    .forEach(h -> headers.put(h.getKey(), h.getValue().asText()));
             JsonNode details = node.get("stopDetails");
-            return new Entry(text(node, "id"), text(node, "provider"), text(node, "family"), text(node, "source"),
+            return new Entry(
+                    text(node, "id"),
+                    text(node, "provider"),
+                    text(node, "family"),
+                    text(node, "source"),
                     text(node, "api"),
                     wireEnum(StopReason.values(), node.has("stopReason") ? text(node, "stopReason") : "error"),
                     node.has("failureKind") ? wireEnum(FailureKind.values(), text(node, "failureKind")) : null,
                     node.has("httpStatus") ? node.get("httpStatus").asInt() : null,
-                    text(node, "errorType"), text(node, "errorCode"), headers, node.get("body"),
+                    text(node, "errorType"),
+                    text(node, "errorCode"),
+                    headers,
+                    node.get("body"),
                     text(node, "errorMessage"),
                     details == null ? null : new StopDetails(text(details, "type"), text(details, "explanation")),
-                    text(node, "content"), node.path("abortRequested").asBoolean(false), Expected.of(expected),
+                    text(node, "content"),
+                    node.path("abortRequested").asBoolean(false),
+                    Expected.of(expected),
                     node.has("classifiedAs") ? Expected.of(node.get("classifiedAs")) : null);
         }
 
         /** A verdict as the corpus writes it; {@code why} only for a known difference. */
         record Expected(Verdict verdict, ErrorKind kind, UsageLimitReason usageLimitReason, String rule, String why) {
             static Expected of(JsonNode node) {
-                return new Expected(Verdict.valueOf(text(node, "verdict")),
+                return new Expected(
+                        Verdict.valueOf(text(node, "verdict")),
                         node.has("kind") ? ErrorKind.valueOf(text(node, "kind")) : null,
                         node.has("usageLimitReason") ? UsageLimitReason.valueOf(text(node, "usageLimitReason")) : null,
-                        text(node, "rule"), text(node, "why"));
+                        text(node, "rule"),
+                        text(node, "why"));
             }
 
             Expected withRule(String other) {
@@ -255,11 +345,23 @@ class ErrorClassifierCorpusTest {
         }
 
         ClassifierInput input() {
-            ProviderFailure failure = failureKind == null ? null
+            ProviderFailure failure = failureKind == null
+                    ? null
                     : new ProviderFailure(failureKind, httpStatus, errorType, errorCode, headers);
             List<ContentBlock> blocks = content == null ? List.of() : List.of(new ContentBlock.Text(content));
-            AssistantMessage message = new AssistantMessage("m-" + id, blocks, "provider", "model", api, null, null,
-                    stopReason, errorMessage, stopDetails, failure, 0L);
+            AssistantMessage message = new AssistantMessage(
+                    "m-" + id,
+                    blocks,
+                    "provider",
+                    "model",
+                    api,
+                    null,
+                    null,
+                    stopReason,
+                    errorMessage,
+                    stopDetails,
+                    failure,
+                    0L);
             return new ClassifierInput(message, api, abortRequested);
         }
 
@@ -274,7 +376,9 @@ class ErrorClassifierCorpusTest {
         }
 
         private static <E extends Enum<E>> E wireEnum(E[] values, String wireName) {
-            return Arrays.stream(values).filter(v -> v.toString().equals(wireName)).findFirst()
+            return Arrays.stream(values)
+                    .filter(v -> v.toString().equals(wireName))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("unknown value " + wireName));
         }
     }

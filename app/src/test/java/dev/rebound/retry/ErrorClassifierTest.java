@@ -2,15 +2,15 @@ package dev.rebound.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rebound.event.ErrorKind;
+import dev.rebound.retry.Classification.Verdict;
+import dev.rebound.session.ChatSession;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ContentBlock;
-import dev.rebound.event.ErrorKind;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.transcript.StopDetails;
 import dev.rebound.transcript.StopReason;
-import dev.rebound.retry.Classification.Verdict;
-import dev.rebound.session.ChatSession;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Nested;
@@ -30,54 +30,73 @@ class ErrorClassifierTest {
     @Nested
     class NumbersInText {
         @ParameterizedTest
-        @ValueSource(strings = {
-                "the prompt used 4294 tokens",
-                "request req_504abc failed",
-                "request id-504-x failed",
-                "limit 5000 reached",
-                "code 1429",
-                "the call took 2.503 seconds",
-                "client version 1.429 is old"})
+        @ValueSource(
+                strings = {
+                    "the prompt used 4294 tokens",
+                    "request req_504abc failed",
+                    "request id-504-x failed",
+                    "limit 5000 reached",
+                    "code 1429",
+                    "the call took 2.503 seconds",
+                    "client version 1.429 is old"
+                })
         void aStatusNumberInsideALongerTokenDecidesNothing(String text) {
             assertThat(classifyText(text)).isEqualTo(Classification.terminal("unrecognised"));
         }
 
         @ParameterizedTest
-        @CsvSource(delimiter = '|', value = {
-                "upstream answered HTTP 504.|text:status-504",
-                "proxy said (502)|text:status-502",
-                "status=503, giving up|text:status-503",
-                "529: Anthropic said no|text:status-529"})
+        @CsvSource(
+                delimiter = '|',
+                value = {
+                    "upstream answered HTTP 504.|text:status-504",
+                    "proxy said (502)|text:status-502",
+                    "status=503, giving up|text:status-503",
+                    "529: Anthropic said no|text:status-529"
+                })
         void aStatusNumberStandingAloneIsTransient(String text, String rule) {
             assertThat(classifyText(text)).isEqualTo(Classification.retry(ErrorKind.TRANSIENT, rule));
         }
 
         @Test
         void notImplementedAndVersionNotSupportedAreTerminal() {
-            assertThat(classifier.classify(input(error("501 Not Implemented", http(501)), COMPLETIONS)).verdict())
+            assertThat(classifier
+                            .classify(input(error("501 Not Implemented", http(501)), COMPLETIONS))
+                            .verdict())
                     .isEqualTo(Classification.Verdict.TERMINAL);
-            assertThat(classifier.classify(input(error("505 HTTP Version Not Supported", http(505)), COMPLETIONS))
-                    .verdict()).isEqualTo(Classification.Verdict.TERMINAL);
-            assertThat(classifier.classify(input(error("507 Insufficient Storage", http(507)), COMPLETIONS))
-                    .kind()).isEqualTo(ErrorKind.TRANSIENT);
+            assertThat(classifier
+                            .classify(input(error("505 HTTP Version Not Supported", http(505)), COMPLETIONS))
+                            .verdict())
+                    .isEqualTo(Classification.Verdict.TERMINAL);
+            assertThat(classifier
+                            .classify(input(error("507 Insufficient Storage", http(507)), COMPLETIONS))
+                            .kind())
+                    .isEqualTo(ErrorKind.TRANSIENT);
         }
 
         @Test
         void aBadRequestStaysTerminalWhateverItSaysAboutCapacity() {
-            AssistantMessage m = error("400 Bad Request: The batch queue is over capacity for your organization; "
-                    + "reduce the batch size", http(400));
+            AssistantMessage m = error(
+                    "400 Bad Request: The batch queue is over capacity for your organization; "
+                            + "reduce the batch size",
+                    http(400));
             assertThat(classifier.classify(input(m, COMPLETIONS)).verdict()).isEqualTo(Classification.Verdict.TERMINAL);
         }
 
         @ParameterizedTest
-        @CsvSource(delimiter = '|', value = {
-                "terminated|TRANSIENT",
-                "TypeError: terminated|TRANSIENT",
-                "Connection lost while streaming after 0 characters (IOException: terminated)|TRANSIENT",
-                "Your account has been terminated.|TERMINAL"})
+        @CsvSource(
+                delimiter = '|',
+                value = {
+                    "terminated|TRANSIENT",
+                    "TypeError: terminated|TRANSIENT",
+                    "Connection lost while streaming after 0 characters (IOException: terminated)|TRANSIENT",
+                    "Your account has been terminated.|TERMINAL"
+                })
         void terminatedIsTransientOnlyInItsTransportSense(String text, String verdict) {
             Classification c = classifyText(text);
-            assertThat(c.verdict() == Classification.Verdict.RETRY ? "TRANSIENT" : c.verdict().name())
+            assertThat(
+                            c.verdict() == Classification.Verdict.RETRY
+                                    ? "TRANSIENT"
+                                    : c.verdict().name())
                     .isEqualTo(verdict);
         }
 
@@ -108,7 +127,8 @@ class ErrorClassifierTest {
         @NullAndEmptySource
         @ValueSource(strings = {"Aborted by the user", "Request was aborted by the edit guard"})
         void anAbortWithoutTheGenericMessageIsTheUsersAbort(String message) {
-            assertThat(classifier.classify(aborted(message, List.of(), false)).rule()).isEqualTo("user-abort");
+            assertThat(classifier.classify(aborted(message, List.of(), false)).rule())
+                    .isEqualTo("user-abort");
         }
 
         @Test
@@ -228,8 +248,9 @@ class ErrorClassifierTest {
             String text = "429 Too Many Requests: Quota exceeded for quota metric 'Generate Content API requests"
                     + " per day' (type: RESOURCE_EXHAUSTED, code: 429)";
 
-            assertThat(classify(text, failure)).isEqualTo(
-                    Classification.usageLimit(UsageLimitReason.QUOTA, "type:RESOURCE_EXHAUSTED:quota-exceeded"));
+            assertThat(classify(text, failure))
+                    .isEqualTo(Classification.usageLimit(
+                            UsageLimitReason.QUOTA, "type:RESOURCE_EXHAUSTED:quota-exceeded"));
         }
 
         @Test
@@ -270,12 +291,15 @@ class ErrorClassifierTest {
         }
 
         @ParameterizedTest
-        @CsvSource(delimiter = '|', value = {
-                "Connection reset before the response headers arrived (IOException: closed)|text:connection-reset",
-                "Stream stalled: no data for 300 ms (timeouts.idleMs); 0 characters had arrived|text:stream-stalled",
-                "The stream ended before the reply was complete (no finish_reason or [DONE] received); 0 characters"
-                        + " had arrived|text:truncated-stream",
-                "Request timed out: no response from the server within 300 ms (timeouts.firstByteMs)|text:timeout"})
+        @CsvSource(
+                delimiter = '|',
+                value = {
+                    "Connection reset before the response headers arrived (IOException: closed)|text:connection-reset",
+                    "Stream stalled: no data for 300 ms (timeouts.idleMs); 0 characters had arrived|text:stream-stalled",
+                    "The stream ended before the reply was complete (no finish_reason or [DONE] received); 0 characters"
+                            + " had arrived|text:truncated-stream",
+                    "Request timed out: no response from the server within 300 ms (timeouts.firstByteMs)|text:timeout"
+                })
         void reboundsOwnTransportMessagesAreTransientWithoutTheirFacts(String text, String rule) {
             assertThat(classifyText(text)).isEqualTo(Classification.retry(ErrorKind.TRANSIENT, rule));
         }
@@ -285,23 +309,29 @@ class ErrorClassifierTest {
     class OverflowAndRefusal {
         @Test
         void anOverflowIsNeverRetriedEvenWhenTheServerInvitesIt() {
-            ProviderFailure failure = failure(FailureKind.HTTP, 503, "overloaded_error", null,
-                    Map.of("x-should-retry", "true"));
+            ProviderFailure failure =
+                    failure(FailureKind.HTTP, 503, "overloaded_error", null, Map.of("x-should-retry", "true"));
 
-            assertThat(classify("prompt is too long: 212000 tokens > 200000 maximum", failure).verdict())
+            assertThat(classify("prompt is too long: 212000 tokens > 200000 maximum", failure)
+                            .verdict())
                     .isEqualTo(Verdict.CONTEXT_OVERFLOW);
         }
 
         @Test
         void aThroughputLimitCountingTokensIsNoOverflow() {
-            assertThat(classifyText("Too many tokens, please wait before trying again.").verdict())
+            assertThat(classifyText("Too many tokens, please wait before trying again.")
+                            .verdict())
                     .isNotEqualTo(Verdict.CONTEXT_OVERFLOW);
         }
 
         @Test
         void aRefusalIsRetriedEvenAfterVisibleOutput() {
-            AssistantMessage refused = message(StopReason.ERROR, "The model refused to answer: no",
-                    new StopDetails(StopDetails.REFUSAL, "no"), null, List.of(new ContentBlock.Text("Sure, ")));
+            AssistantMessage refused = message(
+                    StopReason.ERROR,
+                    "The model refused to answer: no",
+                    new StopDetails(StopDetails.REFUSAL, "no"),
+                    null,
+                    List.of(new ContentBlock.Text("Sure, ")));
 
             assertThat(classifier.classify(input(refused, COMPLETIONS)))
                     .isEqualTo(Classification.retry(ErrorKind.REFUSAL, "stop-details:refusal"));
@@ -309,7 +339,8 @@ class ErrorClassifierTest {
 
         @Test
         void aRefusalIsNeverReadFromText() {
-            assertThat(classifyText("I'm sorry, I cannot assist with that request").verdict())
+            assertThat(classifyText("I'm sorry, I cannot assist with that request")
+                            .verdict())
                     .isEqualTo(Verdict.TERMINAL);
         }
     }
@@ -326,16 +357,33 @@ class ErrorClassifierTest {
 
         @Test
         void theMessagesOwnApiIsUsedWhenTheInputNamesNone() {
-            AssistantMessage reply = new AssistantMessage("m", List.of(), "p", "model", RESPONSES, null, null,
-                    StopReason.ERROR, ITEM_GONE, null, http(404), 0L);
+            AssistantMessage reply = new AssistantMessage(
+                    "m",
+                    List.of(),
+                    "p",
+                    "model",
+                    RESPONSES,
+                    null,
+                    null,
+                    StopReason.ERROR,
+                    ITEM_GONE,
+                    null,
+                    http(404),
+                    0L);
 
-            assertThat(classifier.classify(new ClassifierInput(reply, null, false)).kind())
+            assertThat(classifier
+                            .classify(new ClassifierInput(reply, null, false))
+                            .kind())
                     .isEqualTo(ErrorKind.STALE_REPLAY);
         }
 
         @Test
         void aStaleReplayAfterVisibleOutputIsNotReplayed() {
-            AssistantMessage reply = message(StopReason.ERROR, ITEM_GONE, null, http(404),
+            AssistantMessage reply = message(
+                    StopReason.ERROR,
+                    ITEM_GONE,
+                    null,
+                    http(404),
                     List.of(new ContentBlock.ToolCall("call_1", "read", "{}")));
 
             assertThat(classifier.classify(input(reply, RESPONSES)))
@@ -347,69 +395,87 @@ class ErrorClassifierTest {
     @Nested
     class Families {
         @ParameterizedTest
-        @ValueSource(strings = {
-                "Request too large for gpt-4.1 in organization org-x on tokens per min (TPM): Limit 30000, "
-                        + "Requested 30001. The input or output tokens must be reduced in order to run successfully.",
-                "Request too large for model `llama-3.3-70b` on tokens per minute (TPM): Limit: 6,000, Requested: "
-                        + "12,903, please reduce your message size and try again.",
-                "rate limit on requests per min (RPM) - limit 10; used 0; requested ~11"})
+        @ValueSource(
+                strings = {
+                    "Request too large for gpt-4.1 in organization org-x on tokens per min (TPM): Limit 30000, "
+                            + "Requested 30001. The input or output tokens must be reduced in order to run successfully.",
+                    "Request too large for model `llama-3.3-70b` on tokens per minute (TPM): Limit: 6,000, Requested: "
+                            + "12,903, please reduce your message size and try again.",
+                    "rate limit on requests per min (RPM) - limit 10; used 0; requested ~11"
+                })
         void aRequestLargerThanAPerMinuteLimitIsTerminalWithAdvice(String text) {
-            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
-                    "tokens", "rate_limit_exceeded", Map.of()));
-            assertThat(c).isEqualTo(Classification.terminal("text:request-exceeds-rate-limit",
-                    Advice.REQUEST_EXCEEDS_RATE_LIMIT));
+            Classification c = classify(
+                    "429 Too Many Requests: " + text,
+                    failure(FailureKind.HTTP, 429, "tokens", "rate_limit_exceeded", Map.of()));
+            assertThat(c)
+                    .isEqualTo(Classification.terminal(
+                            "text:request-exceeds-rate-limit", Advice.REQUEST_EXCEEDS_RATE_LIMIT));
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29990, Requested 500.",
-                "Rate limit reached on tokens per min (TPM): Limit 30000, Requested 30000.",
-                "Request too large? No: Limit 30000, Requested 1 (tokens per minute)"})
+        @ValueSource(
+                strings = {
+                    "Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29990, Requested 500.",
+                    "Rate limit reached on tokens per min (TPM): Limit 30000, Requested 30000.",
+                    "Request too large? No: Limit 30000, Requested 1 (tokens per minute)"
+                })
         void aRequestThatFitsThePerMinuteLimitStaysARateLimit(String text) {
-            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
-                    "tokens", "rate_limit_exceeded", Map.of()));
+            Classification c = classify(
+                    "429 Too Many Requests: " + text,
+                    failure(FailureKind.HTTP, 429, "tokens", "rate_limit_exceeded", Map.of()));
             assertThat(c.kind()).isEqualTo(ErrorKind.RATE_LIMIT);
         }
 
         @Test
         void limitAndRequestedNumbersWithoutAPerMinuteBudgetDecideNothingOnTheirOwn() {
-            assertThat(classifyText("Batch rejected: limit 10, requested 12 files").verdict())
+            assertThat(classifyText("Batch rejected: limit 10, requested 12 files")
+                            .verdict())
                     .isEqualTo(Verdict.TERMINAL);
-            assertThat(classifyText("Batch rejected: limit 10, requested 12 files").advice()).isNull();
+            assertThat(classifyText("Batch rejected: limit 10, requested 12 files")
+                            .advice())
+                    .isNull();
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "Rate limit reached for model x on requests per day (RPD): Limit 1000, Used 1000, Requested 1.",
-                "Rate limit exceeded: free-models-per-day",
-                "Quota exceeded for quota metric 'Generate requests' and limit 'GenerateRequestsPerDayPerProjectPerModel'",
-                "You have exceeded the daily request limit for this key",
-                "Too many requests: monthly token allowance exhausted, resets on Jan 1",
-                "Rate limited: limit_rpd/google/gemini-2.0-flash"})
+        @ValueSource(
+                strings = {
+                    "Rate limit reached for model x on requests per day (RPD): Limit 1000, Used 1000, Requested 1.",
+                    "Rate limit exceeded: free-models-per-day",
+                    "Quota exceeded for quota metric 'Generate requests' and limit 'GenerateRequestsPerDayPerProjectPerModel'",
+                    "You have exceeded the daily request limit for this key",
+                    "Too many requests: monthly token allowance exhausted, resets on Jan 1",
+                    "Rate limited: limit_rpd/google/gemini-2.0-flash"
+                })
         void aLimitOfADayOrLongerIsAQuotaWhateverItIsTyped(String text) {
-            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
-                    "rate_limit_error", null, Map.of()));
+            Classification c = classify(
+                    "429 Too Many Requests: " + text,
+                    failure(FailureKind.HTTP, 429, "rate_limit_error", null, Map.of()));
             assertThat(c.kind()).isEqualTo(ErrorKind.USAGE_LIMIT);
             assertThat(c.usageLimitReason()).isEqualTo(UsageLimitReason.QUOTA);
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "Rate limit reached on tokens per min (TPM). Need more tokens? Upgrade to Dev Tier today at "
-                        + "https://console.groq.com/settings/billing",
-                "Too many requests, please slow down (requests per second)",
-                "Rate limit exceeded: free-models-per-min."})
+        @ValueSource(
+                strings = {
+                    "Rate limit reached on tokens per min (TPM). Need more tokens? Upgrade to Dev Tier today at "
+                            + "https://console.groq.com/settings/billing",
+                    "Too many requests, please slow down (requests per second)",
+                    "Rate limit exceeded: free-models-per-min."
+                })
         void aPerMinuteLimitWithAnUpsellStaysARateLimit(String text) {
-            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
-                    "rate_limit_error", null, Map.of()));
+            Classification c = classify(
+                    "429 Too Many Requests: " + text,
+                    failure(FailureKind.HTTP, 429, "rate_limit_error", null, Map.of()));
             assertThat(c.kind()).isEqualTo(ErrorKind.RATE_LIMIT);
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "You have reached your message limit. Your limit will reset at 9:30 AM.",
-                "You've hit your limit · resets 5am (Europe/Berlin)",
-                "Usage cap hit. It resets Thu, Dec 3 at 10am."})
+        @ValueSource(
+                strings = {
+                    "You have reached your message limit. Your limit will reset at 9:30 AM.",
+                    "You've hit your limit · resets 5am (Europe/Berlin)",
+                    "Usage cap hit. It resets Thu, Dec 3 at 10am."
+                })
         void aLimitThatResetsAtAClockTimeIsAQuota(String text) {
             Classification c = classifyText(text);
             assertThat(c.kind()).isEqualTo(ErrorKind.USAGE_LIMIT);
@@ -417,15 +483,18 @@ class ErrorClassifierTest {
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "Extra usage is required for long context requests.",
-                "This model requires a paid plan. Upgrade at https://example.com/billing",
-                "Your organization does not have access to this model.",
-                "Model gpt-5-pro is not available on the free tier",
-                "Quota exceeded for metric: generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro"})
+        @ValueSource(
+                strings = {
+                    "Extra usage is required for long context requests.",
+                    "This model requires a paid plan. Upgrade at https://example.com/billing",
+                    "Your organization does not have access to this model.",
+                    "Model gpt-5-pro is not available on the free tier",
+                    "Quota exceeded for metric: generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro"
+                })
         void anEntitlementGateSentAsARateLimitNeverWaits(String text) {
-            Classification c = classify("429 Too Many Requests: " + text, failure(FailureKind.HTTP, 429,
-                    "rate_limit_error", null, Map.of()));
+            Classification c = classify(
+                    "429 Too Many Requests: " + text,
+                    failure(FailureKind.HTTP, 429, "rate_limit_error", null, Map.of()));
             assertThat(c.usageLimitReason()).isEqualTo(UsageLimitReason.ENTITLEMENT);
             assertThat(c.advice()).isEqualTo(Advice.NOT_ENTITLED);
             assertThat(c.usageLimitReason().neverWaits()).isTrue();
@@ -438,69 +507,88 @@ class ErrorClassifierTest {
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "Quota exceeded: limit: 0.5 requests per second",
-                "rate limit: 0,5 rps",
-                "limit: 05 per minute"})
+        @ValueSource(
+                strings = {
+                    "Quota exceeded: limit: 0.5 requests per second",
+                    "rate limit: 0,5 rps",
+                    "limit: 05 per minute"
+                })
         void aZeroLimitIsOnlyAZero(String text) {
             assertThat(classify("429 Too Many Requests: " + text, http(429)).usageLimitReason())
                     .isNotEqualTo(UsageLimitReason.ENTITLEMENT);
         }
 
         @ParameterizedTest
-        @CsvSource(delimiter = '|', value = {
-                "model requires more system memory (12.3 GiB) than is available (7.1 GiB)|text:model-memory",
-                "llama runner process has terminated: exit status 0xc0000409|text:model-runner-died",
-                "error loading model: llama_model_loader: failed to load model from /models/x.gguf|text:model-load-failed",
-                "unknown model architecture: 'qwen3moe'|text:model-architecture",
-                "invalid model file: not a valid GGUF|text:model-file",
-                "CUDA error: out of memory|text:model-memory"})
+        @CsvSource(
+                delimiter = '|',
+                value = {
+                    "model requires more system memory (12.3 GiB) than is available (7.1 GiB)|text:model-memory",
+                    "llama runner process has terminated: exit status 0xc0000409|text:model-runner-died",
+                    "error loading model: llama_model_loader: failed to load model from /models/x.gguf|text:model-load-failed",
+                    "unknown model architecture: 'qwen3moe'|text:model-architecture",
+                    "invalid model file: not a valid GGUF|text:model-file",
+                    "CUDA error: out of memory|text:model-memory"
+                })
         void aModelServerThatCannotLoadTheModelIsTerminalWithAdvice(String text, String rule) {
-            assertThat(classify("500 Internal Server Error: " + text, failure(FailureKind.HTTP, 500, "api_error",
-                    null, Map.of()))).isEqualTo(Classification.terminal(rule, Advice.MODEL_CANNOT_LOAD));
+            assertThat(classify(
+                            "500 Internal Server Error: " + text,
+                            failure(FailureKind.HTTP, 500, "api_error", null, Map.of())))
+                    .isEqualTo(Classification.terminal(rule, Advice.MODEL_CANNOT_LOAD));
             assertThat(classifyText(text)).isEqualTo(Classification.terminal(rule, Advice.MODEL_CANNOT_LOAD));
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "Loading model",
-                "server busy, please try again.  maximum pending requests exceeded",
-                "Model is currently loading, please retry in 20s"})
+        @ValueSource(
+                strings = {
+                    "Loading model",
+                    "server busy, please try again.  maximum pending requests exceeded",
+                    "Model is currently loading, please retry in 20s"
+                })
         void aModelServerThatIsOnlyBusyOrLoadingIsTransient(String text) {
-            assertThat(classify("503 Service Unavailable: " + text, failure(FailureKind.HTTP, 503,
-                    "unavailable_error", null, Map.of())).kind()).isEqualTo(ErrorKind.TRANSIENT);
+            assertThat(classify(
+                                    "503 Service Unavailable: " + text,
+                                    failure(FailureKind.HTTP, 503, "unavailable_error", null, Map.of()))
+                            .kind())
+                    .isEqualTo(ErrorKind.TRANSIENT);
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "httpx.RemoteProtocolError: peer closed connection without sending complete message body",
-                "aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected",
-                "requests.exceptions.ConnectionError: ('Connection aborted.', RemoteDisconnected('Remote end closed "
-                        + "connection without response'))",
-                "TypeError: fetch failed; caused by SocketError: other side closed (UND_ERR_SOCKET)",
-                "read tcp 10.0.0.2:51234->1.2.3.4:443: read: connection reset by peer",
-                "http2: server sent GOAWAY and closed the connection",
-                "java.net.SocketException: Unexpected end of file from server",
-                "okhttp3.internal.http2.StreamResetException: stream was reset: CANCEL",
-                "Unexpected socket close",
-                "curl: (52) Empty reply from server",
-                "request ended without sending any chunks",
-                "The upstream did not send a response"})
+        @ValueSource(
+                strings = {
+                    "httpx.RemoteProtocolError: peer closed connection without sending complete message body",
+                    "aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected",
+                    "requests.exceptions.ConnectionError: ('Connection aborted.', RemoteDisconnected('Remote end closed "
+                            + "connection without response'))",
+                    "TypeError: fetch failed; caused by SocketError: other side closed (UND_ERR_SOCKET)",
+                    "read tcp 10.0.0.2:51234->1.2.3.4:443: read: connection reset by peer",
+                    "http2: server sent GOAWAY and closed the connection",
+                    "java.net.SocketException: Unexpected end of file from server",
+                    "okhttp3.internal.http2.StreamResetException: stream was reset: CANCEL",
+                    "Unexpected socket close",
+                    "curl: (52) Empty reply from server",
+                    "request ended without sending any chunks",
+                    "The upstream did not send a response"
+                })
         void transportFailuresReportedAsTextAreTransient(String text) {
             assertThat(classifyText(text).kind()).as(text).isEqualTo(ErrorKind.TRANSIENT);
-            assertThat(classify("The provider reported an error mid-stream: " + text,
-                    failure(FailureKind.STREAM_ERROR, null, null, null, Map.of())).kind()).isEqualTo(ErrorKind.TRANSIENT);
+            assertThat(classify(
+                                    "The provider reported an error mid-stream: " + text,
+                                    failure(FailureKind.STREAM_ERROR, null, null, null, Map.of()))
+                            .kind())
+                    .isEqualTo(ErrorKind.TRANSIENT);
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "httpcore.ConnectError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get "
-                        + "local issuer certificate",
-                "TypeError: fetch failed; caused by Error: self-signed certificate in certificate chain",
-                "tls: failed to verify certificate: x509: certificate signed by unknown authority",
-                "litellm.APIConnectionError: BedrockException - Model access is denied for this account",
-                "Connection error: invalid x-api-key",
-                "Your account has been terminated."})
+        @ValueSource(
+                strings = {
+                    "httpcore.ConnectError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get "
+                            + "local issuer certificate",
+                    "TypeError: fetch failed; caused by Error: self-signed certificate in certificate chain",
+                    "tls: failed to verify certificate: x509: certificate signed by unknown authority",
+                    "litellm.APIConnectionError: BedrockException - Model access is denied for this account",
+                    "Connection error: invalid x-api-key",
+                    "Your account has been terminated."
+                })
         void connectionWordsAroundACertificateOrAccessFailureAreTerminal(String text) {
             assertThat(classifyText(text).verdict()).as(text).isEqualTo(Verdict.TERMINAL);
         }
@@ -511,9 +599,10 @@ class ErrorClassifierTest {
         List<ContentBlock> shown = List.of(new ContentBlock.Thinking("", true));
         List<ProviderFailure> failures = List.of(http(503), http(429), http(402));
 
-        assertThat(failures).allSatisfy(failure -> assertThat(
-                classifier.classify(input(message(StopReason.ERROR, "failed", null, failure, shown), COMPLETIONS)))
-                .isEqualTo(Classification.terminal("observable-output")));
+        assertThat(failures)
+                .allSatisfy(failure -> assertThat(classifier.classify(
+                                input(message(StopReason.ERROR, "failed", null, failure, shown), COMPLETIONS)))
+                        .isEqualTo(Classification.terminal("observable-output")));
     }
 
     private Classification classifyText(String text) {
@@ -529,26 +618,30 @@ class ErrorClassifierTest {
     }
 
     private static ClassifierInput aborted(String message, List<ContentBlock> content, boolean abortRequested) {
-        return new ClassifierInput(message(StopReason.ABORTED, message, null, null, content), COMPLETIONS,
-                abortRequested);
+        return new ClassifierInput(
+                message(StopReason.ABORTED, message, null, null, content), COMPLETIONS, abortRequested);
     }
 
     private static AssistantMessage error(String text, ProviderFailure failure) {
         return message(StopReason.ERROR, text, null, failure, List.of());
     }
 
-    private static AssistantMessage message(StopReason stopReason, String errorMessage, StopDetails details,
-                                            ProviderFailure failure, List<ContentBlock> content) {
-        return new AssistantMessage("m", content, "p", "model", COMPLETIONS, null, null, stopReason, errorMessage,
-                details, failure, 0L);
+    private static AssistantMessage message(
+            StopReason stopReason,
+            String errorMessage,
+            StopDetails details,
+            ProviderFailure failure,
+            List<ContentBlock> content) {
+        return new AssistantMessage(
+                "m", content, "p", "model", COMPLETIONS, null, null, stopReason, errorMessage, details, failure, 0L);
     }
 
     private static ProviderFailure http(int status) {
         return failure(FailureKind.HTTP, status, null, null, Map.of());
     }
 
-    private static ProviderFailure failure(FailureKind kind, Integer status, String type, String code,
-                                           Map<String, String> headers) {
+    private static ProviderFailure failure(
+            FailureKind kind, Integer status, String type, String code, Map<String, String> headers) {
         return new ProviderFailure(kind, status, type, code, headers);
     }
 }

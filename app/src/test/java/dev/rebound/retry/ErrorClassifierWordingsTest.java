@@ -2,8 +2,8 @@ package dev.rebound.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.event.ErrorKind;
+import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.transcript.StopReason;
@@ -38,17 +38,23 @@ class ErrorClassifierWordingsTest {
     @MethodSource("wordings")
     void eachWordingGetsAnAllowedVerdict(Wording wording) {
         Classification c = classifier.classify(new ClassifierInput(wording.message(), "openai-completions", false));
-        String got = c.verdict() != Classification.Verdict.RETRY ? c.verdict().name()
-                : c.kind() == ErrorKind.USAGE_LIMIT ? "USAGE_" + c.usageLimitReason() : c.kind().name();
+        String got = c.verdict() != Classification.Verdict.RETRY
+                ? c.verdict().name()
+                : c.kind() == ErrorKind.USAGE_LIMIT
+                        ? "USAGE_" + c.usageLimitReason()
+                        : c.kind().name();
 
-        assertThat(wording.allowed()).as("%s (rule %s)", wording.text(), c.rule()).contains(got);
+        assertThat(wording.allowed())
+                .as("%s (rule %s)", wording.text(), c.rule())
+                .contains(got);
     }
 
     @Test
     void theWordingsReachEveryFamilyAndItsNearMisses() {
         assertThat(WORDINGS).hasSizeGreaterThanOrEqualTo(150);
         assertThat(WORDINGS.stream().flatMap(w -> w.allowed().stream()).distinct())
-                .contains("TRANSIENT", "TERMINAL", "RATE_LIMIT", "USAGE_QUOTA", "USAGE_ENTITLEMENT", "USAGE_PER_MINUTE");
+                .contains(
+                        "TRANSIENT", "TERMINAL", "RATE_LIMIT", "USAGE_QUOTA", "USAGE_ENTITLEMENT", "USAGE_PER_MINUTE");
     }
 
     private static List<Wording> load() {
@@ -70,16 +76,27 @@ class ErrorClassifierWordingsTest {
         static Wording parse(String line) {
             String[] p = line.split("\\|", 6);
             Integer status = p[1].isBlank() ? null : Integer.valueOf(p[1].strip());
-            FailureKind kind = !p[2].isBlank() ? FailureKind.valueOf(p[2].strip())
-                    : status != null ? FailureKind.HTTP : null;
-            return new Wording(Arrays.asList(p[0].strip().split("/")), status, kind, blankToNull(p[3]),
-                    blankToNull(p[4]), p[5]);
+            FailureKind kind =
+                    !p[2].isBlank() ? FailureKind.valueOf(p[2].strip()) : status != null ? FailureKind.HTTP : null;
+            return new Wording(
+                    Arrays.asList(p[0].strip().split("/")), status, kind, blankToNull(p[3]), blankToNull(p[4]), p[5]);
         }
 
         AssistantMessage message() {
             ProviderFailure failure = kind == null ? null : new ProviderFailure(kind, status, type, code, Map.of());
-            return new AssistantMessage("m", List.of(), "p", "model", "openai-completions", null, null,
-                    StopReason.ERROR, text, null, failure, 0L);
+            return new AssistantMessage(
+                    "m",
+                    List.of(),
+                    "p",
+                    "model",
+                    "openai-completions",
+                    null,
+                    null,
+                    StopReason.ERROR,
+                    text,
+                    null,
+                    failure,
+                    0L);
         }
 
         @Override

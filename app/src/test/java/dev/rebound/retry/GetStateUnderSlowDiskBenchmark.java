@@ -28,11 +28,21 @@ class GetStateUnderSlowDiskBenchmark {
     void getStateWhileACredentialBlockIsBeingWritten() throws Exception {
         Path dir = Files.createTempDirectory("rebound-bench");
         try (SlowDisk disk = new SlowDisk();
-             PoolHarness h = new PoolHarness(dir, PoolHarness.retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY,
-                     Map.of()), PoolHarness.twoKeys(), disk);
-             ChatSession other = h.otherChat()) {
-            h.script(http(429, "Too Many Requests", "You've hit your usage limit for this plan.", null, null,
-                    Map.of("retry-after", "1800")), ok("from b"));
+                PoolHarness h = new PoolHarness(
+                        dir,
+                        PoolHarness.retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()),
+                        PoolHarness.twoKeys(),
+                        disk);
+                ChatSession other = h.otherChat()) {
+            h.script(
+                    http(
+                            429,
+                            "Too Many Requests",
+                            "You've hit your usage limit for this plan.",
+                            null,
+                            null,
+                            Map.of("retry-after", "1800")),
+                    ok("from b"));
             h.prompt("hi");
             if (!disk.awaitWriting()) {
                 throw new AssertionError("the block was never written");
@@ -63,13 +73,20 @@ class GetStateUnderSlowDiskBenchmark {
 
     /** What get_state reads (RpcServer.state()). */
     private static long read(ChatSession chat) {
-        return chat.state().messageCount() + chat.retryStatus().attempt() + (chat.fallback().isPresent() ? 1 : 0)
+        return chat.state().messageCount()
+                + chat.retryStatus().attempt()
+                + (chat.fallback().isPresent() ? 1 : 0)
                 + (chat.title() == null ? 0 : 1);
     }
 
     private static void report(String what, long[] sorted) {
-        System.out.printf("get_state reads, %s, %d calls while the write is held: median %.1f us, p99 %.1f us, "
-                + "max %.1f us%n", what, sorted.length, sorted[sorted.length / 2] / 1e3,
-                sorted[(int) (sorted.length * 0.99)] / 1e3, sorted[sorted.length - 1] / 1e3);
+        System.out.printf(
+                "get_state reads, %s, %d calls while the write is held: median %.1f us, p99 %.1f us, "
+                        + "max %.1f us%n",
+                what,
+                sorted.length,
+                sorted[sorted.length / 2] / 1e3,
+                sorted[(int) (sorted.length * 0.99)] / 1e3,
+                sorted[sorted.length - 1] / 1e3);
     }
 }

@@ -10,7 +10,6 @@ import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.openai.OpenAiCompletionsProvider;
 import dev.rebound.rpc.FrameWriter;
 import dev.rebound.session.ChatSession;
-import dev.rebound.session.IdGenerator;
 import dev.rebound.session.PromptResult;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.ProviderApi;
@@ -46,8 +45,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PluginKitRecordingsTest {
 
-    static final Path RECORDINGS = Path.of("..", "plugins", "plugin-test-support", "src", "main", "resources", "dev",
-            "rebound", "plugintest", "recordings");
+    static final Path RECORDINGS = Path.of(
+            "..",
+            "plugins",
+            "plugin-test-support",
+            "src",
+            "main",
+            "resources",
+            "dev",
+            "rebound",
+            "plugintest",
+            "recordings");
     private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
     private static final ModelRef MODEL = new ModelRef("anthropic", "claude-sonnet-4-5");
     private static final String OVERLOADED_BODY =
@@ -66,7 +74,8 @@ class PluginKitRecordingsTest {
     }
 
     static Stream<Scenario> scenarios() {
-        return Stream.of(new Scenario("answered-at-once", 0, 10),
+        return Stream.of(
+                new Scenario("answered-at-once", 0, 10),
                 new Scenario("overloaded-1-then-succeeds", 1, 10),
                 new Scenario("overloaded-3-then-succeeds", 3, 10),
                 new Scenario("overloaded-until-exhausted-1", 2, 1),
@@ -82,10 +91,14 @@ class PluginKitRecordingsTest {
             Files.createDirectories(RECORDINGS);
             Files.writeString(file, recorded);
         }
-        assertThat(Files.exists(file)).as("recording %s (create it with -Drebound.updateRecordings=true)", file)
+        assertThat(Files.exists(file))
+                .as("recording %s (create it with -Drebound.updateRecordings=true)", file)
                 .isTrue();
-        assertThat(recorded).as("the core's events differ from the kit's recording %s; if the change is meant, "
-                + "regenerate with -Drebound.updateRecordings=true and review the diff", file)
+        assertThat(recorded)
+                .as(
+                        "the core's events differ from the kit's recording %s; if the change is meant, "
+                                + "regenerate with -Drebound.updateRecordings=true and review the diff",
+                        file)
                 .isEqualTo(Files.readString(file));
     }
 
@@ -97,35 +110,60 @@ class PluginKitRecordingsTest {
         try (MockWebServer server = new MockWebServer()) {
             server.start();
             for (int i = 0; i < Math.min(scenario.failures(), scenario.maxRetries() + 1); i++) {
-                server.enqueue(new MockResponse.Builder().code(529).addHeader("Content-Type", "application/json")
-                        .body(OVERLOADED_BODY).build());
+                server.enqueue(new MockResponse.Builder()
+                        .code(529)
+                        .addHeader("Content-Type", "application/json")
+                        .body(OVERLOADED_BODY)
+                        .build());
             }
             if (scenario.answers()) {
-                server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
-                        .body(streamedAnswer("Wait longer after each failure.")).build());
+                server.enqueue(new MockResponse.Builder()
+                        .addHeader("Content-Type", "text/event-stream")
+                        .body(streamedAnswer("Wait longer after each failure."))
+                        .build());
             }
-            ProviderConfig provider = new ProviderConfig("anthropic", ProviderApi.OPENAI_COMPLETIONS,
-                    server.url("/v1").toString(), List.of(new ModelConfig(MODEL.id(), null)));
+            ProviderConfig provider = new ProviderConfig(
+                    "anthropic",
+                    ProviderApi.OPENAI_COMPLETIONS,
+                    server.url("/v1").toString(),
+                    List.of(new ModelConfig(MODEL.id(), null)));
             RetrySettings d = RetrySettings.DEFAULTS;
-            RetrySettings retry = new RetrySettings(true, scenario.maxRetries(), d.baseDelayMs(), d.maxDelayMs(),
-                    d.maxElapsedMs(), d.modelFallback(), d.fallbackChains(), d.fallbackRevertPolicy(),
+            RetrySettings retry = new RetrySettings(
+                    true,
+                    scenario.maxRetries(),
+                    d.baseDelayMs(),
+                    d.maxDelayMs(),
+                    d.maxElapsedMs(),
+                    d.modelFallback(),
+                    d.fallbackChains(),
+                    d.fallbackRevertPolicy(),
                     d.refusalPinMs());
-            Settings settings = new Settings(MODEL, Map.of(), Map.of("anthropic", provider), null, null)
-                    .withRetry(retry);
-            RetryEngine engine = RetryEngine.builder().settings(() -> retry).clock(clock)
-                    .random(new EngineHarness.FixedRandom(0.5, 0)).timer(timer).build();
-            OpenAiCompletionsProvider openAi = new OpenAiCompletionsProvider(HttpClients.newSharedClient(), clock,
-                    new StreamWatchdog(scheduler));
+            Settings settings =
+                    new Settings(MODEL, Map.of(), Map.of("anthropic", provider), null, null).withRetry(retry);
+            RetryEngine engine = RetryEngine.builder()
+                    .settings(() -> retry)
+                    .clock(clock)
+                    .random(new EngineHarness.FixedRandom(0.5, 0))
+                    .timer(timer)
+                    .build();
+            OpenAiCompletionsProvider openAi =
+                    new OpenAiCompletionsProvider(HttpClients.newSharedClient(), clock, new StreamWatchdog(scheduler));
             AtomicInteger ids = new AtomicInteger();
             Credential work = new Credential("anthropic", "work", new Secret("sk-ant-test-0123456789abcdef"));
             FrameWriter writer = new FrameWriter(frames, new WireJson());
-            try (ChatSession session = ChatSession.builder().sessionId("chat-1").settings(() -> settings)
-                    .providers(api -> Optional.of(openAi)).credentials(p -> Optional.of(work))
-                    .retryEngine(engine).clock(clock).ids(() -> "id-" + ids.incrementAndGet()).model(MODEL)
+            try (ChatSession session = ChatSession.builder()
+                    .sessionId("chat-1")
+                    .settings(() -> settings)
+                    .providers(api -> Optional.of(openAi))
+                    .credentials(p -> Optional.of(work))
+                    .retryEngine(engine)
+                    .clock(clock)
+                    .ids(() -> "id-" + ids.incrementAndGet())
+                    .model(MODEL)
                     .build()) {
                 session.subscribeScoped(writer::event);
-                PromptResult.Accepted accepted = (PromptResult.Accepted) session.prompt(
-                        "Explain exponential backoff", null);
+                PromptResult.Accepted accepted =
+                        (PromptResult.Accepted) session.prompt("Explain exponential backoff", null);
                 accepted.completion().get(10, TimeUnit.SECONDS);
             }
         } finally {

@@ -1,13 +1,11 @@
 package dev.rebound.retry;
 
-import dev.rebound.testing.MutableClock;
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.ContentBlock;
-import dev.rebound.transcript.ModelRef;
-import dev.rebound.event.SessionEvent;
 import dev.rebound.auth.CredentialPool;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.auth.SessionCredentials;
+import dev.rebound.event.SessionEvent;
+import dev.rebound.expiry.ExpiryStore;
+import dev.rebound.expiry.SlowDisk;
 import dev.rebound.fallback.ChainFallback;
 import dev.rebound.fallback.FallbackChains;
 import dev.rebound.fallback.ModelCooldowns;
@@ -23,8 +21,10 @@ import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.RetrySettings;
 import dev.rebound.settings.Settings;
-import dev.rebound.expiry.ExpiryStore;
-import dev.rebound.expiry.SlowDisk;
+import dev.rebound.testing.MutableClock;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.ModelRef;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,10 +93,18 @@ final class PoolHarness implements AutoCloseable {
 
     private ChatSession chat(SessionModel chatModel, SessionCredentials credentials) {
         EngineHarness.FixedRandom random = new EngineHarness.FixedRandom(0.5, 0);
-        RetryEngine engine = RetryEngine.builder().settings(() -> settings.get().retry()).clock(clock).random(random)
+        RetryEngine engine = RetryEngine.builder()
+                .settings(() -> settings.get().retry())
+                .clock(clock)
+                .random(random)
                 .timer(timer)
                 .usageLimits(new CredentialUsageLimits(pool, credentials, clock, random))
-                .fallback(new ChainFallback(settings::get, chatModel, cooldowns, clock, random,
+                .fallback(new ChainFallback(
+                        settings::get,
+                        chatModel,
+                        cooldowns,
+                        clock,
+                        random,
                         FallbackChains.DEFAULT,
                         m -> !pool.allBlocked(m.provider())))
                 .build();
@@ -115,8 +123,14 @@ final class PoolHarness implements AutoCloseable {
             }
             return reply;
         };
-        return ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
-                .credentials(credentials).retryEngine(engine).clock(clock).sessionModel(chatModel).build();
+        return ChatSession.builder()
+                .settings(settings::get)
+                .providers(api -> Optional.of(provider))
+                .credentials(credentials)
+                .retryEngine(engine)
+                .clock(clock)
+                .sessionModel(chatModel)
+                .build();
     }
 
     static String twoKeys() {
@@ -128,10 +142,18 @@ final class PoolHarness implements AutoCloseable {
         return "{ \"anthropic\": [ { \"label\": \"a\", \"apiKey\": \"sk-ant-aaaaaaaaaaaa\" } ] }";
     }
 
-    static RetrySettings retry(long maxDelayMs, long maxElapsedMs, RetrySettings.RevertPolicy policy,
-                               Map<String, List<String>> chains) {
+    static RetrySettings retry(
+            long maxDelayMs, long maxElapsedMs, RetrySettings.RevertPolicy policy, Map<String, List<String>> chains) {
         RetrySettings d = RetrySettings.DEFAULTS;
-        return new RetrySettings(true, d.maxRetries(), d.baseDelayMs(), maxDelayMs, maxElapsedMs, true, chains, policy,
+        return new RetrySettings(
+                true,
+                d.maxRetries(),
+                d.baseDelayMs(),
+                maxDelayMs,
+                maxElapsedMs,
+                true,
+                chains,
+                policy,
                 d.refusalPinMs());
     }
 
@@ -141,12 +163,27 @@ final class PoolHarness implements AutoCloseable {
 
     private static Settings settings(RetrySettings retry) {
         Map<String, ProviderConfig> providers = new LinkedHashMap<>();
-        providers.put("anthropic", new ProviderConfig("anthropic", ProviderApi.OPENAI_COMPLETIONS,
-                "http://127.0.0.1:9/v1", List.of(new ModelConfig(CLAUDE.id(), null))));
-        providers.put("openai", new ProviderConfig("openai", ProviderApi.OPENAI_COMPLETIONS, "http://127.0.0.1:9/v1",
-                List.of(new ModelConfig(GPT.id(), null))));
-        providers.put("ollama", new ProviderConfig("ollama", ProviderApi.OPENAI_COMPLETIONS, "http://127.0.0.1:9/v1",
-                List.of(new ModelConfig(LLAMA.id(), null))));
+        providers.put(
+                "anthropic",
+                new ProviderConfig(
+                        "anthropic",
+                        ProviderApi.OPENAI_COMPLETIONS,
+                        "http://127.0.0.1:9/v1",
+                        List.of(new ModelConfig(CLAUDE.id(), null))));
+        providers.put(
+                "openai",
+                new ProviderConfig(
+                        "openai",
+                        ProviderApi.OPENAI_COMPLETIONS,
+                        "http://127.0.0.1:9/v1",
+                        List.of(new ModelConfig(GPT.id(), null))));
+        providers.put(
+                "ollama",
+                new ProviderConfig(
+                        "ollama",
+                        ProviderApi.OPENAI_COMPLETIONS,
+                        "http://127.0.0.1:9/v1",
+                        List.of(new ModelConfig(LLAMA.id(), null))));
         return new Settings(CLAUDE, Map.of(), providers, retry, null);
     }
 
@@ -169,14 +206,18 @@ final class PoolHarness implements AutoCloseable {
     }
 
     List<String> types() {
-        return events.stream().map(SessionEvent::type)
-                .filter(t -> !t.equals("message_start") && !t.equals("message_update")).toList();
+        return events.stream()
+                .map(SessionEvent::type)
+                .filter(t -> !t.equals("message_start") && !t.equals("message_update"))
+                .toList();
     }
 
     /** Who each request went to: {@code provider/model@label}. */
     List<String> targets() {
-        return requests.stream().map(r -> r.model().selector() + "@"
-                + (r.credential() == null ? "-" : r.credential().label())).toList();
+        return requests.stream()
+                .map(r -> r.model().selector() + "@"
+                        + (r.credential() == null ? "-" : r.credential().label()))
+                .toList();
     }
 
     @Override

@@ -40,8 +40,16 @@ class RetryEngineTest {
 
     private static RetrySettings retry(int maxRetries, long maxDelayMs, long maxElapsedMs) {
         RetrySettings d = RetrySettings.DEFAULTS;
-        return new RetrySettings(true, maxRetries, d.baseDelayMs(), maxDelayMs, maxElapsedMs, d.modelFallback(),
-                d.fallbackChains(), d.fallbackRevertPolicy(), d.refusalPinMs());
+        return new RetrySettings(
+                true,
+                maxRetries,
+                d.baseDelayMs(),
+                maxDelayMs,
+                maxElapsedMs,
+                d.modelFallback(),
+                d.fallbackChains(),
+                d.fallbackRevertPolicy(),
+                d.refusalPinMs());
     }
 
     private static Map<String, String> headers(String... kv) {
@@ -58,26 +66,59 @@ class RetryEngineTest {
         TurnOutcome outcome = h.prompt("hi");
 
         assertThat(outcome.succeeded()).isTrue();
-        assertThat(h.shape()).containsExactly("agent_start", "user", "reply", "agent_end", "auto_retry_start",
-                "agent_start", "reply", "agent_end", "auto_retry_start",
-                "agent_start", "reply", "agent_end", "auto_retry_start",
-                "agent_start", "reply", "auto_retry_end", "retry_chain_end", "agent_end");
+        assertThat(h.shape())
+                .containsExactly(
+                        "agent_start",
+                        "user",
+                        "reply",
+                        "agent_end",
+                        "auto_retry_start",
+                        "agent_start",
+                        "reply",
+                        "agent_end",
+                        "auto_retry_start",
+                        "agent_start",
+                        "reply",
+                        "agent_end",
+                        "auto_retry_start",
+                        "agent_start",
+                        "reply",
+                        "auto_retry_end",
+                        "retry_chain_end",
+                        "agent_end");
         assertThat(h.timer.delays()).containsExactly(438L, 875L, 1750L);
         List<AutoRetryStart> starts = h.all(AutoRetryStart.class);
         long t0 = EngineHarness.START.toEpochMilli();
-        assertThat(starts).containsExactly(
-                new AutoRetryStart(1, 10, 438, OVERLOADED, ErrorKind.TRANSIENT, "openai/gpt-4.1-mini", "work",
-                        t0 + 438),
-                new AutoRetryStart(2, 10, 875, OVERLOADED, ErrorKind.TRANSIENT, "openai/gpt-4.1-mini", "work",
-                        t0 + 438 + 875),
-                new AutoRetryStart(3, 10, 1750, OVERLOADED, ErrorKind.TRANSIENT, "openai/gpt-4.1-mini", "work",
-                        t0 + 438 + 875 + 1750));
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
-                new AutoRetryEnd(true, 3, null, RetryEndReason.SUCCEEDED));
+        assertThat(starts)
+                .containsExactly(
+                        new AutoRetryStart(
+                                1, 10, 438, OVERLOADED, ErrorKind.TRANSIENT, "openai/gpt-4.1-mini", "work", t0 + 438),
+                        new AutoRetryStart(
+                                2,
+                                10,
+                                875,
+                                OVERLOADED,
+                                ErrorKind.TRANSIENT,
+                                "openai/gpt-4.1-mini",
+                                "work",
+                                t0 + 438 + 875),
+                        new AutoRetryStart(
+                                3,
+                                10,
+                                1750,
+                                OVERLOADED,
+                                ErrorKind.TRANSIENT,
+                                "openai/gpt-4.1-mini",
+                                "work",
+                                t0 + 438 + 875 + 1750));
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(true, 3, null, RetryEndReason.SUCCEEDED));
         assertThat(h.all(AgentEnd.class)).extracting(AgentEnd::willRetry).containsExactly(true, true, true, false);
         RetryChainEnd record = h.all(RetryChainEnd.class).getFirst();
-        assertThat(record.attempts()).extracting(RetryAttempt::attempt, RetryAttempt::httpStatus, RetryAttempt::delayMs)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(0, 529, 438L),
+        assertThat(record.attempts())
+                .extracting(RetryAttempt::attempt, RetryAttempt::httpStatus, RetryAttempt::delayMs)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(0, 529, 438L),
                         org.assertj.core.groups.Tuple.tuple(1, 529, 875L),
                         org.assertj.core.groups.Tuple.tuple(2, 529, 1750L));
         assertThat(record.endedAt() - record.startedAt()).isEqualTo(438 + 875 + 1750);
@@ -89,9 +130,12 @@ class RetryEngineTest {
         h.prompt("hi");
         assertThat(h.session.messages()).extracting(m -> m.role()).containsExactly("user", "assistant");
         assertThat(h.requests).allSatisfy(r -> assertThat(r.context()).hasSize(1));
-        assertThat(h.session.history()).filteredOn(e -> e instanceof HistoryEntry.Message m && m.retried())
+        assertThat(h.session.history())
+                .filteredOn(e -> e instanceof HistoryEntry.Message m && m.retried())
                 .hasSize(2);
-        assertThat(h.session.history()).filteredOn(e -> e instanceof HistoryEntry.RetryChain).hasSize(1);
+        assertThat(h.session.history())
+                .filteredOn(e -> e instanceof HistoryEntry.RetryChain)
+                .hasSize(1);
     }
 
     @Test
@@ -108,7 +152,8 @@ class RetryEngineTest {
     void jitterScalesEachStepBetweenThreeQuartersAndTheFullStep() throws Exception {
         h.close();
         try (EngineHarness low = new EngineHarness(ModelFallback.NONE, new EngineHarness.FixedRandom(0.0, 0));
-             EngineHarness high = new EngineHarness(ModelFallback.NONE, new EngineHarness.FixedRandom(0.999999, 0))) {
+                EngineHarness high =
+                        new EngineHarness(ModelFallback.NONE, new EngineHarness.FixedRandom(0.999999, 0))) {
             for (EngineHarness each : List.of(low, high)) {
                 each.script(overloaded(), overloaded(), ok("x"));
                 each.prompt("hi");
@@ -121,8 +166,15 @@ class RetryEngineTest {
 
     @Test
     void aRetryAfterHeaderExtendsTheDelay() throws Exception {
-        h.script(http(429, "Too Many Requests", "Rate limit exceeded", "rate_limit_error", null,
-                headers("retry-after", "3")), ok("x"));
+        h.script(
+                http(
+                        429,
+                        "Too Many Requests",
+                        "Rate limit exceeded",
+                        "rate_limit_error",
+                        null,
+                        headers("retry-after", "3")),
+                ok("x"));
         h.prompt("hi");
         assertThat(h.timer.delays()).containsExactly(3000L);
         assertThat(h.all(AutoRetryStart.class).getFirst().errorKind()).isEqualTo(ErrorKind.RATE_LIMIT);
@@ -130,15 +182,24 @@ class RetryEngineTest {
 
     @Test
     void aRetryAfterMsHeaderIsUsedToTheMillisecond() throws Exception {
-        h.script(http(429, "Too Many Requests", "Rate limit exceeded", "rate_limit_error", null,
-                headers("retry-after-ms", "2750", "retry-after", "3")), ok("x"));
+        h.script(
+                http(
+                        429,
+                        "Too Many Requests",
+                        "Rate limit exceeded",
+                        "rate_limit_error",
+                        null,
+                        headers("retry-after-ms", "2750", "retry-after", "3")),
+                ok("x"));
         h.prompt("hi");
         assertThat(h.timer.delays()).containsExactly(2750L);
     }
 
     @Test
     void aHintShorterThanTheLocalBackoffNeverShortensIt() throws Exception {
-        h.script(overloaded(), http(503, "Service Unavailable", "busy", null, null, headers("retry-after-ms", "10")),
+        h.script(
+                overloaded(),
+                http(503, "Service Unavailable", "busy", null, null, headers("retry-after-ms", "10")),
                 ok("x"));
         h.prompt("hi");
         assertThat(h.timer.delays()).containsExactly(438L, 875L);
@@ -146,8 +207,15 @@ class RetryEngineTest {
 
     @Test
     void aBodyHintPleaseRetryIn47SecondsIsHonoured() throws Exception {
-        h.script(http(429, "Too Many Requests", "Resource has been exhausted (e.g. check quota). Please retry in "
-                + "47.4s.", "RESOURCE_EXHAUSTED", null, Map.of()), ok("x"));
+        h.script(
+                http(
+                        429,
+                        "Too Many Requests",
+                        "Resource has been exhausted (e.g. check quota). Please retry in " + "47.4s.",
+                        "RESOURCE_EXHAUSTED",
+                        null,
+                        Map.of()),
+                ok("x"));
         h.prompt("hi");
         assertThat(h.timer.delays()).containsExactly(47400L);
     }
@@ -160,35 +228,53 @@ class RetryEngineTest {
 
         assertThat(outcome.succeeded()).isFalse();
         assertThat(h.requests).hasSize(3);
-        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt, AutoRetryStart::maxAttempts)
+        assertThat(h.all(AutoRetryStart.class))
+                .extracting(AutoRetryStart::attempt, AutoRetryStart::maxAttempts)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(1, 2), org.assertj.core.groups.Tuple.tuple(2, 2));
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
-                new AutoRetryEnd(false, 2, OVERLOADED, RetryEndReason.EXHAUSTED));
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(false, 2, OVERLOADED, RetryEndReason.EXHAUSTED));
         assertThat(h.shape()).endsWith("reply", "auto_retry_end", "retry_chain_end", "agent_end");
-        assertThat(h.all(RetryChainEnd.class).getFirst().attempts()).extracting(RetryAttempt::delayMs)
+        assertThat(h.all(RetryChainEnd.class).getFirst().attempts())
+                .extracting(RetryAttempt::delayMs)
                 .containsExactly(438L, 875L, null);
         assertThat(h.session.retryStatus().retrying()).isFalse();
     }
 
     @Test
     void aWaitLongerThanMaxDelayFailsFastWithoutSleeping() throws Exception {
-        h.script(http(429, "Too Many Requests", "Rate limit exceeded", "rate_limit_error", null,
+        h.script(http(
+                429,
+                "Too Many Requests",
+                "Rate limit exceeded",
+                "rate_limit_error",
+                null,
                 headers("retry-after", "600")));
         TurnOutcome outcome = h.prompt("hi");
 
         assertThat(h.timer.delays()).isEmpty();
         assertThat(h.all(AutoRetryStart.class)).isEmpty();
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(false, 0,
-                "Provider requested 600000ms wait, exceeds retry.maxDelayMs (300000ms). Original error: 429 Too Many "
-                        + "Requests: Rate limit exceeded (type: rate_limit_error)", RetryEndReason.MAX_DELAY_EXCEEDED));
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(
+                        false,
+                        0,
+                        "Provider requested 600000ms wait, exceeds retry.maxDelayMs (300000ms). Original error: 429 Too Many "
+                                + "Requests: Rate limit exceeded (type: rate_limit_error)",
+                        RetryEndReason.MAX_DELAY_EXCEEDED));
         assertThat(outcome.succeeded()).isFalse();
     }
 
     @Test
     void maxDelayZeroDisablesTheFailFast() throws Exception {
         h.settings(retry(10, 0, 0));
-        h.script(http(429, "Too Many Requests", "Rate limit exceeded", "rate_limit_error", null,
-                headers("retry-after", "600")), ok("x"));
+        h.script(
+                http(
+                        429,
+                        "Too Many Requests",
+                        "Rate limit exceeded",
+                        "rate_limit_error",
+                        null,
+                        headers("retry-after", "600")),
+                ok("x"));
         h.prompt("hi");
         assertThat(h.timer.delays()).containsExactly(600_000L);
     }
@@ -196,12 +282,14 @@ class RetryEngineTest {
     @Test
     void theTimeBudgetStopsAChainThatWouldRunPastIt() throws Exception {
         h.settings(retry(10, 300_000, 5_000));
-        h.script(http(503, "Service Unavailable", "busy", null, null, headers("retry-after", "3")),
+        h.script(
+                http(503, "Service Unavailable", "busy", null, null, headers("retry-after", "3")),
                 http(503, "Service Unavailable", "still busy", null, null, headers("retry-after", "3")));
         h.prompt("hi");
         assertThat(h.timer.delays()).containsExactly(3000L);
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(false, 1,
-                "503 Service Unavailable: still busy", RetryEndReason.ELAPSED_BUDGET_EXCEEDED));
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(
+                        false, 1, "503 Service Unavailable: still busy", RetryEndReason.ELAPSED_BUDGET_EXCEEDED));
     }
 
     @Test
@@ -215,12 +303,14 @@ class RetryEngineTest {
         TurnOutcome outcome = turn.completion().get(5, TimeUnit.SECONDS);
 
         assertThat(h.requests).hasSize(1);
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
-                new AutoRetryEnd(false, 0, "Retry cancelled", RetryEndReason.CANCELLED));
-        assertThat(h.shape()).endsWith("agent_end", "auto_retry_start", "auto_retry_end", "retry_chain_end",
-                "agent_end");
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(false, 0, "Retry cancelled", RetryEndReason.CANCELLED));
+        assertThat(h.shape())
+                .endsWith("agent_end", "auto_retry_start", "auto_retry_end", "retry_chain_end", "agent_end");
         assertThat(h.all(AgentEnd.class)).extracting(AgentEnd::willRetry).containsExactly(true, false);
-        assertThat(h.session.messages()).as("the failure the user is left with").extracting(m -> m.role())
+        assertThat(h.session.messages())
+                .as("the failure the user is left with")
+                .extracting(m -> m.role())
                 .containsExactly("user", "assistant");
         assertThat(outcome.succeeded()).isFalse();
         assertThat(h.session.state().turnRunning()).isFalse();
@@ -238,15 +328,17 @@ class RetryEngineTest {
         turn.completion().get(5, TimeUnit.SECONDS);
 
         assertThat(h.requests).hasSize(2);
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
-                new AutoRetryEnd(false, 1, "Retry cancelled", RetryEndReason.ABORTED));
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(false, 1, "Retry cancelled", RetryEndReason.ABORTED));
     }
 
     @Test
     void retryNowStartsThePendingAttemptAtOnceWithTheSameNumber() throws Exception {
         h.timer.hold();
-        h.script(http(529, "Overloaded", "Overloaded", "overloaded_error", null, headers("retry-after", "30")),
-                overloaded(), ok("x"));
+        h.script(
+                http(529, "Overloaded", "Overloaded", "overloaded_error", null, headers("retry-after", "30")),
+                overloaded(),
+                ok("x"));
         PromptResult.Accepted turn = h.promptAsync("hi");
         h.timer.nextWaiting();
         h.session.retryNow();
@@ -254,17 +346,25 @@ class RetryEngineTest {
         turn.completion().get(5, TimeUnit.SECONDS);
 
         assertThat(h.requests).hasSize(3);
-        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 2);
-        assertThat(h.clock.millis() - EngineHarness.START.toEpochMilli()).as("no 30 s were waited").isEqualTo(875);
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(true, 2, null,
-                RetryEndReason.SUCCEEDED));
+        assertThat(h.all(AutoRetryStart.class))
+                .extracting(AutoRetryStart::attempt)
+                .containsExactly(1, 2);
+        assertThat(h.clock.millis() - EngineHarness.START.toEpochMilli())
+                .as("no 30 s were waited")
+                .isEqualTo(875);
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(true, 2, null, RetryEndReason.SUCCEEDED));
     }
 
     /** A reply that signals {@code entered}, then holds the call until {@code release}, then answers {@code reply}. */
-    private static java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.transcript.AssistantMessage>
-            heldUntil(java.util.concurrent.CountDownLatch entered, java.util.concurrent.CountDownLatch release,
-                      java.util.function.Function<dev.rebound.provider.ProviderRequest,
-                              dev.rebound.transcript.AssistantMessage> reply) {
+    private static java.util.function.Function<
+                    dev.rebound.provider.ProviderRequest, dev.rebound.transcript.AssistantMessage>
+            heldUntil(
+                    java.util.concurrent.CountDownLatch entered,
+                    java.util.concurrent.CountDownLatch release,
+                    java.util.function.Function<
+                                    dev.rebound.provider.ProviderRequest, dev.rebound.transcript.AssistantMessage>
+                            reply) {
         return r -> {
             entered.countDown();
             try {
@@ -283,15 +383,17 @@ class RetryEngineTest {
         h.script(overloaded(), heldUntil(inSecondCall, cancelled, overloaded()), ok("must never be asked for"));
         PromptResult.Accepted turn = h.promptAsync("hi");
         assertThat(inSecondCall.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(h.session.retryStatus().retrying()).as("the chain runs while its retry streams").isTrue();
+        assertThat(h.session.retryStatus().retrying())
+                .as("the chain runs while its retry streams")
+                .isTrue();
         assertThat(h.session.abortRetry()).isEqualTo(dev.rebound.session.RetryCancel.RUNNING_REQUEST_FLAGGED);
         cancelled.countDown();
         turn.completion().get(5, TimeUnit.SECONDS);
         assertThat(h.session.abortRetry()).as("no chain left").isEqualTo(dev.rebound.session.RetryCancel.NONE);
 
         assertThat(h.requests).hasSize(2);
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
-                new AutoRetryEnd(false, 1, "Retry cancelled", RetryEndReason.CANCELLED));
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(false, 1, "Retry cancelled", RetryEndReason.CANCELLED));
         assertThat(h.shape()).last().isEqualTo("agent_end");
     }
 
@@ -305,13 +407,15 @@ class RetryEngineTest {
         h.session.abortRetry();
         cancelled.countDown();
         assertThat(turn.completion().get(5, TimeUnit.SECONDS).succeeded()).isTrue();
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(true, 1, null, RetryEndReason.SUCCEEDED));
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(true, 1, null, RetryEndReason.SUCCEEDED));
     }
 
     @Test
     void aRetryNowMeantForAnEarlierAttemptIsIgnored() throws Exception {
         h.timer.hold();
-        h.script(http(529, "Overloaded", "Overloaded", "overloaded_error", null, headers("retry-after", "30")),
+        h.script(
+                http(529, "Overloaded", "Overloaded", "overloaded_error", null, headers("retry-after", "30")),
                 http(529, "Overloaded", "Overloaded", "overloaded_error", null, headers("retry-after", "30")),
                 ok("x"));
         PromptResult.Accepted turn = h.promptAsync("hi");
@@ -319,7 +423,9 @@ class RetryEngineTest {
         h.session.retryNow(1);
         h.timer.nextWaiting();
         h.session.retryNow(1);
-        assertThat(turn.completion()).as("the second click was meant for attempt 1").isNotDone();
+        assertThat(turn.completion())
+                .as("the second click was meant for attempt 1")
+                .isNotDone();
         assertThat(h.requests).hasSize(2);
         h.session.retryNow(2);
         assertThat(turn.completion().get(5, TimeUnit.SECONDS).succeeded()).isTrue();
@@ -333,18 +439,27 @@ class RetryEngineTest {
         });
         h.prompt("first");
 
-        assertThat(h.session.messages()).last().isInstanceOfSatisfying(dev.rebound.transcript.AssistantMessage.class,
-                m -> assertThat(m.errorMessage()).isEqualTo(OVERLOADED));
-        assertThat(h.session.history()).filteredOn(e -> e instanceof HistoryEntry.Message m
+        assertThat(h.session.messages())
+                .last()
+                .isInstanceOfSatisfying(
+                        dev.rebound.transcript.AssistantMessage.class,
+                        m -> assertThat(m.errorMessage()).isEqualTo(OVERLOADED));
+        assertThat(h.session.history())
+                .filteredOn(e -> e instanceof HistoryEntry.Message m
                         && m.message() instanceof dev.rebound.transcript.AssistantMessage)
-                .singleElement().satisfies(e -> assertThat(((HistoryEntry.Message) e).retried()).isFalse());
+                .singleElement()
+                .satisfies(e -> assertThat(((HistoryEntry.Message) e).retried()).isFalse());
     }
 
     @Test
     void anInternalErrorDuringAChainClosesItSoTheNextTurnStartsClean() throws Exception {
-        h.script(overloaded(), r -> {
-            throw new IllegalStateException("a provider bug");
-        }, overloaded(), ok("x"));
+        h.script(
+                overloaded(),
+                r -> {
+                    throw new IllegalStateException("a provider bug");
+                },
+                overloaded(),
+                ok("x"));
         h.prompt("first");
         assertThat(h.session.retryStatus().retrying()).isFalse();
         assertThat(h.all(AutoRetryEnd.class)).singleElement().satisfies(e -> {
@@ -352,10 +467,13 @@ class RetryEngineTest {
             assertThat(e.finalError()).contains("IllegalStateException");
         });
         h.prompt("second");
-        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 1);
+        assertThat(h.all(AutoRetryStart.class))
+                .extracting(AutoRetryStart::attempt)
+                .containsExactly(1, 1);
     }
 
-    private static java.util.function.Function<dev.rebound.provider.ProviderRequest, dev.rebound.transcript.AssistantMessage>
+    private static java.util.function.Function<
+                    dev.rebound.provider.ProviderRequest, dev.rebound.transcript.AssistantMessage>
             usageLimit(String text) {
         return http(429, "Too Many Requests", text, null, null, Map.of());
     }
@@ -369,7 +487,8 @@ class RetryEngineTest {
 
         assertThat(outcome.succeeded()).isTrue();
         assertThat(h.timer.delays()).containsExactly(1_000L, 2_000L, 4_000L, 8_000L);
-        assertThat(h.all(AutoRetryEnd.class)).singleElement()
+        assertThat(h.all(AutoRetryEnd.class))
+                .singleElement()
                 .satisfies(e -> assertThat(e.reason()).isEqualTo(RetryEndReason.SUCCEEDED));
     }
 
@@ -397,11 +516,25 @@ class RetryEngineTest {
     void usageLimitsOfDifferentCredentialsAreNotRepeatsOfEachOther() throws Exception {
         h.settings(retry(10, 0, 0));
         var limit = usageLimit("You have reached your usage limit. Please retry in 1s.");
-        h.script(limit, r -> {
-            dev.rebound.transcript.AssistantMessage m = limit.apply(r);
-            return new dev.rebound.transcript.AssistantMessage(m.id(), m.content(), m.provider(), m.model(), m.api(),
-                    "personal", null, m.stopReason(), m.errorMessage(), m.stopDetails(), m.failure(), 0);
-        }, ok("x"));
+        h.script(
+                limit,
+                r -> {
+                    dev.rebound.transcript.AssistantMessage m = limit.apply(r);
+                    return new dev.rebound.transcript.AssistantMessage(
+                            m.id(),
+                            m.content(),
+                            m.provider(),
+                            m.model(),
+                            m.api(),
+                            "personal",
+                            null,
+                            m.stopReason(),
+                            m.errorMessage(),
+                            m.stopDetails(),
+                            m.failure(),
+                            0);
+                },
+                ok("x"));
         h.prompt("hi");
 
         assertThat(h.timer.delays()).containsExactly(1_000L, 1_000L);
@@ -409,38 +542,59 @@ class RetryEngineTest {
 
     @Test
     void aRequestLargerThanThePerMinuteLimitEndsTheTurnAtOnceWithAdvice() throws Exception {
-        h.script(http(429, "Too Many Requests", "Request too large for gpt-4o in organization org-x on tokens per min "
-                + "(TPM): Limit 30000, Requested 49447. The input or output tokens must be reduced in order to run "
-                + "successfully.", "tokens", "rate_limit_exceeded", Map.of("retry-after", "1")));
+        h.script(http(
+                429,
+                "Too Many Requests",
+                "Request too large for gpt-4o in organization org-x on tokens per min "
+                        + "(TPM): Limit 30000, Requested 49447. The input or output tokens must be reduced in order to run "
+                        + "successfully.",
+                "tokens",
+                "rate_limit_exceeded",
+                Map.of("retry-after", "1")));
         h.prompt("a very long prompt");
 
         assertThat(h.requests).hasSize(1);
         assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
         assertThat(h.all(Notice.class)).singleElement().satisfies(n -> {
             assertThat(n.level()).isEqualTo(Notice.ERROR);
-            assertThat(n.message()).contains("larger than the per-minute token limit of openai/gpt-4.1-mini")
-                    .contains("Shorten the conversation").contains("higher limit");
+            assertThat(n.message())
+                    .contains("larger than the per-minute token limit of openai/gpt-4.1-mini")
+                    .contains("Shorten the conversation")
+                    .contains("higher limit");
         });
     }
 
     @Test
     void aModelServerThatCannotLoadTheModelIsNotRetriedAndSaysWhatToDo() throws Exception {
-        h.script(http(500, "Internal Server Error", "model requires more system memory (12.3 GiB) than is available "
-                + "(7.1 GiB)", "api_error", null, Map.of()));
+        h.script(http(
+                500,
+                "Internal Server Error",
+                "model requires more system memory (12.3 GiB) than is available " + "(7.1 GiB)",
+                "api_error",
+                null,
+                Map.of()));
         h.prompt("hi");
 
         assertThat(h.requests).hasSize(1);
         assertThat(h.types()).doesNotContain("auto_retry_start");
-        assertThat(h.all(Notice.class)).singleElement().satisfies(n -> assertThat(n.message())
-                .contains("cannot run the model (there is not enough memory for it)").contains("Free memory")
-                .contains("smaller"));
+        assertThat(h.all(Notice.class))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("cannot run the model (there is not enough memory for it)")
+                        .contains("Free memory")
+                        .contains("smaller"));
     }
 
     @Test
     void aDailyQuotaWithoutAHintFailsFastUnderMaxDelayInsteadOfRetryingAfterMilliseconds() throws Exception {
         h.settings(retry(10, 300_000, 600_000));
-        h.script(http(429, "Too Many Requests", "Rate limit reached for model x on requests per day (RPD): Limit 1000, "
-                + "Used 1000, Requested 1.", "requests", "rate_limit_exceeded", Map.of()));
+        h.script(http(
+                429,
+                "Too Many Requests",
+                "Rate limit reached for model x on requests per day (RPD): Limit 1000, " + "Used 1000, Requested 1.",
+                "requests",
+                "rate_limit_exceeded",
+                Map.of()));
         h.prompt("hi");
 
         assertThat(h.requests).hasSize(1);
@@ -475,9 +629,12 @@ class RetryEngineTest {
     void aFailureAfterStreamedTextInTheMiddleOfAChainEndsItAsNotRetryable() throws Exception {
         h.script(overloaded(), cutAfter("Partial"));
         h.prompt("hi");
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(new AutoRetryEnd(false, 1,
-                "Connection lost while streaming after 7 characters (ProtocolException: unexpected end of stream)",
-                RetryEndReason.NOT_RETRYABLE));
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(
+                        false,
+                        1,
+                        "Connection lost while streaming after 7 characters (ProtocolException: unexpected end of stream)",
+                        RetryEndReason.NOT_RETRYABLE));
     }
 
     @Test
@@ -496,7 +653,8 @@ class RetryEngineTest {
         h = new EngineHarness(countingFallback(fallbackAsked));
         h.script(reasonlessAbort(), ok("x"));
         h.prompt("hi");
-        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::errorKind)
+        assertThat(h.all(AutoRetryStart.class))
+                .extracting(AutoRetryStart::errorKind)
                 .containsExactly(ErrorKind.REASONLESS_ABORT);
         assertThat(fallbackAsked).hasValue(0);
         assertThat(h.requests).hasSize(2);
@@ -516,8 +674,8 @@ class RetryEngineTest {
     private static ModelFallback countingFallback(AtomicInteger asked) {
         return new ModelFallback() {
             @Override
-            public java.util.Optional<List<dev.rebound.event.SessionEvent>> apply(dev.rebound.transcript.AssistantMessage f,
-                    Classification c, java.util.OptionalLong hint) {
+            public java.util.Optional<List<dev.rebound.event.SessionEvent>> apply(
+                    dev.rebound.transcript.AssistantMessage f, Classification c, java.util.OptionalLong hint) {
                 asked.incrementAndGet();
                 return java.util.Optional.empty();
             }
@@ -533,8 +691,7 @@ class RetryEngineTest {
             }
 
             @Override
-            public void modelChosen() {
-            }
+            public void modelChosen() {}
 
             @Override
             public java.util.Optional<dev.rebound.session.FallbackStatus> status() {
@@ -546,8 +703,8 @@ class RetryEngineTest {
     @Test
     void withRetryDisabledNoChainStarts() throws Exception {
         RetrySettings d = RetrySettings.DEFAULTS;
-        h.settings(new RetrySettings(false, 10, 500, 300_000, 600_000, true, Map.of(), d.fallbackRevertPolicy(),
-                d.refusalPinMs()));
+        h.settings(new RetrySettings(
+                false, 10, 500, 300_000, 600_000, true, Map.of(), d.fallbackRevertPolicy(), d.refusalPinMs()));
         h.script(overloaded());
         h.prompt("hi");
         assertThat(h.requests).hasSize(1);
@@ -561,8 +718,8 @@ class RetryEngineTest {
         PromptResult.Accepted turn = h.promptAsync("hi");
         h.timer.nextWaiting();
         RetrySettings d = RetrySettings.DEFAULTS;
-        h.settings(new RetrySettings(true, 10, 2000, 300_000, 600_000, true, Map.of(), d.fallbackRevertPolicy(),
-                d.refusalPinMs()));
+        h.settings(new RetrySettings(
+                true, 10, 2000, 300_000, 600_000, true, Map.of(), d.fallbackRevertPolicy(), d.refusalPinMs()));
         h.session.retryNow();
         h.timer.nextWaiting().elapse();
         turn.completion().get(5, TimeUnit.SECONDS);
@@ -579,8 +736,8 @@ class RetryEngineTest {
         h.settings(retry(1, 300_000, 600_000));
         h.session.retryNow();
         turn.completion().get(5, TimeUnit.SECONDS);
-        assertThat(h.all(AutoRetryEnd.class)).containsExactly(
-                new AutoRetryEnd(false, 2, OVERLOADED, RetryEndReason.EXHAUSTED));
+        assertThat(h.all(AutoRetryEnd.class))
+                .containsExactly(new AutoRetryEnd(false, 2, OVERLOADED, RetryEndReason.EXHAUSTED));
     }
 
     @Test
@@ -588,7 +745,9 @@ class RetryEngineTest {
         h.script(overloaded(), ok("one"), overloaded(), overloaded(), ok("two"));
         h.prompt("first");
         h.prompt("second");
-        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::attempt).containsExactly(1, 1, 2);
+        assertThat(h.all(AutoRetryStart.class))
+                .extracting(AutoRetryStart::attempt)
+                .containsExactly(1, 1, 2);
         assertThat(h.timer.delays()).containsExactly(438L, 438L, 875L);
         assertThat(h.all(AutoRetryEnd.class)).extracting(AutoRetryEnd::attempt).containsExactly(1, 2);
     }
@@ -608,8 +767,13 @@ class RetryEngineTest {
 
     @Test
     void authenticationFailuresAreTerminalAtOnce() throws Exception {
-        h.script(http(401, "Unauthorized", "Incorrect API key provided: sk-...abcd.", "invalid_request_error",
-                "invalid_api_key", Map.of()));
+        h.script(http(
+                401,
+                "Unauthorized",
+                "Incorrect API key provided: sk-...abcd.",
+                "invalid_request_error",
+                "invalid_api_key",
+                Map.of()));
         h.prompt("hi");
         assertThat(h.requests).hasSize(1);
         assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end");
@@ -617,14 +781,21 @@ class RetryEngineTest {
 
     @Test
     void aContextOverflowIsNeverRetriedAndTellsTheUserWhatToDo() throws Exception {
-        h.script(http(400, "Bad Request", "This model's maximum context length is 128000 tokens. However, your "
-                + "messages resulted in 130000 tokens. Please reduce the length of the messages.",
-                "invalid_request_error", "context_length_exceeded", Map.of()));
+        h.script(http(
+                400,
+                "Bad Request",
+                "This model's maximum context length is 128000 tokens. However, your "
+                        + "messages resulted in 130000 tokens. Please reduce the length of the messages.",
+                "invalid_request_error",
+                "context_length_exceeded",
+                Map.of()));
         h.prompt("hi");
         assertThat(h.requests).hasSize(1);
         assertThat(h.types()).doesNotContain("auto_retry_start");
         Notice notice = h.all(Notice.class).getFirst();
-        assertThat(notice.message()).contains("too long for openai/gpt-4.1-mini").contains("new chat");
+        assertThat(notice.message())
+                .contains("too long for openai/gpt-4.1-mini")
+                .contains("new chat");
         assertThat(h.shape()).endsWith("reply", "notice", "agent_end");
     }
 
@@ -638,8 +809,13 @@ class RetryEngineTest {
 
     @Test
     void creditExhaustionWithNothingToSwitchToIsTerminalAtOnce() throws Exception {
-        h.script(http(429, "Too Many Requests", "You exceeded your current quota, please check your plan and billing "
-                + "details.", "insufficient_quota", "insufficient_quota", Map.of()));
+        h.script(http(
+                429,
+                "Too Many Requests",
+                "You exceeded your current quota, please check your plan and billing " + "details.",
+                "insufficient_quota",
+                "insufficient_quota",
+                Map.of()));
         h.prompt("hi");
         assertThat(h.requests).hasSize(1);
         assertThat(h.timer.delays()).isEmpty();
@@ -649,20 +825,25 @@ class RetryEngineTest {
     @Test
     void aUsageLimitWithoutHintWaitsTheReasonsDefaultUnderTheFailFastRule() throws Exception {
         h.settings(retry(10, 0, 0));
-        h.script(http(429, "Too Many Requests", "You've hit your usage limit for this plan.", null, null, Map.of()),
+        h.script(
+                http(429, "Too Many Requests", "You've hit your usage limit for this plan.", null, null, Map.of()),
                 ok("x"));
         h.prompt("hi");
         assertThat(h.all(AutoRetryStart.class).getFirst().errorKind()).isEqualTo(ErrorKind.USAGE_LIMIT);
-        assertThat(h.timer.delays()).as("the 30-min default of a usage limit of unknown period")
+        assertThat(h.timer.delays())
+                .as("the 30-min default of a usage limit of unknown period")
                 .containsExactly(1_800_000L);
     }
 
     @Test
     void aNetworkFailureWithoutStatusIsRetriedByItsText() throws Exception {
-        h.script(transport("Connection reset before the response headers arrived (IOException: unexpected end of "
-                + "stream on http://127.0.0.1:9/...)"), ok("x"));
+        h.script(
+                transport("Connection reset before the response headers arrived (IOException: unexpected end of "
+                        + "stream on http://127.0.0.1:9/...)"),
+                ok("x"));
         h.prompt("hi");
-        assertThat(h.all(AutoRetryStart.class)).extracting(AutoRetryStart::errorKind)
+        assertThat(h.all(AutoRetryStart.class))
+                .extracting(AutoRetryStart::errorKind)
                 .containsExactly(ErrorKind.TRANSIENT);
     }
 }

@@ -36,7 +36,8 @@ class RetryHintsTest {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String line : headerLines) {
             int colon = line.indexOf(':');
-            headers.put(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
+            headers.put(
+                    line.substring(0, colon).strip(), line.substring(colon + 1).strip());
         }
         return new ProviderFailure(FailureKind.HTTP, status, null, null, headers);
     }
@@ -55,18 +56,26 @@ class RetryHintsTest {
 
     @Test
     void waitNSecondsBeforeRetryingIsAHint() {
-        assertThat(parse(http(429), "Rate limit of 150 per 86400s exceeded for UserByModelByDay. Please wait 43210 "
-                + "seconds before retrying.")).hasValue(new RetryHint(43_210_000, "body:wait"));
+        assertThat(parse(
+                        http(429),
+                        "Rate limit of 150 per 86400s exceeded for UserByModelByDay. Please wait 43210 "
+                                + "seconds before retrying."))
+                .hasValue(new RetryHint(43_210_000, "body:wait"));
     }
 
     @Nested
     class RealProviders {
         @Test
         void openAiRequestLimitTakesThePleaseTryAgainInOfTheBodyOverTheResetHeaders() {
-            ProviderFailure failure = http(429, "x-ratelimit-limit-requests: 10000",
-                    "x-ratelimit-remaining-requests: 0", "x-ratelimit-reset-requests: 6m0s",
-                    "x-ratelimit-limit-tokens: 2000000", "x-ratelimit-remaining-tokens: 1999850",
-                    "x-ratelimit-reset-tokens: 20ms", "x-request-id: req_5f1d2a");
+            ProviderFailure failure = http(
+                    429,
+                    "x-ratelimit-limit-requests: 10000",
+                    "x-ratelimit-remaining-requests: 0",
+                    "x-ratelimit-reset-requests: 6m0s",
+                    "x-ratelimit-limit-tokens: 2000000",
+                    "x-ratelimit-remaining-tokens: 1999850",
+                    "x-ratelimit-reset-tokens: 20ms",
+                    "x-request-id: req_5f1d2a");
             String message = "429 Too Many Requests: Rate limit reached for gpt-4o in organization org-abc on requests "
                     + "per min (RPM): Limit 10000, Used 10000, Requested 1. Please try again in 20ms. Visit "
                     + "https://platform.openai.com/account/rate-limits to learn more. "
@@ -95,10 +104,14 @@ class RetryHintsTest {
 
         @Test
         void anthropicRetryAfterSecondsWinOverTheResetTimestamps() {
-            ProviderFailure failure = http(429, "retry-after: 3", "anthropic-ratelimit-requests-limit: 50",
+            ProviderFailure failure = http(
+                    429,
+                    "retry-after: 3",
+                    "anthropic-ratelimit-requests-limit: 50",
                     "anthropic-ratelimit-requests-remaining: 0",
                     "anthropic-ratelimit-requests-reset: 2026-12-01T10:00:27Z",
-                    "anthropic-ratelimit-input-tokens-reset: 2026-12-01T10:00:30Z", "request-id: req_011CV1");
+                    "anthropic-ratelimit-input-tokens-reset: 2026-12-01T10:00:30Z",
+                    "request-id: req_011CV1");
             String message = "429 Too Many Requests: This request would exceed the rate limit for your organization "
                     + "(0b7c1e7d-aaaa-bbbb-cccc-123456789abc) of 50 input tokens per minute. For details, refer to: "
                     + "https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. "
@@ -110,7 +123,9 @@ class RetryHintsTest {
 
         @Test
         void anthropicWithoutRetryAfterWaitsForTheLatestReset() {
-            ProviderFailure failure = http(429, "anthropic-ratelimit-requests-reset: 2026-12-01T10:00:27Z",
+            ProviderFailure failure = http(
+                    429,
+                    "anthropic-ratelimit-requests-reset: 2026-12-01T10:00:27Z",
                     "anthropic-ratelimit-tokens-reset: 2026-12-01T10:00:05Z",
                     "anthropic-ratelimit-input-tokens-reset: 2026-12-01T10:00:30.5Z",
                     "anthropic-ratelimit-output-tokens-reset: 2026-12-01T10:00:01Z");
@@ -123,7 +138,8 @@ class RetryHintsTest {
         void anthropicOverloadedWithoutHintsHasNone() {
             ProviderFailure failure = http(529, "x-should-retry: true", "request-id: req_011CSHoEeqs5C35K2UUqR7Fy");
 
-            assertThat(parse(failure, "529 Overloaded: Overloaded (type: overloaded_error)")).isEmpty();
+            assertThat(parse(failure, "529 Overloaded: Overloaded (type: overloaded_error)"))
+                    .isEmpty();
         }
 
         @Test
@@ -159,8 +175,12 @@ class RetryHintsTest {
 
         @Test
         void azureRetryAfterMsWinsOverRetryAfterAndTheText() {
-            ProviderFailure failure = http(429, "retry-after: 6", "retry-after-ms: 5800",
-                    "x-ratelimit-remaining-requests: 119", "x-ratelimit-remaining-tokens: 0",
+            ProviderFailure failure = http(
+                    429,
+                    "retry-after: 6",
+                    "retry-after-ms: 5800",
+                    "x-ratelimit-remaining-requests: 119",
+                    "x-ratelimit-remaining-tokens: 0",
                     "apim-request-id: 5c1a7e3f-1111-2222-3333-444455556666");
             String message = "429 Too Many Requests: Requests to the ChatCompletions_Create Operation under Azure "
                     + "OpenAI API version 2024-10-21 have exceeded token rate limit of your current OpenAI S0 pricing "
@@ -194,7 +214,10 @@ class RetryHintsTest {
 
         @Test
         void openRouterResetInEpochMillisecondsIsReadRelativeToNow() {
-            ProviderFailure failure = http(429, "x-ratelimit-limit: 20", "x-ratelimit-remaining: 0",
+            ProviderFailure failure = http(
+                    429,
+                    "x-ratelimit-limit: 20",
+                    "x-ratelimit-remaining: 0",
                     "x-ratelimit-reset: " + (NOW_EPOCH_SECONDS * 1000 + 41_250));
             String message = "429 Too Many Requests: Provider returned error (upstream Google AI Studio: "
                     + "google/gemini-2.0-flash-exp:free is temporarily rate-limited upstream. Please retry shortly, or "
@@ -219,12 +242,16 @@ class RetryHintsTest {
     class Precedence {
         @Test
         void rateLimitResetHeadersOnAResponseThatWasNotRateLimitedAreNoWait() {
-            ProviderFailure overloaded = http(503, "x-ratelimit-remaining-tokens: 9000000",
-                    "x-ratelimit-reset-tokens: 6m0s", "x-ratelimit-reset-requests: 20ms",
-                    "anthropic-ratelimit-requests-reset: 2026-12-01T10:05:00Z", "x-ratelimit-reset-ms: 4400");
+            ProviderFailure overloaded = http(
+                    503,
+                    "x-ratelimit-remaining-tokens: 9000000",
+                    "x-ratelimit-reset-tokens: 6m0s",
+                    "x-ratelimit-reset-requests: 20ms",
+                    "anthropic-ratelimit-requests-reset: 2026-12-01T10:05:00Z",
+                    "x-ratelimit-reset-ms: 4400");
             assertThat(parse(overloaded, "503 Service Unavailable: busy")).isEmpty();
-            assertThat(parse(http(503, "retry-after: 2"), "busy")).hasValueSatisfying(
-                    h -> assertThat(h.delayMs()).isEqualTo(2000));
+            assertThat(parse(http(503, "retry-after: 2"), "busy"))
+                    .hasValueSatisfying(h -> assertThat(h.delayMs()).isEqualTo(2000));
         }
 
         @Test
@@ -284,9 +311,15 @@ class RetryHintsTest {
 
         @Test
         void anUnparseableSourceFallsThroughToTheNextOne() {
-            ProviderFailure failure = http(429, "retry-after-ms: soon", "retry-after: later",
-                    "x-ratelimit-reset-ms: NaN", "x-ratelimit-reset: -5", "x-ratelimit-reset-requests: 1e999",
-                    "x-ratelimit-reset-tokens: ", "anthropic-ratelimit-requests-reset: 2026-12-01T10:00:09Z");
+            ProviderFailure failure = http(
+                    429,
+                    "retry-after-ms: soon",
+                    "retry-after: later",
+                    "x-ratelimit-reset-ms: NaN",
+                    "x-ratelimit-reset: -5",
+                    "x-ratelimit-reset-requests: 1e999",
+                    "x-ratelimit-reset-tokens: ",
+                    "anthropic-ratelimit-requests-reset: 2026-12-01T10:00:09Z");
 
             assertThat(parse(failure, "Please try again in a moment"))
                     .contains(new RetryHint(9000, "anthropic-ratelimit-requests-reset"));
@@ -308,13 +341,16 @@ class RetryHintsTest {
         }
 
         @ParameterizedTest
-        @CsvSource(delimiter = '|', value = {
-                "Tue, 01 Dec 2026 10:00:42 GMT | 42000",
-                "Tue, 1 Dec 2026 10:01:00 GMT  | 60000",
-                "tue, 01 dec 2026 10:00:42 gmt | 42000",
-                "Fri, 01 Dec 2026 10:00:42 GMT | 42000",
-                "01 Dec 2026 10:00:42 GMT      | 42000",
-                "Tue, 01 Dec 2026 11:00:42 +0100 | 42000"})
+        @CsvSource(
+                delimiter = '|',
+                value = {
+                    "Tue, 01 Dec 2026 10:00:42 GMT | 42000",
+                    "Tue, 1 Dec 2026 10:01:00 GMT  | 60000",
+                    "tue, 01 dec 2026 10:00:42 gmt | 42000",
+                    "Fri, 01 Dec 2026 10:00:42 GMT | 42000",
+                    "01 Dec 2026 10:00:42 GMT      | 42000",
+                    "Tue, 01 Dec 2026 11:00:42 +0100 | 42000"
+                })
         void retryAfterHttpDateIsTheTimeUntilThen(String value, long expectedMs) {
             assertThat(header("retry-after", value)).isEqualTo(new RetryHint(expectedMs, "retry-after"));
         }
@@ -330,7 +366,8 @@ class RetryHintsTest {
             assertThat(header("retry-after", "6, 8")).isEqualTo(new RetryHint(8000, "retry-after"));
             assertThat(header("x-ratelimit-reset-tokens", "1s, 250ms"))
                     .isEqualTo(new RetryHint(1000, "x-ratelimit-reset-tokens"));
-            assertThat(parse(http(429, "retry-after: 6, soon", "retry-after-ms: 6000, "), null)).isEmpty();
+            assertThat(parse(http(429, "retry-after: 6, soon", "retry-after-ms: 6000, "), null))
+                    .isEmpty();
         }
 
         @ParameterizedTest
@@ -364,8 +401,15 @@ class RetryHintsTest {
         }
 
         @ParameterizedTest
-        @CsvSource({"1s, 1000", "6m0s, 360000", "20ms, 20", "1h2m3.5s, 3723500", "0.5s, 500", "7.725s, 7725",
-                "7.725, 7725"})
+        @CsvSource({
+            "1s, 1000",
+            "6m0s, 360000",
+            "20ms, 20",
+            "1h2m3.5s, 3723500",
+            "0.5s, 500",
+            "7.725s, 7725",
+            "7.725, 7725"
+        })
         void openAiResetHeadersAreDurations(String value, long expectedMs) {
             assertThat(header("x-ratelimit-reset-requests", value))
                     .isEqualTo(new RetryHint(expectedMs, "x-ratelimit-reset-requests"));
@@ -386,14 +430,17 @@ class RetryHintsTest {
         }
 
         @ParameterizedTest
-        @CsvSource(delimiter = '|', value = {
-                "2026-12-01T10:00:30Z         | 30000",
-                "2026-12-01T10:00:30.123456Z  | 30124",
-                "2026-12-01T12:00:30+02:00    | 30000",
-                "2026-12-01T09:00:30.5-01:00  | 30500",
-                "2026-12-01t10:00:30z         | 30000",
-                "2026-12-01 10:00:30Z         | 30000",
-                "2026-12-01T09:59:00Z         | 0"})
+        @CsvSource(
+                delimiter = '|',
+                value = {
+                    "2026-12-01T10:00:30Z         | 30000",
+                    "2026-12-01T10:00:30.123456Z  | 30124",
+                    "2026-12-01T12:00:30+02:00    | 30000",
+                    "2026-12-01T09:00:30.5-01:00  | 30500",
+                    "2026-12-01t10:00:30z         | 30000",
+                    "2026-12-01 10:00:30Z         | 30000",
+                    "2026-12-01T09:59:00Z         | 0"
+                })
         void anthropicResetsAreRfc3339TimestampsFromNow(String value, long expectedMs) {
             assertThat(header("anthropic-ratelimit-tokens-reset", value))
                     .isEqualTo(new RetryHint(expectedMs, "anthropic-ratelimit-tokens-reset"));
@@ -401,61 +448,67 @@ class RetryHintsTest {
 
         @Test
         void anthropicResetWithoutOffsetIsIgnored() {
-            assertThat(parse(http(429, "anthropic-ratelimit-requests-reset: 2026-12-01T10:00:30"), null)).isEmpty();
+            assertThat(parse(http(429, "anthropic-ratelimit-requests-reset: 2026-12-01T10:00:30"), null))
+                    .isEmpty();
         }
     }
 
     @Nested
     class Text {
         @ParameterizedTest(name = "\"{0}\" → {1} ms from {2}")
-        @CsvSource(delimiter = '|', value = {
-                "Please retry in 47.4s.                          | 47400   | body:retry in",
-                "retry in 1.2ms                                   | 2       | body:retry in",
-                "Please retry in 38.470252s.                      | 38471   | body:retry in",
-                "\"retryDelay\": \"38s\"                          | 38000   | body:retryDelay",
-                "(type: RESOURCE_EXHAUSTED, retryDelay: 38s)      | 38000   | body:retryDelay",
-                "try again in 20ms                                | 20      | body:try again in",
-                "Please try again in 3s.                          | 3000    | body:try again in",
-                "try again in 2min                                | 120000  | body:try again in",
-                "try again in 1h                                  | 3600000 | body:try again in",
-                "Try again in 1.5 seconds                         | 1500    | body:try again in",
-                "You can try again in 30 minutes.                 | 1800000 | body:try again in",
-                "Please try again in 6m0s.                        | 360000  | body:try again in",
-                "Please try again in 1m30.5s.                     | 90500   | body:try again in",
-                "Please try again in 820ms.                       | 820     | body:try again in",
-                "Try again in 2 hours 1 minute.                   | 7260000 | body:try again in",
-                "try again in 1 hour and 30 minutes               | 5400000 | body:try again in",
-                "try again in ~5 min                              | 300000  | body:try again in",
-                "Please retry again in 4s                         | 4000    | body:try again in",
-                "Your limit will reset after 1h2m3s               | 3723000 | body:reset after",
-                "Quota resets in 45 seconds                       | 45000   | body:reset in",
-                "Please retry after 6 seconds.                    | 6000    | body:retry after",
-                "Rate limit exceeded. Retry after 6 seconds       | 6000    | body:retry after",
-                "PLEASE TRY AGAIN IN 2S                           | 2000    | body:try again in"})
+        @CsvSource(
+                delimiter = '|',
+                value = {
+                    "Please retry in 47.4s.                          | 47400   | body:retry in",
+                    "retry in 1.2ms                                   | 2       | body:retry in",
+                    "Please retry in 38.470252s.                      | 38471   | body:retry in",
+                    "\"retryDelay\": \"38s\"                          | 38000   | body:retryDelay",
+                    "(type: RESOURCE_EXHAUSTED, retryDelay: 38s)      | 38000   | body:retryDelay",
+                    "try again in 20ms                                | 20      | body:try again in",
+                    "Please try again in 3s.                          | 3000    | body:try again in",
+                    "try again in 2min                                | 120000  | body:try again in",
+                    "try again in 1h                                  | 3600000 | body:try again in",
+                    "Try again in 1.5 seconds                         | 1500    | body:try again in",
+                    "You can try again in 30 minutes.                 | 1800000 | body:try again in",
+                    "Please try again in 6m0s.                        | 360000  | body:try again in",
+                    "Please try again in 1m30.5s.                     | 90500   | body:try again in",
+                    "Please try again in 820ms.                       | 820     | body:try again in",
+                    "Try again in 2 hours 1 minute.                   | 7260000 | body:try again in",
+                    "try again in 1 hour and 30 minutes               | 5400000 | body:try again in",
+                    "try again in ~5 min                              | 300000  | body:try again in",
+                    "Please retry again in 4s                         | 4000    | body:try again in",
+                    "Your limit will reset after 1h2m3s               | 3723000 | body:reset after",
+                    "Quota resets in 45 seconds                       | 45000   | body:reset in",
+                    "Please retry after 6 seconds.                    | 6000    | body:retry after",
+                    "Rate limit exceeded. Retry after 6 seconds       | 6000    | body:retry after",
+                    "PLEASE TRY AGAIN IN 2S                           | 2000    | body:try again in"
+                })
         void phrasesOfProvidersAreRead(String text, long expectedMs, String expectedSource) {
             assertThat(parse(null, text)).contains(new RetryHint(expectedMs, expectedSource));
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "429 Too Many Requests: Rate limit reached for gpt-4 on tokens per min (TPM): Limit 10000, Used 9990, "
-                        + "Requested 500. (type: tokens, code: rate_limit_exceeded)",
-                "400 Bad Request: This model's maximum context length is 128000 tokens. However, your messages "
-                        + "resulted in 130532 tokens. (code: context_length_exceeded)",
-                "503 Service Unavailable: The model is overloaded. Please try again later. (code: 503)",
-                "Please retry shortly, or add your own key",
-                "retry in a moment",
-                "try again in 5 requests",
-                "try again in 3 sheep",
-                "Request req_30s failed after 20s",
-                "upstream connect error or disconnect/reset before headers. reset reason: connection termination",
-                "Timeout after 30 seconds",
-                "Connection reset after 30s of inactivity",
-                "stream reset in 2s by the proxy",
-                "retry in -5s",
-                "retry in 1e3s",
-                "retry in 99999999999999999999s",
-                "Stream stalled: no data for 30000 ms (timeouts.idleMs); 12 characters had arrived"})
+        @ValueSource(
+                strings = {
+                    "429 Too Many Requests: Rate limit reached for gpt-4 on tokens per min (TPM): Limit 10000, Used 9990, "
+                            + "Requested 500. (type: tokens, code: rate_limit_exceeded)",
+                    "400 Bad Request: This model's maximum context length is 128000 tokens. However, your messages "
+                            + "resulted in 130532 tokens. (code: context_length_exceeded)",
+                    "503 Service Unavailable: The model is overloaded. Please try again later. (code: 503)",
+                    "Please retry shortly, or add your own key",
+                    "retry in a moment",
+                    "try again in 5 requests",
+                    "try again in 3 sheep",
+                    "Request req_30s failed after 20s",
+                    "upstream connect error or disconnect/reset before headers. reset reason: connection termination",
+                    "Timeout after 30 seconds",
+                    "Connection reset after 30s of inactivity",
+                    "stream reset in 2s by the proxy",
+                    "retry in -5s",
+                    "retry in 1e3s",
+                    "retry in 99999999999999999999s",
+                    "Stream stalled: no data for 30000 ms (timeouts.idleMs); 12 characters had arrived"
+                })
         void numbersThatAreNotDelaysAreNotHints(String text) {
             assertThat(parse(http(429), text)).isEmpty();
         }
@@ -489,35 +542,68 @@ class RetryHintsTest {
 
         @Test
         void sevenDaysExactlyIsKept() {
-            assertThat(header("retry-after-ms", String.valueOf(SEVEN_DAYS_MS)).delayMs()).isEqualTo(SEVEN_DAYS_MS);
+            assertThat(header("retry-after-ms", String.valueOf(SEVEN_DAYS_MS)).delayMs())
+                    .isEqualTo(SEVEN_DAYS_MS);
         }
 
         static Stream<String> headerNames() {
-            return Stream.of("retry-after-ms", "retry-after", "x-ratelimit-reset-ms", "x-ratelimit-reset",
-                    "x-ratelimit-reset-requests", "x-ratelimit-reset-tokens");
+            return Stream.of(
+                    "retry-after-ms",
+                    "retry-after",
+                    "x-ratelimit-reset-ms",
+                    "x-ratelimit-reset",
+                    "x-ratelimit-reset-requests",
+                    "x-ratelimit-reset-tokens");
         }
 
         static Stream<Arguments> garbage() {
-            List<String> values = List.of("soon", "-5", "NaN", "Infinity", "1e999", "1E3", "", "   ", "0x10", "+5",
-                    "5 apples", "99999999999999999999", "1.2.3", ".", "∞", "٣", "3\u0000", "null");
+            List<String> values = List.of(
+                    "soon",
+                    "-5",
+                    "NaN",
+                    "Infinity",
+                    "1e999",
+                    "1E3",
+                    "",
+                    "   ",
+                    "0x10",
+                    "+5",
+                    "5 apples",
+                    "99999999999999999999",
+                    "1.2.3",
+                    ".",
+                    "∞",
+                    "٣",
+                    "3\u0000",
+                    "null");
             return headerNames().flatMap(name -> values.stream().map(value -> Arguments.of(name, value)));
         }
 
         @ParameterizedTest(name = "{0}: \"{1}\"")
         @MethodSource("garbage")
         void garbageIsIgnoredAndTheNextSourceUsed(String name, String value) {
-            Map<String, String> headers = Map.of(name, value,
-                    "anthropic-ratelimit-output-tokens-reset", "2026-12-01T10:00:42Z");
+            Map<String, String> headers =
+                    Map.of(name, value, "anthropic-ratelimit-output-tokens-reset", "2026-12-01T10:00:42Z");
 
             assertThat(parse(headers(headers), null))
                     .contains(new RetryHint(42_000, "anthropic-ratelimit-output-tokens-reset"));
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {"soon", "", "-5", "2026-13-01T10:00:00Z", "2026-12-01T25:00:00Z", "1796119230",
-                "NaN", "2026-12-01T10:00:30+25:00"})
+        @ValueSource(
+                strings = {
+                    "soon",
+                    "",
+                    "-5",
+                    "2026-13-01T10:00:00Z",
+                    "2026-12-01T25:00:00Z",
+                    "1796119230",
+                    "NaN",
+                    "2026-12-01T10:00:30+25:00"
+                })
         void garbageInTheLastSourceMeansNoHint(String value) {
-            assertThat(parse(http(429, "anthropic-ratelimit-requests-reset: " + value), null)).isEmpty();
+            assertThat(parse(http(429, "anthropic-ratelimit-requests-reset: " + value), null))
+                    .isEmpty();
         }
 
         @Test
@@ -551,18 +637,94 @@ class RetryHintsTest {
 
     @Nested
     class Fuzzing {
-        private static final String[] TOKENS = {"0", "1", "5", "9", "38", "47.4", "1500.5", "999999999999999999999",
-                ".", "-", "+", "e", "E", "s", "ms", "m", "h", "d", "min", "seconds", "µs", "ns", " ", "  ", ",", ":",
-                "T", "Z", "z", "GMT", "Wed, ", "21 Oct 2026 ", "07:28:00", "2026-12-01", "T10:00:30", "+02:00",
-                "retry in ", "try again in ", "retry after ", "reset after ", "resets in ", "retryDelay", "\"", "\\",
-                "~", "and ", "NaN", "Infinity", "\n", "\t", "\u0000", "٣", "𝟗", "(", ")", "[", "{", "}",
-                "resets at ", "try again at ", "9:30 AM", "5pm", "12am", "Jan 5th, 2026 ", "Thu, Dec 3 at ",
-                "(Europe/Berlin)", "(Etc/GMT+5)", "GMT-3", "PST", "tomorrow at ", "limit reached|", "1796119200",
-                "\"resets_at\":", "10 de jul. de "};
-        private static final String[] NAMES = {"retry-after-ms", "retry-after", "x-ratelimit-reset-ms",
-                "x-ratelimit-reset", "x-ratelimit-reset-requests", "x-ratelimit-reset-tokens",
-                "anthropic-ratelimit-requests-reset", "anthropic-ratelimit-tokens-reset",
-                "anthropic-ratelimit-input-tokens-reset", "anthropic-ratelimit-output-tokens-reset"};
+        private static final String[] TOKENS = {
+            "0",
+            "1",
+            "5",
+            "9",
+            "38",
+            "47.4",
+            "1500.5",
+            "999999999999999999999",
+            ".",
+            "-",
+            "+",
+            "e",
+            "E",
+            "s",
+            "ms",
+            "m",
+            "h",
+            "d",
+            "min",
+            "seconds",
+            "µs",
+            "ns",
+            " ",
+            "  ",
+            ",",
+            ":",
+            "T",
+            "Z",
+            "z",
+            "GMT",
+            "Wed, ",
+            "21 Oct 2026 ",
+            "07:28:00",
+            "2026-12-01",
+            "T10:00:30",
+            "+02:00",
+            "retry in ",
+            "try again in ",
+            "retry after ",
+            "reset after ",
+            "resets in ",
+            "retryDelay",
+            "\"",
+            "\\",
+            "~",
+            "and ",
+            "NaN",
+            "Infinity",
+            "\n",
+            "\t",
+            "\u0000",
+            "٣",
+            "𝟗",
+            "(",
+            ")",
+            "[",
+            "{",
+            "}",
+            "resets at ",
+            "try again at ",
+            "9:30 AM",
+            "5pm",
+            "12am",
+            "Jan 5th, 2026 ",
+            "Thu, Dec 3 at ",
+            "(Europe/Berlin)",
+            "(Etc/GMT+5)",
+            "GMT-3",
+            "PST",
+            "tomorrow at ",
+            "limit reached|",
+            "1796119200",
+            "\"resets_at\":",
+            "10 de jul. de "
+        };
+        private static final String[] NAMES = {
+            "retry-after-ms",
+            "retry-after",
+            "x-ratelimit-reset-ms",
+            "x-ratelimit-reset",
+            "x-ratelimit-reset-requests",
+            "x-ratelimit-reset-tokens",
+            "anthropic-ratelimit-requests-reset",
+            "anthropic-ratelimit-tokens-reset",
+            "anthropic-ratelimit-input-tokens-reset",
+            "anthropic-ratelimit-output-tokens-reset"
+        };
 
         private static String randomText(Random random) {
             StringBuilder sb = new StringBuilder();
@@ -581,8 +743,10 @@ class RetryHintsTest {
         void randomHeadersAndTextsNeverThrowAndStayWithinBounds() {
             long seed = 20_261_201L;
             Random random = new Random(seed);
-            List<Clock> clocks = new ArrayList<>(List.of(Clock.fixed(NOW, ZoneOffset.UTC),
-                    Clock.fixed(Instant.EPOCH, ZoneOffset.UTC), Clock.fixed(Instant.MAX, ZoneOffset.UTC),
+            List<Clock> clocks = new ArrayList<>(List.of(
+                    Clock.fixed(NOW, ZoneOffset.UTC),
+                    Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+                    Clock.fixed(Instant.MAX, ZoneOffset.UTC),
                     Clock.fixed(Instant.MIN, ZoneOffset.UTC)));
             for (int i = 0; i < 5000; i++) {
                 Map<String, String> headers = new LinkedHashMap<>();
@@ -596,8 +760,8 @@ class RetryHintsTest {
                 String input = "seed " + seed + ", case " + i + ": " + headers + " / " + text;
 
                 assertThatCode(() -> subject.parse(failure, text)).as(input).doesNotThrowAnyException();
-                subject.parse(failure, text).ifPresent(hint -> assertThat(hint.delayMs()).as(input)
-                        .isBetween(0L, RetryHints.MAX_DELAY_MS));
+                subject.parse(failure, text)
+                        .ifPresent(hint -> assertThat(hint.delayMs()).as(input).isBetween(0L, RetryHints.MAX_DELAY_MS));
             }
         }
     }

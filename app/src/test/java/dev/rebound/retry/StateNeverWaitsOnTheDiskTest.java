@@ -37,6 +37,7 @@ class StateNeverWaitsOnTheDiskTest {
 
     @TempDir
     Path dir;
+
     private final SlowDisk disk = new SlowDisk();
     private final ExecutorService host = Executors.newSingleThreadExecutor();
     private PoolHarness h;
@@ -56,32 +57,45 @@ class StateNeverWaitsOnTheDiskTest {
 
     /** What get_state reads of a chat, asked from a host thread: it must come back while the disk is held. */
     private State stateOf(ChatSession chat) throws Exception {
-        return CompletableFuture.supplyAsync(() -> new State(chat.state(), chat.retryStatus(), chat.fallback(),
-                chat.title()), host).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        return CompletableFuture.supplyAsync(
+                        () -> new State(chat.state(), chat.retryStatus(), chat.fallback(), chat.title()), host)
+                .get(WAIT_SECONDS, TimeUnit.SECONDS);
     }
 
-    private record State(SessionState session, RetryStatus retry, Optional<FallbackStatus> fallback, String title) {
-    }
+    private record State(SessionState session, RetryStatus retry, Optional<FallbackStatus> fallback, String title) {}
 
     @Test
     void aKeySwitchedAfterAUsageLimitAnswersAndEveryChatsStateIsReadWhileTheBlockIsStillBeingWritten()
             throws Exception {
-        h = new PoolHarness(dir, PoolHarness.retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()),
-                PoolHarness.twoKeys(), disk);
+        h = new PoolHarness(
+                dir,
+                PoolHarness.retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, Map.of()),
+                PoolHarness.twoKeys(),
+                disk);
         other = h.otherChat();
-        h.script(http(429, "Too Many Requests", "You've hit your usage limit for this plan.", null, null,
-                Map.of("retry-after", "1800")), ok("from b"));
+        h.script(
+                http(
+                        429,
+                        "Too Many Requests",
+                        "You've hit your usage limit for this plan.",
+                        null,
+                        null,
+                        Map.of("retry-after", "1800")),
+                ok("from b"));
 
         TurnOutcome outcome = h.prompt("hi");
 
         assertThat(disk.awaitWriting()).as("the block is being written").isTrue();
         assertThat(outcome.finalMessage().text()).isEqualTo("from b");
-        assertThat(h.all(CredentialSwitched.class)).singleElement()
+        assertThat(h.all(CredentialSwitched.class))
+                .singleElement()
                 .satisfies(c -> assertThat(c.to()).isEqualTo("b"));
         assertThat(stateOf(h.session).retry()).isEqualTo(RetryStatus.IDLE);
         assertThat(stateOf(other).session().turnRunning()).isFalse();
         assertThat(h.pool.allBlocked("anthropic")).isFalse();
-        assertThat(h.blocks.get("anthropic/a")).as("in force for every chat before it is on disk").isPresent();
+        assertThat(h.blocks.get("anthropic/a"))
+                .as("in force for every chat before it is on disk")
+                .isPresent();
         assertThat(Files.exists(h.blocks.file())).isFalse();
 
         disk.release();
@@ -91,8 +105,11 @@ class StateNeverWaitsOnTheDiskTest {
 
     @Test
     void aFallbackWhoseCooldownIsStillBeingWrittenIsShownAtOnceInItsChatAndTheOther() throws Exception {
-        h = new PoolHarness(dir, PoolHarness.retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY,
-                PoolHarness.defaultChain()), PoolHarness.twoKeys(), disk);
+        h = new PoolHarness(
+                dir,
+                PoolHarness.retry(300_000, 600_000, RevertPolicy.COOLDOWN_EXPIRY, PoolHarness.defaultChain()),
+                PoolHarness.twoKeys(),
+                disk);
         other = h.otherChat();
         h.script(overloaded(), ok("from gpt"));
 
@@ -106,8 +123,12 @@ class StateNeverWaitsOnTheDiskTest {
             assertThat(f.current()).isEqualTo(PoolHarness.GPT.selector());
             assertThat(f.revertAt()).isGreaterThan(h.clock.millis());
         });
-        assertThat(stateOf(other).fallback()).as("the other chat never fell back").isEmpty();
-        assertThat(h.cooldowns.isSuppressed(PoolHarness.CLAUDE)).as("cooling for every chat").isTrue();
+        assertThat(stateOf(other).fallback())
+                .as("the other chat never fell back")
+                .isEmpty();
+        assertThat(h.cooldowns.isSuppressed(PoolHarness.CLAUDE))
+                .as("cooling for every chat")
+                .isTrue();
         assertThat(Files.exists(h.cooldownStore.file())).isFalse();
 
         disk.release();
@@ -131,14 +152,19 @@ class StateNeverWaitsOnTheDiskTest {
         try (EngineHarness engine = new EngineHarness(slowPolicy)) {
             engine.script(overloaded(), ok("done"));
             var turn = engine.promptAsync("hi");
-            assertThat(deciding.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("a decision is in progress").isTrue();
+            assertThat(deciding.await(WAIT_SECONDS, TimeUnit.SECONDS))
+                    .as("a decision is in progress")
+                    .isTrue();
 
             State state = stateOf(engine.session);
             assertThat(state.retry()).as("the chain has not been decided yet").isEqualTo(RetryStatus.IDLE);
             assertThat(state.session().turnRunning()).isTrue();
 
             decide.countDown();
-            assertThat(turn.completion().get(WAIT_SECONDS, TimeUnit.SECONDS).finalMessage().text())
+            assertThat(turn.completion()
+                            .get(WAIT_SECONDS, TimeUnit.SECONDS)
+                            .finalMessage()
+                            .text())
                     .isEqualTo("done");
         } finally {
             decide.countDown();

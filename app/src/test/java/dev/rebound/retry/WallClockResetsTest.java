@@ -11,17 +11,18 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Wall-clock resets of subscription limits read as delay hints (§4, §5.1): the next occurrence of a time, local unless
  * the text names a zone, across midnight and across zones.
  */
 class WallClockResetsTest {
-    private static final ProviderFailure RATE_LIMITED = new ProviderFailure(FailureKind.HTTP, 429, null, null, Map.of());
+    private static final ProviderFailure RATE_LIMITED =
+            new ProviderFailure(FailureKind.HTTP, 429, null, null, Map.of());
 
     private static Optional<RetryHint> hint(String now, String zone, String text) {
         Clock clock = Clock.fixed(Instant.parse(now), ZoneId.of(zone));
@@ -29,15 +30,18 @@ class WallClockResetsTest {
     }
 
     private static Duration wait(String now, String zone, String text) {
-        return Duration.ofMillis(hint(now, zone, text).orElseThrow(() -> new AssertionError("no hint in: " + text))
+        return Duration.ofMillis(hint(now, zone, text)
+                .orElseThrow(() -> new AssertionError("no hint in: " + text))
                 .delayMs());
     }
 
     @Test
     void aTimeOfDayIsItsNextOccurrenceInTheLocalZone() {
         // 10:00 in Berlin (UTC+1 in December): 9:30 AM has passed today, so it is tomorrow's.
-        assertThat(wait("2026-12-01T09:00:00Z", "Europe/Berlin",
-                "You have reached your message limit. Your limit will reset at 9:30 AM."))
+        assertThat(wait(
+                        "2026-12-01T09:00:00Z",
+                        "Europe/Berlin",
+                        "You have reached your message limit. Your limit will reset at 9:30 AM."))
                 .isEqualTo(Duration.ofHours(23).plusMinutes(30));
         // 08:00 in Berlin: 9:30 AM is still ahead today.
         assertThat(wait("2026-12-01T07:00:00Z", "Europe/Berlin", "Your limit will reset at 9:30 AM."))
@@ -112,8 +116,12 @@ class WallClockResetsTest {
 
     @Test
     void claudeCodesUsageLimitWithAnEpochIsReadAsTheResetTime() {
-        assertThat(wait("2026-12-01T10:00:00Z", "UTC", "Claude AI usage limit reached|" + (Instant.parse(
-                "2026-12-01T13:00:00Z").getEpochSecond()))).isEqualTo(Duration.ofHours(3));
+        assertThat(wait(
+                        "2026-12-01T10:00:00Z",
+                        "UTC",
+                        "Claude AI usage limit reached|"
+                                + (Instant.parse("2026-12-01T13:00:00Z").getEpochSecond())))
+                .isEqualTo(Duration.ofHours(3));
     }
 
     @Test
@@ -125,8 +133,8 @@ class WallClockResetsTest {
 
     @Test
     void theHintSaysItCameFromAWallClockReset() {
-        assertThat(hint("2026-12-01T10:00:00Z", "UTC", "Your limit will reset at 11:00 AM.")).hasValueSatisfying(
-                h -> assertThat(h.source()).isEqualTo(RetryHints.WALL_CLOCK_SOURCE));
+        assertThat(hint("2026-12-01T10:00:00Z", "UTC", "Your limit will reset at 11:00 AM."))
+                .hasValueSatisfying(h -> assertThat(h.source()).isEqualTo(RetryHints.WALL_CLOCK_SOURCE));
     }
 
     @Test
@@ -136,33 +144,41 @@ class WallClockResetsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "Please retry after 1:30",
-            "Your limit will reset at 5.",
-            "Connection reset at 10:00:01 by peer",
-            "Socket reset on 2026-12-02T09:30:00Z",
-            "The request was reset 3 times",
-            "reset at 25:00",
-            "resets at 13 PM",
-            "resets on February 30"})
+    @ValueSource(
+            strings = {
+                "Please retry after 1:30",
+                "Your limit will reset at 5.",
+                "Connection reset at 10:00:01 by peer",
+                "Socket reset on 2026-12-02T09:30:00Z",
+                "The request was reset 3 times",
+                "reset at 25:00",
+                "resets at 13 PM",
+                "resets on February 30"
+            })
     void whatIsNoClockTimeIsNoHint(String text) {
         assertThat(hint("2026-12-01T10:00:00Z", "UTC", text)).isEmpty();
     }
 
     @Test
     void theClassifierSeesAResetWithoutReadingTheTime() {
-        assertThat(WallClockResets.mentioned("You've reached your limit. It resets at 9:30 AM.")).isTrue();
-        assertThat(WallClockResets.mentioned("Too many requests, retry in 3 seconds")).isFalse();
+        assertThat(WallClockResets.mentioned("You've reached your limit. It resets at 9:30 AM."))
+                .isTrue();
+        assertThat(WallClockResets.mentioned("Too many requests, retry in 3 seconds"))
+                .isFalse();
         assertThat(WallClockResets.mentioned(null)).isFalse();
     }
 
     @Test
     void theHintIsMeasuredFromTheClocksInstantWhateverItsZone() {
         Instant now = Instant.parse("2026-06-01T10:00:00Z");
-        long inUtc = new RetryHints(Clock.fixed(now, ZoneOffset.UTC)).parse(RATE_LIMITED,
-                "Resets at 2026-06-01T12:00:00Z").orElseThrow().delayMs();
-        long inSydney = new RetryHints(Clock.fixed(now, ZoneId.of("Australia/Sydney"))).parse(RATE_LIMITED,
-                "Resets at 2026-06-01T12:00:00Z").orElseThrow().delayMs();
+        long inUtc = new RetryHints(Clock.fixed(now, ZoneOffset.UTC))
+                .parse(RATE_LIMITED, "Resets at 2026-06-01T12:00:00Z")
+                .orElseThrow()
+                .delayMs();
+        long inSydney = new RetryHints(Clock.fixed(now, ZoneId.of("Australia/Sydney")))
+                .parse(RATE_LIMITED, "Resets at 2026-06-01T12:00:00Z")
+                .orElseThrow()
+                .delayMs();
         assertThat(inUtc).isEqualTo(inSydney).isEqualTo(Duration.ofHours(2).toMillis());
     }
 }

@@ -3,22 +3,22 @@ package dev.rebound.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.event.AgentEnd;
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.ContentBlock;
-import dev.rebound.transcript.FailureKind;
 import dev.rebound.event.MessageEnd;
 import dev.rebound.event.MessageUpdate;
 import dev.rebound.event.ModelChanged;
-import dev.rebound.transcript.ModelRef;
-import dev.rebound.transcript.ProviderFailure;
-import dev.rebound.transcript.StopReason;
-import dev.rebound.transcript.UserMessage;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.Settings;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.UserMessage;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -46,7 +46,10 @@ class ChatSessionTest {
     private ChatSession session;
 
     private static Settings settings() {
-        ProviderConfig local = new ProviderConfig("local", ProviderApi.OPENAI_COMPLETIONS, "http://127.0.0.1:1/v1",
+        ProviderConfig local = new ProviderConfig(
+                "local",
+                ProviderApi.OPENAI_COMPLETIONS,
+                "http://127.0.0.1:1/v1",
                 List.of(new ModelConfig("m1", 8000), new ModelConfig("m2", null)));
         return new Settings(MODEL, Map.of(), Map.of("local", local), null, null);
     }
@@ -57,26 +60,54 @@ class ChatSessionTest {
                 requests.add(request);
             }
             AssistantMessage reply = script.apply(request);
-            reply.content().stream().filter(b -> b instanceof ContentBlock.Text)
+            reply.content().stream()
+                    .filter(b -> b instanceof ContentBlock.Text)
                     .forEach(b -> listener.onTextDelta(((ContentBlock.Text) b).text()));
             return reply;
         };
-        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
-                .attemptPolicy(handler).clock(clock).ids(() -> "id" + idCounter.incrementAndGet()).model(MODEL)
-                .sessionId("s-1").build();
+        session = ChatSession.builder()
+                .settings(settings::get)
+                .providers(api -> Optional.of(provider))
+                .attemptPolicy(handler)
+                .clock(clock)
+                .ids(() -> "id" + idCounter.incrementAndGet())
+                .model(MODEL)
+                .sessionId("s-1")
+                .build();
         session.subscribe(events);
         return session;
     }
 
     private static AssistantMessage reply(ProviderRequest r, String text) {
-        return new AssistantMessage(r.messageId(), List.of(new ContentBlock.Text(text)), r.model().provider(),
-                r.model().id(), "openai-completions", null, null, StopReason.STOP, null, null, null, 0);
+        return new AssistantMessage(
+                r.messageId(),
+                List.of(new ContentBlock.Text(text)),
+                r.model().provider(),
+                r.model().id(),
+                "openai-completions",
+                null,
+                null,
+                StopReason.STOP,
+                null,
+                null,
+                null,
+                0);
     }
 
     private static AssistantMessage failure(ProviderRequest r, String error) {
-        return new AssistantMessage(r.messageId(), List.of(), r.model().provider(), r.model().id(),
-                "openai-completions", null, null, StopReason.ERROR, error, null,
-                new ProviderFailure(FailureKind.HTTP, 503, null, null, Map.of()), 0);
+        return new AssistantMessage(
+                r.messageId(),
+                List.of(),
+                r.model().provider(),
+                r.model().id(),
+                "openai-completions",
+                null,
+                null,
+                StopReason.ERROR,
+                error,
+                null,
+                new ProviderFailure(FailureKind.HTTP, 503, null, null, Map.of()),
+                0);
     }
 
     @AfterEach
@@ -94,8 +125,15 @@ class ChatSessionTest {
         TurnOutcome outcome = ((PromptResult.Accepted) result).completion().get(5, TimeUnit.SECONDS);
 
         assertThat(outcome.succeeded()).isTrue();
-        assertThat(events.types()).containsExactly("agent_start", "message_start", "message_end", "message_start",
-                "message_update", "message_end", "agent_end");
+        assertThat(events.types())
+                .containsExactly(
+                        "agent_start",
+                        "message_start",
+                        "message_end",
+                        "message_start",
+                        "message_update",
+                        "message_end",
+                        "agent_end");
         assertThat(((MessageUpdate) events.events().get(4)).delta()).isEqualTo("Hello!");
         assertThat(((AgentEnd) events.events().get(6)).willRetry()).isFalse();
         assertThat(session.lastAssistantText()).isEqualTo("Hello!");
@@ -131,16 +169,18 @@ class ChatSessionTest {
         session(r -> r.context().size() == 1 ? reply(r, "first") : reply(r, "second"), AttemptPolicy.finishAlways());
         ((PromptResult.Accepted) session.prompt("one", null)).completion().get(5, TimeUnit.SECONDS);
         ((PromptResult.Accepted) session.prompt("two", null)).completion().get(5, TimeUnit.SECONDS);
-        assertThat(requests.get(1).context()).extracting(m -> m.role())
-                .containsExactly("user", "assistant", "user");
+        assertThat(requests.get(1).context()).extracting(m -> m.role()).containsExactly("user", "assistant", "user");
         assertThat(((UserMessage) requests.get(1).context().get(2)).text()).isEqualTo("two");
     }
 
     @Test
     void aFinalFailedReplyStaysVisibleButIsNotReplayedToTheModel() throws Exception {
-        session(r -> r.context().size() == 1 ? failure(r, "503 Service Unavailable") : reply(r, "ok"),
+        session(
+                r -> r.context().size() == 1 ? failure(r, "503 Service Unavailable") : reply(r, "ok"),
                 AttemptPolicy.finishAlways());
-        TurnOutcome first = ((PromptResult.Accepted) session.prompt("one", null)).completion().get(5, TimeUnit.SECONDS);
+        TurnOutcome first = ((PromptResult.Accepted) session.prompt("one", null))
+                .completion()
+                .get(5, TimeUnit.SECONDS);
         assertThat(first.succeeded()).isFalse();
         assertThat(first.finalMessage().errorMessage()).isEqualTo("503 Service Unavailable");
         assertThat(session.messages()).hasSize(2);
@@ -152,10 +192,12 @@ class ChatSessionTest {
     @Test
     void aSecondPromptWhileATurnRunsIsRefusedClearly() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        session(r -> {
-            await(release);
-            return reply(r, "late");
-        }, AttemptPolicy.finishAlways());
+        session(
+                r -> {
+                    await(release);
+                    return reply(r, "late");
+                },
+                AttemptPolicy.finishAlways());
         PromptResult first = session.prompt("one", null);
         PromptResult second = session.prompt("two", null);
         release.countDown();
@@ -173,11 +215,26 @@ class ChatSessionTest {
             control.onAbort(aborted::countDown);
             started.countDown();
             await(aborted);
-            return new AssistantMessage(request.messageId(), List.of(), "local", "m1", "openai-completions", null,
-                    null, StopReason.ABORTED, ChatSession.ABORT_MESSAGE, null, null, 0);
+            return new AssistantMessage(
+                    request.messageId(),
+                    List.of(),
+                    "local",
+                    "m1",
+                    "openai-completions",
+                    null,
+                    null,
+                    StopReason.ABORTED,
+                    ChatSession.ABORT_MESSAGE,
+                    null,
+                    null,
+                    0);
         };
-        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(blocking))
-                .clock(clock).model(MODEL).build();
+        session = ChatSession.builder()
+                .settings(settings::get)
+                .providers(api -> Optional.of(blocking))
+                .clock(clock)
+                .model(MODEL)
+                .build();
         session.subscribe(events);
         PromptResult result = session.prompt("hi", null);
         assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
@@ -197,15 +254,30 @@ class ChatSessionTest {
         session(r -> calls.incrementAndGet() == 1 ? failure(r, "503") : reply(r, "ok"), retryOnce);
         ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
 
-        assertThat(events.types()).containsExactly("agent_start", "message_start", "message_end",
-                "message_start", "message_end", "agent_end",
-                "agent_start", "message_start", "message_update", "message_end", "agent_end");
-        assertThat(events.events()).filteredOn(e -> e instanceof AgentEnd).extracting(e -> ((AgentEnd) e).willRetry())
+        assertThat(events.types())
+                .containsExactly(
+                        "agent_start",
+                        "message_start",
+                        "message_end",
+                        "message_start",
+                        "message_end",
+                        "agent_end",
+                        "agent_start",
+                        "message_start",
+                        "message_update",
+                        "message_end",
+                        "agent_end");
+        assertThat(events.events())
+                .filteredOn(e -> e instanceof AgentEnd)
+                .extracting(e -> ((AgentEnd) e).willRetry())
                 .containsExactly(true, false);
         assertThat(session.messages()).extracting(m -> m.role()).containsExactly("user", "assistant");
         assertThat(requests.get(1).context()).hasSize(1);
-        assertThat(session.history()).filteredOn(e -> e instanceof HistoryEntry.Message m && m.retried()).hasSize(1);
-        AssistantMessage failed = (AssistantMessage) ((MessageEnd) events.events().get(4)).message();
+        assertThat(session.history())
+                .filteredOn(e -> e instanceof HistoryEntry.Message m && m.retried())
+                .hasSize(1);
+        AssistantMessage failed =
+                (AssistantMessage) ((MessageEnd) events.events().get(4)).message();
         assertThat(failed.errorMessage()).isEqualTo("503");
     }
 
@@ -214,7 +286,11 @@ class ChatSessionTest {
         session(r -> reply(r, "x"), AttemptPolicy.finishAlways());
         ((PromptResult.Accepted) session.prompt("one", null)).completion().get(5, TimeUnit.SECONDS);
         Settings s = settings.get();
-        settings.set(new Settings(s.model(), s.modelRoles(), s.providers(), s.retry(),
+        settings.set(new Settings(
+                s.model(),
+                s.modelRoles(),
+                s.providers(),
+                s.retry(),
                 new dev.rebound.settings.TimeoutSettings(1, 2, 3)));
         ((PromptResult.Accepted) session.prompt("two", null)).completion().get(5, TimeUnit.SECONDS);
         assertThat(requests.get(1).timeouts().idleMs()).isEqualTo(3);
@@ -234,15 +310,21 @@ class ChatSessionTest {
     void anUnconfiguredModelIsRefused() {
         session(r -> reply(r, "x"), AttemptPolicy.finishAlways());
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> session.setModel(new ModelRef("nope", "x")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not configured");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not configured");
         assertThat(session.model()).isEqualTo(MODEL);
     }
 
     @Test
     void aProviderWhoseApiIsNotImplementedEndsTheTurnWithAClearError() throws Exception {
-        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.empty()).clock(clock)
-                .model(MODEL).build();
-        TurnOutcome outcome = ((PromptResult.Accepted) session.prompt("hi", null)).completion()
+        session = ChatSession.builder()
+                .settings(settings::get)
+                .providers(api -> Optional.empty())
+                .clock(clock)
+                .model(MODEL)
+                .build();
+        TurnOutcome outcome = ((PromptResult.Accepted) session.prompt("hi", null))
+                .completion()
                 .get(5, TimeUnit.SECONDS);
         assertThat(outcome.finalMessage().errorMessage()).contains("cannot speak yet");
         assertThat(outcome.finalMessage().failure().kind()).isEqualTo(FailureKind.CONFIGURATION);
@@ -254,7 +336,8 @@ class ChatSessionTest {
         session.subscribe(e -> {
             throw new IllegalStateException("bad listener");
         });
-        TurnOutcome outcome = ((PromptResult.Accepted) session.prompt("hi", null)).completion()
+        TurnOutcome outcome = ((PromptResult.Accepted) session.prompt("hi", null))
+                .completion()
                 .get(5, TimeUnit.SECONDS);
         assertThat(outcome.succeeded()).isTrue();
         assertThat(events.types()).endsWith("agent_end");
@@ -263,13 +346,39 @@ class ChatSessionTest {
     @Test
     void aRestoredSessionSendsItsHistoryWithoutRetriedFailuresAndKeepsRecording() throws Exception {
         UserMessage hi = new UserMessage("u1", "hi", 1);
-        AssistantMessage failed = new AssistantMessage("a1", List.of(), "local", "m1", "openai-completions", null,
-                null, StopReason.ERROR, "503", null, new ProviderFailure(FailureKind.HTTP, 503, null, null, Map.of()), 2);
-        AssistantMessage answer = new AssistantMessage("a2", List.of(new ContentBlock.Text("Hello")), "local", "m1",
-                "openai-completions", null, null, StopReason.STOP, null, null, null, 3);
-        RestoredSession restored = new RestoredSession("old-session", List.of(
-                new HistoryEntry.Message(hi, false, 1), new HistoryEntry.Message(failed, true, 2),
-                new HistoryEntry.Message(answer, false, 3)), MODEL);
+        AssistantMessage failed = new AssistantMessage(
+                "a1",
+                List.of(),
+                "local",
+                "m1",
+                "openai-completions",
+                null,
+                null,
+                StopReason.ERROR,
+                "503",
+                null,
+                new ProviderFailure(FailureKind.HTTP, 503, null, null, Map.of()),
+                2);
+        AssistantMessage answer = new AssistantMessage(
+                "a2",
+                List.of(new ContentBlock.Text("Hello")),
+                "local",
+                "m1",
+                "openai-completions",
+                null,
+                null,
+                StopReason.STOP,
+                null,
+                null,
+                null,
+                3);
+        RestoredSession restored = new RestoredSession(
+                "old-session",
+                List.of(
+                        new HistoryEntry.Message(hi, false, 1),
+                        new HistoryEntry.Message(failed, true, 2),
+                        new HistoryEntry.Message(answer, false, 3)),
+                MODEL);
         List<String> sunk = new ArrayList<>();
         HistorySink sink = new HistorySink() {
             @Override
@@ -286,13 +395,21 @@ class ChatSessionTest {
             requests.add(request);
             return reply(request, "again");
         };
-        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
-                .restore(restored).historySink(sink).clock(clock).model(MODEL).build();
+        session = ChatSession.builder()
+                .settings(settings::get)
+                .providers(api -> Optional.of(provider))
+                .restore(restored)
+                .historySink(sink)
+                .clock(clock)
+                .model(MODEL)
+                .build();
 
         assertThat(session.id()).isEqualTo("old-session");
         assertThat(session.messages()).extracting(m -> m.id()).containsExactly("u1", "a2");
         ((PromptResult.Accepted) session.prompt("more", null)).completion().get(5, TimeUnit.SECONDS);
-        assertThat(requests.getFirst().context()).extracting(m -> m.id()).startsWith("u1", "a2")
+        assertThat(requests.getFirst().context())
+                .extracting(m -> m.id())
+                .startsWith("u1", "a2")
                 .doesNotContain("a1");
         assertThat(session.history()).hasSize(5);
         assertThat(sunk).containsExactly("Message", "Message");
@@ -311,12 +428,16 @@ class ChatSessionTest {
             }
 
             @Override
-            public void retriedChanged(String messageId, boolean retried) {
-            }
+            public void retriedChanged(String messageId, boolean retried) {}
         };
         ChatProvider provider = (request, listener, control) -> reply(request, "x");
-        session = ChatSession.builder().settings(settings::get).providers(api -> Optional.of(provider))
-                .historySink(sink).clock(clock).model(MODEL).build();
+        session = ChatSession.builder()
+                .settings(settings::get)
+                .providers(api -> Optional.of(provider))
+                .historySink(sink)
+                .clock(clock)
+                .model(MODEL)
+                .build();
         session.subscribe(e -> {
             if (e instanceof MessageEnd end && !saved.contains(end.message().id())) {
                 seenBeforeSaved.add(end.message().id());
@@ -324,12 +445,17 @@ class ChatSessionTest {
         });
         ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
         assertThat(saved).hasSize(2);
-        assertThat(seenBeforeSaved).as("a host may only see what is already in the file").isEmpty();
+        assertThat(seenBeforeSaved)
+                .as("a host may only see what is already in the file")
+                .isEmpty();
     }
 
     @Test
     void aPromptWithNoModelIsRefused() {
-        session = ChatSession.builder().settings(() -> Settings.DEFAULTS).providers(api -> Optional.empty()).build();
+        session = ChatSession.builder()
+                .settings(() -> Settings.DEFAULTS)
+                .providers(api -> Optional.empty())
+                .build();
         assertThat(session.prompt("hi", null)).isInstanceOf(PromptResult.Rejected.class);
     }
 

@@ -2,10 +2,10 @@ package dev.rebound.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.transcript.UserMessage;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.JournalWriter;
 import dev.rebound.history.MessageEntry;
+import dev.rebound.transcript.UserMessage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -35,8 +35,7 @@ class JournalHistorySinkTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     private static HistoryEntry message(String id) {
@@ -48,8 +47,8 @@ class JournalHistorySinkTest {
         FlakyWriter writer = new FlakyWriter();
         List<String> told = new ArrayList<>();
         AtomicInteger ids = new AtomicInteger();
-        JournalHistorySink sink = new JournalHistorySink(writer, () -> "e" + ids.incrementAndGet(),
-                Clock.systemUTC(), told::add);
+        JournalHistorySink sink =
+                new JournalHistorySink(writer, () -> "e" + ids.incrementAndGet(), Clock.systemUTC(), told::add);
 
         sink.appended(message("m1"));
         writer.full = true;
@@ -60,7 +59,8 @@ class JournalHistorySinkTest {
 
         writer.full = false;
         sink.appended(message("m4"));
-        assertThat(writer.written).extracting(e -> ((MessageEntry) e).message().id())
+        assertThat(writer.written)
+                .extracting(e -> ((MessageEntry) e).message().id())
                 .containsExactly("m1", "m2", "m3", "m4");
         assertThat(sink.unsavedCount()).isZero();
         assertThat(told).hasSize(2).last().asString().contains("works again");

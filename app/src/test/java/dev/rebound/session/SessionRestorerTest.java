@@ -20,24 +20,45 @@ class SessionRestorerTest {
     }
 
     private static HistoryEntry reply(String id, ModelRef model, StopReason stop, boolean retried) {
-        return new HistoryEntry.Message(new AssistantMessage(id, List.of(new ContentBlock.Text("x")),
-                model.provider(), model.id(), "openai-completions", null, null, stop,
-                stop == StopReason.ERROR ? "503" : null, null, null, 1), retried, 1);
+        return new HistoryEntry.Message(
+                new AssistantMessage(
+                        id,
+                        List.of(new ContentBlock.Text("x")),
+                        model.provider(),
+                        model.id(),
+                        "openai-completions",
+                        null,
+                        null,
+                        stop,
+                        stop == StopReason.ERROR ? "503" : null,
+                        null,
+                        null,
+                        1),
+                retried,
+                1);
     }
 
     @Test
     void promptsThatNeverGotAReplyStayInHistoryButLeaveTheContext() {
-        RestoredSession s = new RestoredSession("s", List.of(user("u1"), reply("a1", CLAUDE, StopReason.STOP, false),
-                user("u2"), reply("a2", CLAUDE, StopReason.ERROR, true), user("u3"),
-                reply("a3", CLAUDE, StopReason.STOP, false), user("u4")), CLAUDE);
+        RestoredSession s = new RestoredSession(
+                "s",
+                List.of(
+                        user("u1"),
+                        reply("a1", CLAUDE, StopReason.STOP, false),
+                        user("u2"),
+                        reply("a2", CLAUDE, StopReason.ERROR, true),
+                        user("u3"),
+                        reply("a3", CLAUDE, StopReason.STOP, false),
+                        user("u4")),
+                CLAUDE);
         assertThat(s.context()).extracting(ChatMessage::id).containsExactly("u1", "a1", "u3", "a3");
         assertThat(s.interrupted()).isTrue();
     }
 
     @Test
     void aFinalFailedReplyIsAnAnswerNotAnInterruption() {
-        RestoredSession s = new RestoredSession("s", List.of(user("u1"), reply("a1", CLAUDE, StopReason.ERROR, false)),
-                CLAUDE);
+        RestoredSession s =
+                new RestoredSession("s", List.of(user("u1"), reply("a1", CLAUDE, StopReason.ERROR, false)), CLAUDE);
         assertThat(s.context()).extracting(ChatMessage::id).containsExactly("u1", "a1");
         assertThat(s.interrupted()).isFalse();
     }

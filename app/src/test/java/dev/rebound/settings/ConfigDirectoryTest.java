@@ -20,9 +20,17 @@ class ConfigDirectoryTest {
     @ValueSource(strings = {"Linux", "Mac OS X", "Windows 11"})
     void theCommandLineOptionWinsOverEnvironmentAndPlatform(String os) {
         Path option = tmp.resolve("from-option");
-        ConfigDirectory dir = ConfigDirectory.resolve(option,
-                Map.of("REBOUND_CONFIG_DIR", tmp.resolve("from-env").toString(), "APPDATA", tmp.toString(),
-                        "XDG_CONFIG_HOME", tmp.toString()), os, tmp.resolve("home"));
+        ConfigDirectory dir = ConfigDirectory.resolve(
+                option,
+                Map.of(
+                        "REBOUND_CONFIG_DIR",
+                        tmp.resolve("from-env").toString(),
+                        "APPDATA",
+                        tmp.toString(),
+                        "XDG_CONFIG_HOME",
+                        tmp.toString()),
+                os,
+                tmp.resolve("home"));
 
         assertThat(dir.root()).isEqualTo(option);
         assertThat(dir.source()).isEqualTo(ConfigDirectory.Source.OPTION);
@@ -31,9 +39,17 @@ class ConfigDirectoryTest {
     @ParameterizedTest
     @ValueSource(strings = {"Linux", "Mac OS X", "Windows 11"})
     void theEnvironmentVariableWinsOverThePlatformDirectory(String os) {
-        ConfigDirectory dir = ConfigDirectory.resolve(null,
-                Map.of("REBOUND_CONFIG_DIR", tmp.resolve("from-env").toString(), "APPDATA", tmp.toString(),
-                        "XDG_CONFIG_HOME", tmp.toString()), os, tmp.resolve("home"));
+        ConfigDirectory dir = ConfigDirectory.resolve(
+                null,
+                Map.of(
+                        "REBOUND_CONFIG_DIR",
+                        tmp.resolve("from-env").toString(),
+                        "APPDATA",
+                        tmp.toString(),
+                        "XDG_CONFIG_HOME",
+                        tmp.toString()),
+                os,
+                tmp.resolve("home"));
 
         assertThat(dir.root()).isEqualTo(tmp.resolve("from-env"));
         assertThat(dir.source()).isEqualTo(ConfigDirectory.Source.ENVIRONMENT);
@@ -57,7 +73,8 @@ class ConfigDirectoryTest {
 
     @Test
     void linuxFallsBackToDotConfigWithoutXdgConfigHome() {
-        assertThat(ConfigDirectory.resolve(null, Map.of(), "Linux", tmp).root()).isEqualTo(tmp.resolve(".config/rebound"));
+        assertThat(ConfigDirectory.resolve(null, Map.of(), "Linux", tmp).root())
+                .isEqualTo(tmp.resolve(".config/rebound"));
     }
 
     @Test
@@ -86,7 +103,8 @@ class ConfigDirectoryTest {
     void windowsWithoutAppDataUsesTheRoamingFolderOfHome() {
         ConfigDirectory dir = ConfigDirectory.resolve(null, Map.of(), "Windows 10", tmp);
 
-        assertThat(dir.root()).isEqualTo(tmp.resolve("AppData").resolve("Roaming").resolve("Rebound"));
+        assertThat(dir.root())
+                .isEqualTo(tmp.resolve("AppData").resolve("Roaming").resolve("Rebound"));
     }
 
     @Test
@@ -117,7 +135,8 @@ class ConfigDirectoryTest {
 
         assertThat(dir.root()).isDirectory();
         if (Files.getFileStore(tmp).supportsFileAttributeView("posix")) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.root()))).isEqualTo("rwx------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.root())))
+                    .isEqualTo("rwx------");
         }
     }
 

@@ -19,23 +19,26 @@ class JsonMergePatchTest {
 
     /** The examples of RFC 7386, appendix A. */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "{'a':'b'}                | {'a':'c'}           | {'a':'c'}",
-        "{'a':'b'}                | {'b':'c'}           | {'a':'b','b':'c'}",
-        "{'a':'b'}                | {'a':null}          | {}",
-        "{'a':'b','b':'c'}        | {'a':null}          | {'b':'c'}",
-        "{'a':['b']}              | {'a':'c'}           | {'a':'c'}",
-        "{'a':'c'}                | {'a':['b']}         | {'a':['b']}",
-        "{'a':{'b':'c'}}          | {'a':{'b':'d','c':null}} | {'a':{'b':'d'}}",
-        "{'a':[{'b':'c'}]}        | {'a':[1]}           | {'a':[1]}",
-        "['a','b']                | ['c','d']           | ['c','d']",
-        "{'a':'b'}                | ['c']               | ['c']",
-        "{'a':'foo'}              | null                | null",
-        "{'a':'foo'}              | 'bar'               | 'bar'",
-        "{'e':null}               | {'a':1}             | {'e':null,'a':1}",
-        "[1,2]                    | {'a':'b','c':null}  | {'a':'b'}",
-        "{}                       | {'a':{'bb':{'ccc':null}}} | {'a':{'bb':{}}}"
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "{'a':'b'}                | {'a':'c'}           | {'a':'c'}",
+                "{'a':'b'}                | {'b':'c'}           | {'a':'b','b':'c'}",
+                "{'a':'b'}                | {'a':null}          | {}",
+                "{'a':'b','b':'c'}        | {'a':null}          | {'b':'c'}",
+                "{'a':['b']}              | {'a':'c'}           | {'a':'c'}",
+                "{'a':'c'}                | {'a':['b']}         | {'a':['b']}",
+                "{'a':{'b':'c'}}          | {'a':{'b':'d','c':null}} | {'a':{'b':'d'}}",
+                "{'a':[{'b':'c'}]}        | {'a':[1]}           | {'a':[1]}",
+                "['a','b']                | ['c','d']           | ['c','d']",
+                "{'a':'b'}                | ['c']               | ['c']",
+                "{'a':'foo'}              | null                | null",
+                "{'a':'foo'}              | 'bar'               | 'bar'",
+                "{'e':null}               | {'a':1}             | {'e':null,'a':1}",
+                "[1,2]                    | {'a':'b','c':null}  | {'a':'b'}",
+                "{}                       | {'a':{'bb':{'ccc':null}}} | {'a':{'bb':{}}}"
+            })
     void followsTheExamplesOfRfc7386(String target, String patch, String expected) throws Exception {
         assertThat(JsonMergePatch.apply(json(target), json(patch))).isEqualTo(json(expected));
     }
@@ -45,8 +48,8 @@ class JsonMergePatchTest {
         JsonNode target = json("{'retry':{'maxRetries':3,'fallbackChains':{'default':['a/b','c/d']}},'model':'a/b'}");
         JsonNode patch = json("{'retry':{'baseDelayMs':100,'fallbackChains':{'default':['e/f']}},'model':null}");
 
-        assertThat(JsonMergePatch.apply(target, patch)).isEqualTo(
-                json("{'retry':{'maxRetries':3,'fallbackChains':{'default':['e/f']},'baseDelayMs':100}}"));
+        assertThat(JsonMergePatch.apply(target, patch))
+                .isEqualTo(json("{'retry':{'maxRetries':3,'fallbackChains':{'default':['e/f']},'baseDelayMs':100}}"));
     }
 
     @Test

@@ -1,13 +1,12 @@
 package dev.rebound.settings;
 
-import dev.rebound.files.FileProblem;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.transcript.ModelRef;
+import dev.rebound.files.FileProblem;
 import dev.rebound.json.Json;
+import dev.rebound.transcript.ModelRef;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SettingsStoreTest {
     private static final ObjectMapper MAPPER = Json.newMapper();
-    private static final ProviderConfig BUILT_IN = new ProviderConfig("simulator", ProviderApi.SIMULATOR, null,
+    private static final ProviderConfig BUILT_IN = new ProviderConfig(
+            "simulator",
+            ProviderApi.SIMULATOR,
+            null,
             List.of(new ModelConfig("rebound-simulator", 128_000, "Rebound Simulator (offline)")));
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-01T10:15:00Z"), ZoneOffset.UTC);
     private static final String OPENAI = """
@@ -33,6 +35,7 @@ class SettingsStoreTest {
 
     @TempDir
     Path tmp;
+
     private ConfigDirectory dir;
     private Path file;
 
@@ -114,8 +117,12 @@ class SettingsStoreTest {
         assertThat(store.current()).isEqualTo(Settings.DEFAULTS);
         assertThat(store.problems()).singleElement().satisfies(p -> {
             assertThat(p.isError()).isTrue();
-            assertThat(p.message()).contains(file.toString(), "line 2, column 3", "an array",
-                    "will not change that file until you save settings");
+            assertThat(p.message())
+                    .contains(
+                            file.toString(),
+                            "line 2, column 3",
+                            "an array",
+                            "will not change that file until you save settings");
         });
     }
 
@@ -158,20 +165,23 @@ class SettingsStoreTest {
 
         SettingsStore store = open();
 
-        assertThat(store.problems()).map(FileProblem::describe).containsExactlyInAnyOrder(
-                "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, simulator",
-                "model: 'gpt4' is not a model selector of the form provider/modelId",
-                "retry.maxRetries: must be ≥ 0",
-                "retry.fallbackRevertPolicy: must be one of cooldown-expiry, never",
-                "timeouts.connectMs: must be a whole number");
+        assertThat(store.problems())
+                .map(FileProblem::describe)
+                .containsExactlyInAnyOrder(
+                        "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, simulator",
+                        "model: 'gpt4' is not a model selector of the form provider/modelId",
+                        "retry.maxRetries: must be ≥ 0",
+                        "retry.fallbackRevertPolicy: must be one of cooldown-expiry, never",
+                        "timeouts.connectMs: must be a whole number");
         Settings current = store.current();
         assertThat(current.model()).isNull();
         assertThat(current.providers()).isEmpty();
         assertThat(current.retry().maxRetries()).isEqualTo(RetrySettings.DEFAULTS.maxRetries());
         assertThat(current.retry().baseDelayMs()).isEqualTo(42);
         assertThat(current.retry().fallbackRevertPolicy()).isEqualTo(RetrySettings.RevertPolicy.COOLDOWN_EXPIRY);
-        assertThat(current.timeouts()).isEqualTo(new TimeoutSettings(TimeoutSettings.DEFAULTS.connectMs(),
-                TimeoutSettings.DEFAULTS.firstByteMs(), 7));
+        assertThat(current.timeouts())
+                .isEqualTo(new TimeoutSettings(
+                        TimeoutSettings.DEFAULTS.connectMs(), TimeoutSettings.DEFAULTS.firstByteMs(), 7));
         assertThat(file).hasBinaryContent(before);
     }
 
@@ -234,11 +244,15 @@ class SettingsStoreTest {
         SettingsUpdate result = store.update(json("""
                 { "retry": { "maxRetries": -2, "baseDelayMs": 5 }, "timeouts": { "idleMs": "long" }, "model": "x" }"""));
 
-        assertThat(result).isInstanceOfSatisfying(SettingsUpdate.Rejected.class, rejected ->
-                assertThat(rejected.reasons()).map(FileProblem::describe).containsExactlyInAnyOrder(
-                        "retry.maxRetries: must be ≥ 0",
-                        "timeouts.idleMs: must be a whole number",
-                        "model: 'x' is not a model selector of the form provider/modelId"));
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        SettingsUpdate.Rejected.class,
+                        rejected -> assertThat(rejected.reasons())
+                                .map(FileProblem::describe)
+                                .containsExactlyInAnyOrder(
+                                        "retry.maxRetries: must be ≥ 0",
+                                        "timeouts.idleMs: must be a whole number",
+                                        "model: 'x' is not a model selector of the form provider/modelId"));
         assertThat(file).hasBinaryContent(before);
         assertThat(Files.getLastModifiedTime(file)).isEqualTo(mtime);
         assertThat(store.current()).isSameAs(settingsBefore);
@@ -265,8 +279,12 @@ class SettingsStoreTest {
 
         SettingsUpdate result = store.update(json("[1]"));
 
-        assertThat(result).isInstanceOfSatisfying(SettingsUpdate.Rejected.class,
-                rejected -> assertThat(rejected.reasons()).singleElement().satisfies(p -> assertThat(p.isError()).isTrue()));
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        SettingsUpdate.Rejected.class,
+                        rejected -> assertThat(rejected.reasons())
+                                .singleElement()
+                                .satisfies(p -> assertThat(p.isError()).isTrue()));
         assertThat(filesInDir()).isEmpty();
     }
 
@@ -296,7 +314,9 @@ class SettingsStoreTest {
 
         store.update(json("{ \"retry\": { \"enabled\": false } }"));
 
-        assertThat(heard).singleElement().satisfies(s -> assertThat(s.retry().enabled()).isFalse());
+        assertThat(heard)
+                .singleElement()
+                .satisfies(s -> assertThat(s.retry().enabled()).isFalse());
         assertThat(heard.getFirst()).isSameAs(store.current());
         assertThat(savedWhenHeard).containsExactly(true);
     }
@@ -347,8 +367,10 @@ class SettingsStoreTest {
         assertThat(effective.get("retry").get("maxRetries").intValue()).isEqualTo(2);
         assertThat(effective.get("retry").get("futureKnob").intValue()).isEqualTo(1);
         assertThat(effective.get("retry").get("baseDelayMs").longValue()).isEqualTo(500);
-        assertThat(effective.get("retry").get("fallbackRevertPolicy").textValue()).isEqualTo("cooldown-expiry");
-        assertThat(effective.get("timeouts")).hasToString("{\"connectMs\":10000,\"firstByteMs\":60000,\"idleMs\":120000}");
+        assertThat(effective.get("retry").get("fallbackRevertPolicy").textValue())
+                .isEqualTo("cooldown-expiry");
+        assertThat(effective.get("timeouts"))
+                .hasToString("{\"connectMs\":10000,\"firstByteMs\":60000,\"idleMs\":120000}");
         assertThat(SettingsValidator.validate(effective).settings()).isEqualTo(open().current());
     }
 
@@ -365,8 +387,9 @@ class SettingsStoreTest {
     @Test
     void anApiKeyInSettingsIsReportedAndNeverInEffectiveJson() throws Exception {
         String canary = "sk-canary-4f9a1c77e2";
-        write("{ \"providers\": { \"openai\": { \"api\": \"openai-completions\", \"baseUrl\": \"https://api.openai.com/v1\", "
-                + "\"apiKey\": \"" + canary + "\" } } }");
+        write(
+                "{ \"providers\": { \"openai\": { \"api\": \"openai-completions\", \"baseUrl\": \"https://api.openai.com/v1\", "
+                        + "\"apiKey\": \"" + canary + "\" } } }");
 
         SettingsStore store = open();
 
@@ -387,11 +410,15 @@ class SettingsStoreTest {
                 { "providers": { "openai": { "api": "openai-completions", "baseUrl": "https://api.openai.com/v1",
                                              "apiKey": "sk-canary-4f9a1c77e2" } } }"""));
 
-        assertThat(result).isInstanceOfSatisfying(SettingsUpdate.Rejected.class, rejected ->
-                assertThat(rejected.reasons()).singleElement().satisfies(p -> {
-                    assertThat(p.keyPath()).isEqualTo("providers.openai.apiKey");
-                    assertThat(p.toString()).doesNotContain("sk-canary");
-                }));
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        SettingsUpdate.Rejected.class,
+                        rejected -> assertThat(rejected.reasons())
+                                .singleElement()
+                                .satisfies(p -> {
+                                    assertThat(p.keyPath()).isEqualTo("providers.openai.apiKey");
+                                    assertThat(p.toString()).doesNotContain("sk-canary");
+                                }));
         assertThat(filesInDir()).isEmpty();
     }
 
@@ -405,7 +432,8 @@ class SettingsStoreTest {
             String key = "k" + t;
             workers.add(Thread.ofPlatform().start(() -> {
                 for (int i = 1; i <= perThread; i++) {
-                    store.update(MAPPER.createObjectNode().set("counters", MAPPER.createObjectNode().put(key, i)));
+                    store.update(MAPPER.createObjectNode()
+                            .set("counters", MAPPER.createObjectNode().put(key, i)));
                 }
             }));
         }
@@ -426,7 +454,8 @@ class SettingsStoreTest {
         SettingsStore store = SettingsStore.open(dir, CLOCK, BUILT_IN);
 
         assertThat(store.current().providers()).containsOnlyKeys("simulator");
-        assertThat(store.current().allModels()).extracting(ModelRef::selector)
+        assertThat(store.current().allModels())
+                .extracting(ModelRef::selector)
                 .containsExactly("simulator/rebound-simulator");
         assertThat(store.usesBuiltInProvider()).isTrue();
         assertThat(store.effectiveJson().path("providers").isEmpty()).isTrue();
@@ -447,21 +476,26 @@ class SettingsStoreTest {
         SettingsStore notJson = SettingsStore.open(dir, CLOCK, BUILT_IN);
         assertThat(notJson.current().providers()).isEmpty();
         assertThat(notJson.usesBuiltInProvider()).isFalse();
-        assertThat(notJson.problems()).singleElement().satisfies(p -> assertThat(p.describe())
-                .contains("is not valid JSON"));
+        assertThat(notJson.problems())
+                .singleElement()
+                .satisfies(p -> assertThat(p.describe()).contains("is not valid JSON"));
 
         write("{ \"providers\": { \"openai\": { \"api\": \"openai-completions\", \"baseUrl\": \"not a url\", "
                 + "\"models\": [ { \"id\": \"gpt-4o\" } ] } } }");
         SettingsStore badProvider = SettingsStore.open(dir, CLOCK, BUILT_IN);
         assertThat(badProvider.current().providers()).isEmpty();
         assertThat(badProvider.usesBuiltInProvider()).isFalse();
-        assertThat(badProvider.problems()).anySatisfy(p -> assertThat(p.describe()).contains("baseUrl"));
+        assertThat(badProvider.problems())
+                .anySatisfy(p -> assertThat(p.describe()).contains("baseUrl"));
 
         for (String noProviders : List.of("", "{}", "{ \"providers\": {} }", "{ \"providers\": null }")) {
             write(noProviders);
-            assertThat(SettingsStore.open(dir, CLOCK, BUILT_IN).usesBuiltInProvider()).as(noProviders).isTrue();
+            assertThat(SettingsStore.open(dir, CLOCK, BUILT_IN).usesBuiltInProvider())
+                    .as(noProviders)
+                    .isTrue();
         }
         Files.delete(file);
-        assertThat(SettingsStore.open(dir, CLOCK, BUILT_IN).usesBuiltInProvider()).isTrue();
+        assertThat(SettingsStore.open(dir, CLOCK, BUILT_IN).usesBuiltInProvider())
+                .isTrue();
     }
 }

@@ -1,12 +1,11 @@
 package dev.rebound.settings;
 
-import dev.rebound.files.FileProblem;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rebound.transcript.ModelRef;
+import dev.rebound.files.FileProblem;
 import dev.rebound.json.Json;
+import dev.rebound.transcript.ModelRef;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -57,14 +56,30 @@ class SettingsValidatorTest {
         assertThat(s.modelRoles()).containsExactly(Map.entry("title", new ModelRef("openai", "gpt-4.1-nano")));
         assertThat(s.providers()).containsOnlyKeys("openai", "anthropic", "ollama", "sim");
         assertThat(s.providers().keySet()).containsExactly("openai", "anthropic", "ollama", "sim");
-        assertThat(s.providers().get("openai")).isEqualTo(new ProviderConfig("openai", ProviderApi.OPENAI_COMPLETIONS,
-                "https://api.openai.com/v1",
-                List.of(new ModelConfig("gpt-4.1-mini", 1047576), new ModelConfig("gpt-4.1-nano", null))));
+        assertThat(s.providers().get("openai"))
+                .isEqualTo(new ProviderConfig(
+                        "openai",
+                        ProviderApi.OPENAI_COMPLETIONS,
+                        "https://api.openai.com/v1",
+                        List.of(new ModelConfig("gpt-4.1-mini", 1047576), new ModelConfig("gpt-4.1-nano", null))));
         assertThat(s.providers().get("sim").baseUrl()).isNull();
-        assertThat(s.retry()).isEqualTo(new RetrySettings(true, 7, 250, 0, -1, false,
-                Map.of("default", List.of("anthropic/claude-sonnet-4-5", "ollama/llama3.2"),
-                        "ollama/*", List.of("sim/echo"), "openai/gpt-4.1-mini", List.of("ollama/llama3.2")),
-                RetrySettings.RevertPolicy.NEVER, 0));
+        assertThat(s.retry())
+                .isEqualTo(new RetrySettings(
+                        true,
+                        7,
+                        250,
+                        0,
+                        -1,
+                        false,
+                        Map.of(
+                                "default",
+                                List.of("anthropic/claude-sonnet-4-5", "ollama/llama3.2"),
+                                "ollama/*",
+                                List.of("sim/echo"),
+                                "openai/gpt-4.1-mini",
+                                List.of("ollama/llama3.2")),
+                        RetrySettings.RevertPolicy.NEVER,
+                        0));
         assertThat(s.timeouts()).isEqualTo(new TimeoutSettings(1000, 2000, 3000));
     }
 
@@ -77,29 +92,32 @@ class SettingsValidatorTest {
     }
 
     @ParameterizedTest(name = "{0} = {1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "retry.maxRetries        | -1        | retry.maxRetries: must be ≥ 0",
-        "retry.maxRetries        | 1001      | retry.maxRetries: must be ≤ 1000",
-        "retry.maxRetries        | 2.5       | retry.maxRetries: must be a whole number",
-        "retry.maxRetries        | '3'       | retry.maxRetries: must be a whole number",
-        "retry.maxRetries        | [3]       | retry.maxRetries: must be a whole number",
-        "retry.maxRetries        | {}        | retry.maxRetries: must be a whole number",
-        "retry.baseDelayMs       | 3600001   | retry.baseDelayMs: must be ≤ 3600000",
-        "retry.baseDelayMs       | -5        | retry.baseDelayMs: must be ≥ 0",
-        "retry.refusalPinMs      | -1        | retry.refusalPinMs: must be ≥ 0",
-        "retry.enabled           | 'yes'     | retry.enabled: must be true or false",
-        "retry.modelFallback     | 1         | retry.modelFallback: must be true or false",
-        "retry.fallbackRevertPolicy | 'sometimes' | retry.fallbackRevertPolicy: must be one of cooldown-expiry, never",
-        "timeouts.connectMs      | 0         | timeouts.connectMs: must be > 0",
-        "timeouts.idleMs         | -1        | timeouts.idleMs: must be > 0",
-        "timeouts.firstByteMs    | 1.5       | timeouts.firstByteMs: must be a whole number",
-        "model                   | 'gpt4'    | model: 'gpt4' is not a model selector of the form provider/modelId",
-        "model                   | 42        | model: must be a model selector string (provider/modelId)",
-        "retry                   | true      | retry: must be an object",
-        "timeouts                | []        | timeouts: must be an object",
-        "providers               | []        | providers: must be an object",
-        "modelRoles              | 'x/y'     | modelRoles: must be an object",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "retry.maxRetries        | -1        | retry.maxRetries: must be ≥ 0",
+                "retry.maxRetries        | 1001      | retry.maxRetries: must be ≤ 1000",
+                "retry.maxRetries        | 2.5       | retry.maxRetries: must be a whole number",
+                "retry.maxRetries        | '3'       | retry.maxRetries: must be a whole number",
+                "retry.maxRetries        | [3]       | retry.maxRetries: must be a whole number",
+                "retry.maxRetries        | {}        | retry.maxRetries: must be a whole number",
+                "retry.baseDelayMs       | 3600001   | retry.baseDelayMs: must be ≤ 3600000",
+                "retry.baseDelayMs       | -5        | retry.baseDelayMs: must be ≥ 0",
+                "retry.refusalPinMs      | -1        | retry.refusalPinMs: must be ≥ 0",
+                "retry.enabled           | 'yes'     | retry.enabled: must be true or false",
+                "retry.modelFallback     | 1         | retry.modelFallback: must be true or false",
+                "retry.fallbackRevertPolicy | 'sometimes' | retry.fallbackRevertPolicy: must be one of cooldown-expiry, never",
+                "timeouts.connectMs      | 0         | timeouts.connectMs: must be > 0",
+                "timeouts.idleMs         | -1        | timeouts.idleMs: must be > 0",
+                "timeouts.firstByteMs    | 1.5       | timeouts.firstByteMs: must be a whole number",
+                "model                   | 'gpt4'    | model: 'gpt4' is not a model selector of the form provider/modelId",
+                "model                   | 42        | model: must be a model selector string (provider/modelId)",
+                "retry                   | true      | retry: must be an object",
+                "timeouts                | []        | timeouts: must be an object",
+                "providers               | []        | providers: must be an object",
+                "modelRoles              | 'x/y'     | modelRoles: must be an object",
+            })
     void reportsAnInvalidValueWithItsKeyPathAndUsesTheDefault(String keyPath, String value, String expected)
             throws Exception {
         String[] keys = keyPath.split("\\.");
@@ -120,13 +138,14 @@ class SettingsValidatorTest {
                 { "retry": { "maxRetries": -1, "baseDelayMs": 42, "enabled": false },
                   "timeouts": { "connectMs": "soon", "idleMs": 5 } }""");
 
-        assertThat(described(result)).containsExactly("retry.maxRetries: must be ≥ 0",
-                "timeouts.connectMs: must be a whole number");
+        assertThat(described(result))
+                .containsExactly("retry.maxRetries: must be ≥ 0", "timeouts.connectMs: must be a whole number");
         assertThat(result.settings().retry().maxRetries()).isEqualTo(RetrySettings.DEFAULTS.maxRetries());
         assertThat(result.settings().retry().baseDelayMs()).isEqualTo(42);
         assertThat(result.settings().retry().enabled()).isFalse();
-        assertThat(result.settings().timeouts()).isEqualTo(
-                new TimeoutSettings(TimeoutSettings.DEFAULTS.connectMs(), TimeoutSettings.DEFAULTS.firstByteMs(), 5));
+        assertThat(result.settings().timeouts())
+                .isEqualTo(new TimeoutSettings(
+                        TimeoutSettings.DEFAULTS.connectMs(), TimeoutSettings.DEFAULTS.firstByteMs(), 5));
     }
 
     @Test
@@ -160,14 +179,15 @@ class SettingsValidatorTest {
                     "ok": { "api": "openai-responses", "baseUrl": "http://localhost:1234" }
                 } }""");
 
-        assertThat(described(result)).containsExactly(
-                "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, simulator",
-                "providers.noapi.api: is required; must be one of openai-completions, openai-responses, "
-                        + "anthropic-messages, simulator",
-                "providers.nourl.baseUrl: is required (the base URL of the provider's API, like https://api.openai.com/v1)",
-                "providers.relative.baseUrl: 'api.example.com/v1' must be an absolute http(s) URL, like "
-                        + "https://api.openai.com/v1",
-                "providers.ftp.baseUrl: 'ftp://example.com' must be an absolute http(s) URL, like https://api.openai.com/v1");
+        assertThat(described(result))
+                .containsExactly(
+                        "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, simulator",
+                        "providers.noapi.api: is required; must be one of openai-completions, openai-responses, "
+                                + "anthropic-messages, simulator",
+                        "providers.nourl.baseUrl: is required (the base URL of the provider's API, like https://api.openai.com/v1)",
+                        "providers.relative.baseUrl: 'api.example.com/v1' must be an absolute http(s) URL, like "
+                                + "https://api.openai.com/v1",
+                        "providers.ftp.baseUrl: 'ftp://example.com' must be an absolute http(s) URL, like https://api.openai.com/v1");
         assertThat(result.settings().providers()).containsOnlyKeys("sim", "ok");
     }
 
@@ -179,16 +199,21 @@ class SettingsValidatorTest {
                                 { "id": "d", "contextWindow": 8192.5 }, { "id": "e", "contextWindow": 4096 } ] },
                   "q": { "api": "simulator", "models": { "id": "x" } } } }""");
 
-        assertThat(described(result)).containsExactly(
-                "providers.p.models[1].id: duplicate model id 'a'",
-                "providers.p.models[2].id: must be a non-empty string without surrounding spaces",
-                "providers.p.models[3].id: must be a non-empty string without surrounding spaces",
-                "providers.p.models[4]: must be an object with an id",
-                "providers.p.models[5].contextWindow: must be > 0",
-                "providers.p.models[6].contextWindow: must be a whole number",
-                "providers.q.models: must be an array of models ({\"id\": ...})");
-        assertThat(result.settings().providers().get("p").models()).containsExactly(new ModelConfig("a", null),
-                new ModelConfig("c", null), new ModelConfig("d", null), new ModelConfig("e", 4096));
+        assertThat(described(result))
+                .containsExactly(
+                        "providers.p.models[1].id: duplicate model id 'a'",
+                        "providers.p.models[2].id: must be a non-empty string without surrounding spaces",
+                        "providers.p.models[3].id: must be a non-empty string without surrounding spaces",
+                        "providers.p.models[4]: must be an object with an id",
+                        "providers.p.models[5].contextWindow: must be > 0",
+                        "providers.p.models[6].contextWindow: must be a whole number",
+                        "providers.q.models: must be an array of models ({\"id\": ...})");
+        assertThat(result.settings().providers().get("p").models())
+                .containsExactly(
+                        new ModelConfig("a", null),
+                        new ModelConfig("c", null),
+                        new ModelConfig("d", null),
+                        new ModelConfig("e", 4096));
         assertThat(result.settings().providers().get("q").models()).isEmpty();
     }
 
@@ -199,18 +224,22 @@ class SettingsValidatorTest {
                     "models": [ { "id": "a", "name": " Model A " }, { "id": "b", "name": "" },
                                 { "id": "c", "name": 3 } ] } } }""");
 
-        assertThat(described(result)).containsExactly("providers.p.models[1].name: must be a non-empty string",
-                "providers.p.models[2].name: must be a non-empty string");
-        assertThat(result.settings().providers().get("p").models()).containsExactly(new ModelConfig("a", null,
-                "Model A"), new ModelConfig("b", null), new ModelConfig("c", null));
+        assertThat(described(result))
+                .containsExactly(
+                        "providers.p.models[1].name: must be a non-empty string",
+                        "providers.p.models[2].name: must be a non-empty string");
+        assertThat(result.settings().providers().get("p").models())
+                .containsExactly(
+                        new ModelConfig("a", null, "Model A"), new ModelConfig("b", null), new ModelConfig("c", null));
     }
 
     @Test
     void providerKeysCannotContainASlashBecauseSelectorsSplitThere() throws Exception {
         SettingsValidator.Result result = validate("{ \"providers\": { \"open/ai\": { \"api\": \"simulator\" } } }");
 
-        assertThat(described(result)).containsExactly(
-                "providers[\"open/ai\"]: a provider key must be non-empty, without '/' and without surrounding spaces");
+        assertThat(described(result))
+                .containsExactly(
+                        "providers[\"open/ai\"]: a provider key must be non-empty, without '/' and without surrounding spaces");
     }
 
     @Test
@@ -221,17 +250,20 @@ class SettingsValidatorTest {
                   "retry": { "fallbackChains": { "default": ["anthropic/claude-sonnet-4-5", "llama", 3],
                                                  "/x": [], "title": "openai/gpt-4.1-nano" } } }""".formatted(PROVIDERS));
 
-        assertThat(described(result)).containsExactly(
-                "modelRoles.title: 'nano' is not a model selector of the form provider/modelId",
-                "retry.fallbackChains.default[1]: 'llama' is not a model selector of the form provider/modelId; "
-                        + "this entry is skipped",
-                "retry.fallbackChains.default[2]: must be a model selector string (provider/modelId); this entry is "
-                        + "skipped",
-                "retry.fallbackChains[\"/x\"]: '/x' is not a model selector of the form provider/modelId; this entry "
-                        + "is skipped",
-                "retry.fallbackChains.title: must be an array of model selectors (provider/modelId); this entry is "
-                        + "skipped");
-        assertThat(result.problems()).filteredOn(FileProblem::isError).extracting(FileProblem::keyPath)
+        assertThat(described(result))
+                .containsExactly(
+                        "modelRoles.title: 'nano' is not a model selector of the form provider/modelId",
+                        "retry.fallbackChains.default[1]: 'llama' is not a model selector of the form provider/modelId; "
+                                + "this entry is skipped",
+                        "retry.fallbackChains.default[2]: must be a model selector string (provider/modelId); this entry is "
+                                + "skipped",
+                        "retry.fallbackChains[\"/x\"]: '/x' is not a model selector of the form provider/modelId; this entry "
+                                + "is skipped",
+                        "retry.fallbackChains.title: must be an array of model selectors (provider/modelId); this entry is "
+                                + "skipped");
+        assertThat(result.problems())
+                .filteredOn(FileProblem::isError)
+                .extracting(FileProblem::keyPath)
                 .containsExactly("modelRoles.title");
         assertThat(result.settings().modelRoles()).isEmpty();
         assertThat(result.settings().retry().fallbackChains())
@@ -244,18 +276,18 @@ class SettingsValidatorTest {
                 { %s,
                   "model": "openai/gpt-5",
                   "modelRoles": { "title": "mistral/small" },
-                  "retry": { "fallbackChains": { "default": ["groq/llama"], "deepseek/*": [], "openai/o9": [] } } }"""
-                .formatted(PROVIDERS));
+                  "retry": { "fallbackChains": { "default": ["groq/llama"], "deepseek/*": [], "openai/o9": [] } } }""".formatted(PROVIDERS));
 
         assertThat(result.hasErrors()).isFalse();
         assertThat(result.problems()).allMatch(p -> p.severity() == FileProblem.Severity.WARNING);
-        assertThat(described(result)).containsExactly(
-                "model: 'openai/gpt-5' is not among the models of provider 'openai'",
-                "modelRoles.title: 'mistral/small' names provider 'mistral', which is not configured in providers",
-                "retry.fallbackChains.default[0]: 'groq/llama' names provider 'groq', which is not configured in providers; "
-                        + "this entry is skipped",
-                "retry.fallbackChains[\"deepseek/*\"]: provider 'deepseek' is not configured in providers",
-                "retry.fallbackChains[\"openai/o9\"]: 'openai/o9' is not among the models of provider 'openai'");
+        assertThat(described(result))
+                .containsExactly(
+                        "model: 'openai/gpt-5' is not among the models of provider 'openai'",
+                        "modelRoles.title: 'mistral/small' names provider 'mistral', which is not configured in providers",
+                        "retry.fallbackChains.default[0]: 'groq/llama' names provider 'groq', which is not configured in providers; "
+                                + "this entry is skipped",
+                        "retry.fallbackChains[\"deepseek/*\"]: provider 'deepseek' is not configured in providers",
+                        "retry.fallbackChains[\"openai/o9\"]: 'openai/o9' is not among the models of provider 'openai'");
         assertThat(result.settings().model()).isEqualTo(new ModelRef("openai", "gpt-5"));
         assertThat(result.settings().retry().fallbackChains()).containsKeys("default", "deepseek/*", "openai/o9");
     }
@@ -275,16 +307,19 @@ class SettingsValidatorTest {
                 { "providers": { "openai": { "api": "openai-completions", "baseUrl": "https://api.openai.com/v1",
                                              "apiKey": "sk-canary-0123456789" } } }""");
 
-        assertThat(described(result)).containsExactly("providers.openai.apiKey: API keys do not belong in "
-                + "settings.json, which is not kept secret; move the key to credentials.json. It is ignored here.");
+        assertThat(described(result))
+                .containsExactly(
+                        "providers.openai.apiKey: API keys do not belong in "
+                                + "settings.json, which is not kept secret; move the key to credentials.json. It is ignored here.");
         assertThat(result.problems()).noneMatch(FileProblem::isError);
         assertThat(result.settings().toString()).doesNotContain("canary");
     }
 
     @Test
     void nullMeansNotSet() throws Exception {
-        SettingsValidator.Result result = validate("{ \"model\": null, \"retry\": { \"maxRetries\": null }, \"timeouts\": null, "
-                + "\"providers\": { \"x\": null } }");
+        SettingsValidator.Result result =
+                validate("{ \"model\": null, \"retry\": { \"maxRetries\": null }, \"timeouts\": null, "
+                        + "\"providers\": { \"x\": null } }");
 
         assertThat(result.problems()).isEmpty();
         assertThat(result.settings()).isEqualTo(Settings.DEFAULTS);
@@ -303,7 +338,8 @@ class SettingsValidatorTest {
     @Test
     void pluginsIsAnObjectOfObjectsWhoseEnabledSwitchIsABoolean() throws Exception {
         assertThat(validate("{\"plugins\": {\"retry-journal\": {\"enabled\": false, \"file\": \"x\"}}}")
-                .problems()).isEmpty();
+                        .problems())
+                .isEmpty();
         assertThat(described(validate("{\"plugins\": []}"))).containsExactly("plugins: must be an object");
         assertThat(described(validate("{\"plugins\": {\"a\": true, \"b\": {\"enabled\": \"no\"}}}")))
                 .containsExactly(

@@ -25,11 +25,13 @@ class WriteFailuresTest {
 
     @Test
     void permissionDeniedSaysWhichFolderNeedsWritePermission() {
-        String text = WriteFailures.explain(file(), new AccessDeniedException(dir.resolve(".settings.json.1.tmp")
-                .toString()));
+        String text = WriteFailures.explain(
+                file(),
+                new AccessDeniedException(dir.resolve(".settings.json.1.tmp").toString()));
 
-        assertThat(text).isEqualTo("Rebound may not write to " + dir + ". Give your user write permission on that "
-                + "folder (and on settings.json), then try again.");
+        assertThat(text)
+                .isEqualTo("Rebound may not write to " + dir + ". Give your user write permission on that "
+                        + "folder (and on settings.json), then try again.");
     }
 
     @Test
@@ -50,8 +52,11 @@ class WriteFailuresTest {
 
     @Test
     void aFileAnotherProgramHoldsAsksToCloseIt() {
-        String text = WriteFailures.explain(file(), os(dir.resolve(".settings.json.3.tmp"),
-                "The process cannot access the file because it is being used by another process"));
+        String text = WriteFailures.explain(
+                file(),
+                os(
+                        dir.resolve(".settings.json.3.tmp"),
+                        "The process cannot access the file because it is being used by another process"));
 
         assertThat(text).isEqualTo("settings.json is in use by another program. Close that program, then try again.");
     }

@@ -24,8 +24,8 @@ class BuiltInSimulatorTest {
         String url = simulator.baseUrl();
         assertThat(simulator.runningUrl()).isEqualTo(url).startsWith("http://127.0.0.1:");
         try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpResponse<String> models = http.send(HttpRequest.newBuilder(URI.create(url + "/models")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> models = http.send(
+                    HttpRequest.newBuilder(URI.create(url + "/models")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(models.body()).contains("rebound-simulator");
         }
         simulator.close();

@@ -16,7 +16,9 @@ class ReplyComposerTest {
         String a = text(new ReplyComposer(1).reply("How do retries work?"));
         String again = text(new ReplyComposer(1).reply("How do retries work?"));
         long distinct = java.util.stream.LongStream.range(0, 8)
-                .mapToObj(seed -> text(new ReplyComposer(seed).reply("How do retries work?"))).distinct().count();
+                .mapToObj(seed -> text(new ReplyComposer(seed).reply("How do retries work?")))
+                .distinct()
+                .count();
 
         assertThat(again).isEqualTo(a);
         assertThat(distinct).isGreaterThan(4);
@@ -26,28 +28,38 @@ class ReplyComposerTest {
     void aLongReplyHasHeadingsListsATableAndCode() {
         String reply = text(new ReplyComposer(3).reply("Give me a long answer"));
 
-        assertThat(reply).startsWith("## ").contains("\n### 1. ", "\n- **", "| status | meaning | what to do |",
-                "\n|---|---|---|\n", "\n```");
+        assertThat(reply)
+                .startsWith("## ")
+                .contains("\n### 1. ", "\n- **", "| status | meaning | what to do |", "\n|---|---|---|\n", "\n```");
         assertThat(Tokens.count(reply)).isBetween(ReplyComposer.LONG_TOKENS - 10, ReplyComposer.LONG_TOKENS);
     }
 
     @Test
     void aReplyEndsOnAWholeParagraphNotInsideACodeBlockOrTable() {
         for (long seed = 0; seed < 40; seed++) {
-            for (String prompt : List.of("hi", "Give me a long answer", "answer in 700 tokens", "answer in 90 tokens")) {
+            for (String prompt :
+                    List.of("hi", "Give me a long answer", "answer in 700 tokens", "answer in 90 tokens")) {
                 List<String> tokens = new ReplyComposer(seed).reply(prompt);
                 String reply = text(tokens);
                 String lastLine = reply.substring(reply.lastIndexOf('\n') + 1);
 
                 assertThat(tokens).as("seed %d, %s", seed, prompt).hasSize(ReplyComposer.targetTokens(prompt));
                 assertThat(reply.lines().filter(line -> line.startsWith("```")).count() % 2)
-                        .as("fences closed, seed %d, %s", seed, prompt).isZero();
-                assertThat(lastLine).as("seed %d, %s", seed, prompt).endsWith(".").doesNotStartWith("|")
-                        .doesNotStartWith("- ").doesNotStartWith("#");
+                        .as("fences closed, seed %d, %s", seed, prompt)
+                        .isZero();
+                assertThat(lastLine)
+                        .as("seed %d, %s", seed, prompt)
+                        .endsWith(".")
+                        .doesNotStartWith("|")
+                        .doesNotStartWith("- ")
+                        .doesNotStartWith("#");
                 for (String block : reply.split("\n\n")) {
-                    List<String> lines = block.lines().filter(l -> l.startsWith("- ") || l.startsWith("| 4")
-                            || l.startsWith("| 5")).toList();
-                    assertThat(lines).as("no list item or table row twice, seed %d", seed).doesNotHaveDuplicates();
+                    List<String> lines = block.lines()
+                            .filter(l -> l.startsWith("- ") || l.startsWith("| 4") || l.startsWith("| 5"))
+                            .toList();
+                    assertThat(lines)
+                            .as("no list item or table row twice, seed %d", seed)
+                            .doesNotHaveDuplicates();
                 }
             }
         }
@@ -61,7 +73,8 @@ class ReplyComposerTest {
 
     @Test
     void onlyAnExplicitRequestChangesTheLength() {
-        assertThat(ReplyComposer.targetTokens("How long should a client back off?")).isEqualTo(ReplyComposer.SHORT_TOKENS);
+        assertThat(ReplyComposer.targetTokens("How long should a client back off?"))
+                .isEqualTo(ReplyComposer.SHORT_TOKENS);
         assertThat(ReplyComposer.targetTokens("My model has a 128000 tokens context; what now?"))
                 .isEqualTo(ReplyComposer.SHORT_TOKENS);
         assertThat(ReplyComposer.targetTokens("Reply with exactly 80 tokens")).isEqualTo(80);

@@ -2,13 +2,9 @@ package dev.rebound.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.event.ErrorKind;
-import dev.rebound.transcript.ModelRef;
-import dev.rebound.transcript.StopReason;
-import dev.rebound.transcript.UserMessage;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.Secret;
+import dev.rebound.event.ErrorKind;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.ProviderRequest;
@@ -26,6 +22,10 @@ import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.TimeoutSettings;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.UserMessage;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -45,6 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SimulatedFaultsClassificationTest {
     /** A key long enough that Rebound's key scrubber does not mistake JSON for it. */
     private static final String KEY = "sim-key-primary";
+
     private static final TimeoutSettings QUICK = new TimeoutSettings(1_000, 2_000, 400);
     private static final ScheduledExecutorService SCHEDULER = StreamWatchdog.newScheduler();
     private static final ErrorClassifier CLASSIFIER = new ErrorClassifier();
@@ -54,8 +55,11 @@ class SimulatedFaultsClassificationTest {
     @BeforeAll
     static void start() throws Exception {
         server = SimulatorServer.start(new SimulatorServer.Config(0, 0, 7), new FaultQueue());
-        provider = new SimulatorApiProvider(new OpenAiCompletionsProvider(HttpClients.newSharedClient(),
-                Clock.systemUTC(), new StreamWatchdog(SCHEDULER)), server::baseUrl, Clock.systemUTC());
+        provider = new SimulatorApiProvider(
+                new OpenAiCompletionsProvider(
+                        HttpClients.newSharedClient(), Clock.systemUTC(), new StreamWatchdog(SCHEDULER)),
+                server::baseUrl,
+                Clock.systemUTC());
     }
 
     @AfterAll
@@ -66,11 +70,15 @@ class SimulatedFaultsClassificationTest {
 
     private static AssistantMessage call(Fault fault, String key) {
         server.faults().replace(List.of(FaultStep.any(fault)));
-        ProviderConfig config = new ProviderConfig("simulator", ProviderApi.SIMULATOR, null,
-                List.of(new ModelConfig(SimulatorServer.MODEL_ID, null)));
-        ProviderRequest request = new ProviderRequest("a1", config, new ModelRef("simulator", SimulatorServer.MODEL_ID),
+        ProviderConfig config = new ProviderConfig(
+                "simulator", ProviderApi.SIMULATOR, null, List.of(new ModelConfig(SimulatorServer.MODEL_ID, null)));
+        ProviderRequest request = new ProviderRequest(
+                "a1",
+                config,
+                new ModelRef("simulator", SimulatorServer.MODEL_ID),
                 List.of(new UserMessage("u1", "hello", 1)),
-                new Credential("simulator", "primary", new Secret(key)), QUICK);
+                new Credential("simulator", "primary", new Secret(key)),
+                QUICK);
         return provider.stream(request, StreamListener.IGNORE, new CallControl());
     }
 
@@ -81,16 +89,31 @@ class SimulatedFaultsClassificationTest {
     static Stream<Arguments> retryableFaults() {
         return Stream.of(
                 Arguments.of(new Fault.Overload(), ErrorKind.TRANSIENT, null, "529 Overloaded: Overloaded"),
-                Arguments.of(new Fault.ServerError(503), ErrorKind.TRANSIENT, null,
+                Arguments.of(
+                        new Fault.ServerError(503),
+                        ErrorKind.TRANSIENT,
+                        null,
                         "503 Service Unavailable: The server is overloaded or not ready yet."),
-                Arguments.of(new Fault.ServerError(500), ErrorKind.TRANSIENT, null,
+                Arguments.of(
+                        new Fault.ServerError(500),
+                        ErrorKind.TRANSIENT,
+                        null,
                         "500 Internal Server Error: The server had an error"),
                 Arguments.of(new Fault.RateLimit(3L, null), ErrorKind.RATE_LIMIT, null, "429 Too Many Requests"),
-                Arguments.of(new Fault.UsageLimit(90), ErrorKind.USAGE_LIMIT, UsageLimitReason.QUOTA,
+                Arguments.of(
+                        new Fault.UsageLimit(90),
+                        ErrorKind.USAGE_LIMIT,
+                        UsageLimitReason.QUOTA,
                         "The usage limit has been reached"),
-                Arguments.of(new Fault.InsufficientQuota(), ErrorKind.USAGE_LIMIT, UsageLimitReason.BILLING,
+                Arguments.of(
+                        new Fault.InsufficientQuota(),
+                        ErrorKind.USAGE_LIMIT,
+                        UsageLimitReason.BILLING,
                         "You exceeded your current quota"),
-                Arguments.of(new Fault.ResetBeforeHeaders(), ErrorKind.TRANSIENT, null,
+                Arguments.of(
+                        new Fault.ResetBeforeHeaders(),
+                        ErrorKind.TRANSIENT,
+                        null,
                         "Connection reset before the response headers arrived"),
                 Arguments.of(new Fault.CutAfter(0), ErrorKind.TRANSIENT, null, "The stream ended before the reply"),
                 Arguments.of(new Fault.Stall(0), ErrorKind.TRANSIENT, null, "Stream stalled"),
@@ -120,9 +143,12 @@ class SimulatedFaultsClassificationTest {
         AssistantMessage millis = call(new Fault.RateLimit(null, 1500L), KEY);
         AssistantMessage usage = call(new Fault.UsageLimit(90), KEY);
 
-        assertThat(hints.parse(seconds.failure(), seconds.errorMessage()).map(RetryHint::delayMs)).contains(3000L);
-        assertThat(hints.parse(millis.failure(), millis.errorMessage()).map(RetryHint::delayMs)).contains(1500L);
-        assertThat(hints.parse(usage.failure(), usage.errorMessage()).map(RetryHint::delayMs)).contains(90_000L);
+        assertThat(hints.parse(seconds.failure(), seconds.errorMessage()).map(RetryHint::delayMs))
+                .contains(3000L);
+        assertThat(hints.parse(millis.failure(), millis.errorMessage()).map(RetryHint::delayMs))
+                .contains(1500L);
+        assertThat(hints.parse(usage.failure(), usage.errorMessage()).map(RetryHint::delayMs))
+                .contains(90_000L);
     }
 
     @Test
@@ -169,8 +195,8 @@ class SimulatedFaultsClassificationTest {
     void aStepKeptForOneKeyWaitsForThatKey() {
         server.faults().replace(List.of(new FaultStep(new Fault.Overload(), "sim-key-secondary")));
 
-        Optional<Integer> other = Optional.ofNullable(callQueued("sim-key-primary").failure())
-                .map(f -> f.httpStatus());
+        Optional<Integer> other =
+                Optional.ofNullable(callQueued("sim-key-primary").failure()).map(f -> f.httpStatus());
         AssistantMessage keyed = callQueued("sim-key-secondary");
 
         assertThat(other).isEmpty();
@@ -179,10 +205,18 @@ class SimulatedFaultsClassificationTest {
     }
 
     private static AssistantMessage callQueued(String key) {
-        ProviderConfig config = new ProviderConfig("simulator", ProviderApi.SIMULATOR, server.baseUrl(),
+        ProviderConfig config = new ProviderConfig(
+                "simulator",
+                ProviderApi.SIMULATOR,
+                server.baseUrl(),
                 List.of(new ModelConfig(SimulatorServer.MODEL_ID, null)));
-        ProviderRequest request = new ProviderRequest("a1", config, new ModelRef("simulator", SimulatorServer.MODEL_ID),
-                List.of(new UserMessage("u1", "hello", 1)), new Credential("simulator", "x", new Secret(key)), QUICK);
+        ProviderRequest request = new ProviderRequest(
+                "a1",
+                config,
+                new ModelRef("simulator", SimulatorServer.MODEL_ID),
+                List.of(new UserMessage("u1", "hello", 1)),
+                new Credential("simulator", "x", new Secret(key)),
+                QUICK);
         return provider.stream(request, StreamListener.IGNORE, new CallControl());
     }
 }

@@ -52,7 +52,8 @@ class SimulatorServerTest {
         byte[] bytes = body(prompt).getBytes(UTF_8);
         OutputStream out = socket.getOutputStream();
         out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                + "Content-Length: " + bytes.length + "\r\n\r\n").getBytes(UTF_8));
+                        + "Content-Length: " + bytes.length + "\r\n\r\n")
+                .getBytes(UTF_8));
         out.write(bytes);
         out.flush();
         return socket;
@@ -78,7 +79,8 @@ class SimulatorServerTest {
         StringBuilder text = new StringBuilder();
         for (String line : response.lines().toList()) {
             if (line.startsWith("data: {")) {
-                JsonNode delta = JSON.readTree(line.substring(6)).path("choices").path(0).path("delta");
+                JsonNode delta =
+                        JSON.readTree(line.substring(6)).path("choices").path(0).path("delta");
                 text.append(delta.path("content").asText(""));
             }
         }
@@ -173,12 +175,15 @@ class SimulatorServerTest {
     @Test
     void twoConcurrentStreamsEachGetTheirWholeReply() throws Exception {
         start(2_000);
-        try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+        try (HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
             HttpRequest request = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
-                    .POST(HttpRequest.BodyPublishers.ofString(body("What is backoff?"))).build();
-            CompletableFuture<HttpResponse<String>> first = http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
-            CompletableFuture<HttpResponse<String>> second = http.sendAsync(request,
-                    HttpResponse.BodyHandlers.ofString());
+                    .POST(HttpRequest.BodyPublishers.ofString(body("What is backoff?")))
+                    .build();
+            CompletableFuture<HttpResponse<String>> first =
+                    http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+            CompletableFuture<HttpResponse<String>> second =
+                    http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
 
             String one = first.get().body();
             String two = second.get().body();

@@ -29,8 +29,7 @@ class StreamPacerTest {
         }
     }
 
-    private record Chunk(long at, String text) {
-    }
+    private record Chunk(long at, String text) {}
 
     private static List<Chunk> run(FakeTicker ticker, int tokens, double rate, long costPerChunkNanos)
             throws Exception {
@@ -100,10 +99,10 @@ class StreamPacerTest {
     void aRateAboveAMillionTokensPerSecondIsRefusedWithTheRange() {
         SimulatorServer.checkRate(SimulatorServer.MAX_TOKENS_PER_SECOND);
 
-        assertThatThrownBy(() -> SimulatorServer.checkRate(1e22)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SimulatorServer.checkRate(1e22))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("tokens per second must be from 0 (as fast as possible) to 1,000,000, not "
                         + "10000000000000000000000");
-        assertThatThrownBy(() -> new SimulatorServer.Config(0, Double.NaN, 1))
-                .hasMessageEndingWith("not NaN");
+        assertThatThrownBy(() -> new SimulatorServer.Config(0, Double.NaN, 1)).hasMessageEndingWith("not NaN");
     }
 }

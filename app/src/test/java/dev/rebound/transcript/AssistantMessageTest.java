@@ -8,22 +8,40 @@ import org.junit.jupiter.api.Test;
 class AssistantMessageTest {
 
     private static AssistantMessage failed(List<ContentBlock> content, StopDetails details) {
-        return new AssistantMessage("m1", content, "p", "m", "openai-completions", null, null, StopReason.ERROR,
-                "boom", details, ProviderFailure.of(FailureKind.TRANSPORT), 0);
+        return new AssistantMessage(
+                "m1",
+                content,
+                "p",
+                "m",
+                "openai-completions",
+                null,
+                null,
+                StopReason.ERROR,
+                "boom",
+                details,
+                ProviderFailure.of(FailureKind.TRANSPORT),
+                0);
     }
 
     @Test
     void aFailureWithNoContentHasNoObservableOutput() {
         assertThat(failed(List.of(), null).hasObservableOutput()).isFalse();
-        assertThat(failed(List.of(new ContentBlock.Text("")), null).hasObservableOutput()).isFalse();
+        assertThat(failed(List.of(new ContentBlock.Text("")), null).hasObservableOutput())
+                .isFalse();
     }
 
     @Test
     void textThinkingRedactedThinkingAndToolCallsAreObservable() {
-        assertThat(failed(List.of(new ContentBlock.Text("Hel")), null).hasObservableOutput()).isTrue();
-        assertThat(failed(List.of(new ContentBlock.Thinking("hmm", false)), null).hasObservableOutput()).isTrue();
-        assertThat(failed(List.of(new ContentBlock.Thinking("", true)), null).hasObservableOutput()).isTrue();
-        assertThat(failed(List.of(new ContentBlock.ToolCall("c", "f", "{}")), null).hasObservableOutput()).isTrue();
+        assertThat(failed(List.of(new ContentBlock.Text("Hel")), null).hasObservableOutput())
+                .isTrue();
+        assertThat(failed(List.of(new ContentBlock.Thinking("hmm", false)), null)
+                        .hasObservableOutput())
+                .isTrue();
+        assertThat(failed(List.of(new ContentBlock.Thinking("", true)), null).hasObservableOutput())
+                .isTrue();
+        assertThat(failed(List.of(new ContentBlock.ToolCall("c", "f", "{}")), null)
+                        .hasObservableOutput())
+                .isTrue();
     }
 
     @Test
@@ -34,8 +52,9 @@ class AssistantMessageTest {
 
     @Test
     void textJoinsOnlyTheTextBlocks() {
-        AssistantMessage m = failed(List.of(new ContentBlock.Thinking("x", false), new ContentBlock.Text("a"),
-                new ContentBlock.Text("b")), null);
+        AssistantMessage m = failed(
+                List.of(new ContentBlock.Thinking("x", false), new ContentBlock.Text("a"), new ContentBlock.Text("b")),
+                null);
         assertThat(m.text()).isEqualTo("ab");
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.app.DesktopHarness;
 import dev.rebound.e2e.Sse;
-import dev.rebound.ui.view.FxTicker;
 import dev.rebound.history.SessionSummary;
 import java.lang.ref.WeakReference;
 import java.nio.file.Files;
@@ -43,6 +42,7 @@ class ChatWindowTest {
 
     @TempDir
     Path configDir;
+
     private final MockWebServer server = new MockWebServer();
     private final FxRobot robot = new FxRobot();
     private WindowFixture window;
@@ -54,8 +54,8 @@ class ChatWindowTest {
 
     private void openWindow(String retry) throws Exception {
         server.start();
-        window = WindowFixture.open(DesktopHarness.start(configDir, server.url("/v1").toString(), retry), configDir,
-                (owner, tab) -> { });
+        window = WindowFixture.open(
+                DesktopHarness.start(configDir, server.url("/v1").toString(), retry), configDir, (owner, tab) -> {});
     }
 
     @AfterEach
@@ -80,7 +80,8 @@ class ChatWindowTest {
 
     private boolean shows(String text) {
         return robot.lookup((Node n) -> n instanceof Label l && text.equals(l.getText()) && l.isVisible())
-                .tryQuery().isPresent();
+                .tryQuery()
+                .isPresent();
     }
 
     private boolean idle() {
@@ -94,15 +95,22 @@ class ChatWindowTest {
     @Test
     void enterSendsThePromptAndTheStreamedReplyIsRenderedAsMarkdown() throws Exception {
         openWindow("{}");
-        server.enqueue(Sse.reply("# Plan\n\n", "Use **bold** and `code`.\n\n", "| a | b |\n|---|---|\n| 1 | 2 |\n\n",
-                "```java\nint x = 1;\n```\n", "\nSee [docs](https://example.com)."));
+        server.enqueue(Sse.reply(
+                "# Plan\n\n",
+                "Use **bold** and `code`.\n\n",
+                "| a | b |\n|---|---|\n| 1 | 2 |\n\n",
+                "```java\nint x = 1;\n```\n",
+                "\nSee [docs](https://example.com)."));
 
         sendPrompt("Hello there");
 
-        waitFor(() -> robot.lookup(".md-strong").tryQuery().isPresent() && robot.lookup(".md-table").tryQuery()
-                .isPresent() && robot.lookup(".md-link").tryQuery().isPresent() && idle());
+        waitFor(() -> robot.lookup(".md-strong").tryQuery().isPresent()
+                && robot.lookup(".md-table").tryQuery().isPresent()
+                && robot.lookup(".md-link").tryQuery().isPresent()
+                && idle());
         assertThat(robot.lookup(".md-strong").queryAs(Text.class).getText()).isEqualTo("bold");
-        assertThat(robot.lookup(".md-h1 .md-text").queryAs(Text.class).getText()).isEqualTo("Plan");
+        assertThat(robot.lookup(".md-h1 .md-text").queryAs(Text.class).getText())
+                .isEqualTo("Plan");
         assertThat(robot.lookup(".md-code-text").queryAs(Text.class).getText()).isEqualTo("int x = 1;");
         assertThat(robot.lookup(".md-copy").tryQuery()).isPresent();
         assertThat(robot.lookup("#composer").queryTextInputControl().getText()).isEmpty();
@@ -123,7 +131,8 @@ class ChatWindowTest {
         waitFor(this::bannerShown);
         waitFor(() -> robot.lookup(".md-strong").tryQuery().isPresent() && !bannerShown() && idle());
         List<String> headlines = window.headlines();
-        assertThat(headlines).contains("Retrying (1/10) in 2s… (Esc to cancel)", "Retrying (1/10) in 1s… (Esc to cancel)");
+        assertThat(headlines)
+                .contains("Retrying (1/10) in 2s… (Esc to cancel)", "Retrying (1/10) in 1s… (Esc to cancel)");
         assertThat(headlines.indexOf("Retrying (1/10) in 1s… (Esc to cancel)"))
                 .isGreaterThan(headlines.indexOf("Retrying (1/10) in 2s… (Esc to cancel)"));
         assertThat(server.getRequestCount()).isEqualTo(4);
@@ -138,9 +147,12 @@ class ChatWindowTest {
 
         sendPrompt("Hi");
 
-        waitFor(() -> !bannerShown() && idle() && robot.lookup(".reply-error").tryQuery().isPresent());
+        waitFor(() -> !bannerShown()
+                && idle()
+                && robot.lookup(".reply-error").tryQuery().isPresent());
         assertThat(robot.lookup(".reply-error").queryAs(Label.class).getText())
-                .startsWith("Retry failed after 2 attempts: ").contains("Overloaded");
+                .startsWith("Retry failed after 2 attempts: ")
+                .contains("Overloaded");
         assertThat(server.getRequestCount()).isEqualTo(3);
     }
 
@@ -214,7 +226,9 @@ class ChatWindowTest {
         long clicked = System.nanoTime();
         robot.clickOn("#retry-now");
 
-        assertThat(server.takeRequest(2, TimeUnit.SECONDS)).as("the retry, well before its 30 s").isNotNull();
+        assertThat(server.takeRequest(2, TimeUnit.SECONDS))
+                .as("the retry, well before its 30 s")
+                .isNotNull();
         assertThat(Duration.ofNanos(System.nanoTime() - clicked)).isLessThan(Duration.ofSeconds(2));
         waitFor(() -> robot.lookup(".md-strong").tryQuery().isPresent() && !bannerShown() && idle());
         assertThat(server.getRequestCount()).isEqualTo(2);
@@ -224,14 +238,19 @@ class ChatWindowTest {
     void theWaitingLineGoesWithTheFirstTextWhileTheReplyStillStreams() throws Exception {
         openWindow("{}");
         String first = Sse.chunk("First words");
-        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
                 .body(first + Sse.chunk(" and the rest") + Sse.finish())
-                .throttleBody(first.length(), 3, TimeUnit.SECONDS).build());
+                .throttleBody(first.length(), 3, TimeUnit.SECONDS)
+                .build());
 
         sendPrompt("Hi");
 
-        waitFor(() -> robot.lookup((Node n) -> n instanceof Text t && t.getText().contains("First words"))
-                .tryQuery().isPresent());
+        waitFor(() -> robot.lookup(
+                        (Node n) -> n instanceof Text t && t.getText().contains("First words"))
+                .tryQuery()
+                .isPresent());
         assertThat(idle()).as("the reply is still streaming").isFalse();
         assertThat(shows("Waiting for the reply…")).isFalse();
     }
@@ -248,16 +267,23 @@ class ChatWindowTest {
 
         sendPrompt("Write a lot");
 
-        waitFor(() -> idle() && robot.lookup((Node n) -> n instanceof Text t && t.getText().contains("closing line")
-                && t.isVisible()).tryQuery().isPresent());
+        waitFor(() -> idle()
+                && robot.lookup((Node n) ->
+                                n instanceof Text t && t.getText().contains("closing line") && t.isVisible())
+                        .tryQuery()
+                        .isPresent());
         assertThat(chatRows().size()).as("the prompt and the reply's parts").isGreaterThan(3);
         Node lastRow = robot.lookup(".message-cell").queryAll().stream()
-                .filter(n -> n.lookup(".md-paragraph") != null && ((ListCell<?>) n).getIndex()
-                        == chatRows().size() - 1).findFirst().orElseThrow();
+                .filter(n -> n.lookup(".md-paragraph") != null
+                        && ((ListCell<?>) n).getIndex() == chatRows().size() - 1)
+                .findFirst()
+                .orElseThrow();
         assertThat(lastRow.getStyleClass()).contains("reply-continued").doesNotContain("reply-continues");
-        javafx.geometry.Bounds list = robot.lookup(".chat-list").query().localToScreen(
-                robot.lookup(".chat-list").query().getBoundsInLocal());
-        assertThat(lastRow.localToScreen(lastRow.getBoundsInLocal()).getMaxY()).as("the end is in view")
+        javafx.geometry.Bounds list = robot.lookup(".chat-list")
+                .query()
+                .localToScreen(robot.lookup(".chat-list").query().getBoundsInLocal());
+        assertThat(lastRow.localToScreen(lastRow.getBoundsInLocal()).getMaxY())
+                .as("the end is in view")
                 .isLessThanOrEqualTo(list.getMaxY() + 1);
     }
 
@@ -269,8 +295,12 @@ class ChatWindowTest {
             body.append(Sse.chunk("Paragraph " + i + " of a long answer, with **bold " + i + "** words in it.\n\n"));
         }
         body.append(Sse.chunk("The closing line.")).append(Sse.finish());
-        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body(body.toString()).throttleBody(2_000, 250, TimeUnit.MILLISECONDS).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(body.toString())
+                .throttleBody(2_000, 250, TimeUnit.MILLISECONDS)
+                .build());
 
         sendPrompt("Write a lot");
         waitFor(() -> chatRows().size() >= 3);
@@ -278,18 +308,41 @@ class ChatWindowTest {
 
         waitFor(this::idle);
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup((Node n) -> n instanceof Text t && t.getText().contains("closing line")
-                && t.isVisible() && onScreen(n)).tryQuery()).as("the end stays out of view").isEmpty();
+        assertThat(robot.lookup((Node n) -> n instanceof Text t
+                                && t.getText().contains("closing line")
+                                && t.isVisible()
+                                && onScreen(n))
+                        .tryQuery())
+                .as("the end stays out of view")
+                .isEmpty();
     }
 
     /** One notch of a mouse wheel turned up over the middle of {@code node}. */
     private static javafx.scene.input.ScrollEvent wheelUp(Node node) {
         javafx.geometry.Bounds bounds = node.localToScene(node.getBoundsInLocal());
         javafx.geometry.Bounds screen = node.localToScreen(node.getBoundsInLocal());
-        return new javafx.scene.input.ScrollEvent(javafx.scene.input.ScrollEvent.SCROLL, bounds.getCenterX(),
-                bounds.getCenterY(), screen.getCenterX(), screen.getCenterY(), false, false, false, false, false,
-                false, 0, 40, 0, 40, javafx.scene.input.ScrollEvent.HorizontalTextScrollUnits.NONE, 0,
-                javafx.scene.input.ScrollEvent.VerticalTextScrollUnits.LINES, 1, 0, null);
+        return new javafx.scene.input.ScrollEvent(
+                javafx.scene.input.ScrollEvent.SCROLL,
+                bounds.getCenterX(),
+                bounds.getCenterY(),
+                screen.getCenterX(),
+                screen.getCenterY(),
+                false,
+                false,
+                false,
+                false,
+                false,
+                false,
+                0,
+                40,
+                0,
+                40,
+                javafx.scene.input.ScrollEvent.HorizontalTextScrollUnits.NONE,
+                0,
+                javafx.scene.input.ScrollEvent.VerticalTextScrollUnits.LINES,
+                1,
+                0,
+                null);
     }
 
     /** Whether a node lies within the chat list's visible area. */
@@ -314,21 +367,28 @@ class ChatWindowTest {
         Node body = robot.lookup(".md-code-body").query();
         Text code = robot.lookup(".md-code-text").queryAs(Text.class);
         assertThat(code.getText()).isEqualTo(longLine);
-        assertThat(code.getBoundsInLocal().getWidth()).as("one unwrapped line")
+        assertThat(code.getBoundsInLocal().getWidth())
+                .as("one unwrapped line")
                 .isGreaterThan(body.getLayoutBounds().getWidth());
-        javafx.scene.control.ScrollBar sideways = robot.lookup(".md-code-body .scroll-bar:horizontal")
-                .queryAs(javafx.scene.control.ScrollBar.class);
+        javafx.scene.control.ScrollBar sideways =
+                robot.lookup(".md-code-body .scroll-bar:horizontal").queryAs(javafx.scene.control.ScrollBar.class);
         assertThat(sideways.isVisible()).as("a sideways scroll bar").isTrue();
-        assertThat(sideways.getBoundsInParent().getMinY()).as("the bar is under the code, not over it")
+        assertThat(sideways.getBoundsInParent().getMinY())
+                .as("the bar is under the code, not over it")
                 .isGreaterThanOrEqualTo(code.getBoundsInParent().getMaxY() - 1);
-        assertThat(body.getLayoutBounds().getHeight()).as("room for the code and the bar")
+        assertThat(body.getLayoutBounds().getHeight())
+                .as("room for the code and the bar")
                 .isGreaterThanOrEqualTo(code.getLayoutBounds().getHeight() + sideways.getHeight() - 1);
         robot.interact(() -> sideways.setValue(sideways.getMax()));
-        assertThat(code.getBoundsInParent().getMaxX()).as("the end of the line scrolled into view")
+        assertThat(code.getBoundsInParent().getMaxX())
+                .as("the end of the line scrolled into view")
                 .isCloseTo(body.getLayoutBounds().getWidth(), org.assertj.core.data.Offset.offset(2.0));
 
         javafx.scene.control.ScrollBar chatBar = robot.lookup(".chat-list .scroll-bar:vertical").queryAll().stream()
-                .map(javafx.scene.control.ScrollBar.class::cast).filter(Node::isVisible).findFirst().orElseThrow();
+                .map(javafx.scene.control.ScrollBar.class::cast)
+                .filter(Node::isVisible)
+                .findFirst()
+                .orElseThrow();
         double before = chatBar.getValue();
         // A wheel turned over the code: fired at the code's text, as the scene would deliver it.
         robot.interact(() -> javafx.event.Event.fireEvent(code, wheelUp(code)));
@@ -339,16 +399,22 @@ class ChatWindowTest {
     @Test
     void theReasoningShowsAsAFoldedLineAboveTheReplyAndUnfoldsOnClick() throws Exception {
         openWindow("{}");
-        server.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "text/event-stream")
-                .body(Sse.reasoning("Weigh the options. ") + Sse.reasoning("Pick one.") + Sse.chunk("**Done**.")
-                        + Sse.finish()).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(Sse.reasoning("Weigh the options. ")
+                        + Sse.reasoning("Pick one.")
+                        + Sse.chunk("**Done**.")
+                        + Sse.finish())
+                .build());
 
         sendPrompt("Decide");
 
         waitFor(() -> idle() && robot.lookup(".md-strong").tryQuery().isPresent());
         Node toggle = robot.lookup(".thinking-toggle").query();
         assertThat(((javafx.scene.control.Labeled) toggle).getText()).isEqualTo("▸ Thinking · 28 characters");
-        assertThat(robot.lookup(".thinking-text").queryAs(Label.class).isVisible()).isFalse();
+        assertThat(robot.lookup(".thinking-text").queryAs(Label.class).isVisible())
+                .isFalse();
 
         robot.clickOn(toggle);
 
@@ -400,7 +466,9 @@ class ChatWindowTest {
         robot.press(KeyCode.CONTROL).type(KeyCode.N).release(KeyCode.CONTROL);
         waitFor(() -> sessions().getItems().size() == 2 && chatRows().isEmpty());
         sendPrompt("Two");
-        waitFor(() -> idle() && chatRows().size() == 2 && robot.lookup(".md-strong").tryQuery().isPresent());
+        waitFor(() -> idle()
+                && chatRows().size() == 2
+                && robot.lookup(".md-strong").tryQuery().isPresent());
 
         List<WeakReference<Node>> panes = new ArrayList<>();
         FxToolkit.setupFixture(() -> {
@@ -414,7 +482,8 @@ class ChatWindowTest {
             System.gc();
             Thread.sleep(20);
         }
-        assertThat(old.stream().filter(ref -> ref.get() != null).count()).as("old chat panes still reachable")
+        assertThat(old.stream().filter(ref -> ref.get() != null).count())
+                .as("old chat panes still reachable")
                 .isZero();
     }
 
@@ -424,15 +493,20 @@ class ChatWindowTest {
                 { "local": [ { "label": "a", "apiKey": "sk-a-0000" }, { "label": "b", "apiKey": "sk-b-1111" } ] }
                 """);
         openWindow("{}");
-        server.enqueue(new MockResponse.Builder().code(429).addHeader("Content-Type", "application/json")
-                .addHeader("retry-after", "1800").body("{\"type\":\"error\",\"error\":{\"type\":"
-                        + "\"usage_limit_error\",\"message\":\"You've hit your usage limit for this plan.\"}}").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .addHeader("Content-Type", "application/json")
+                .addHeader("retry-after", "1800")
+                .body("{\"type\":\"error\",\"error\":{\"type\":"
+                        + "\"usage_limit_error\",\"message\":\"You've hit your usage limit for this plan.\"}}")
+                .build());
         server.enqueue(Sse.reply("From key **b**"));
 
         sendPrompt("Hi");
 
         waitFor(() -> idle() && robot.lookup(".md-strong").tryQuery().isPresent());
-        assertThat(showsNotice("Switched local from key \"a\" to \"b\" after a usage limit.")).isTrue();
+        assertThat(showsNotice("Switched local from key \"a\" to \"b\" after a usage limit."))
+                .isTrue();
     }
 
     @Test
@@ -451,12 +525,16 @@ class ChatWindowTest {
         sendPrompt("Later");
 
         waitFor(() -> showsNotice("Back on " + DesktopHarness.MODEL + " (your model); local/other-model was a "
-                + "temporary fallback.") && idle());
+                        + "temporary fallback.")
+                && idle());
     }
 
     private boolean showsNotice(String text) {
-        return robot.lookup((Node n) -> n instanceof Label l && l.getStyleClass().contains("notice")
-                && l.getText().endsWith(text)).tryQuery().isPresent();
+        return robot.lookup((Node n) -> n instanceof Label l
+                        && l.getStyleClass().contains("notice")
+                        && l.getText().endsWith(text))
+                .tryQuery()
+                .isPresent();
     }
 
     @Test
@@ -464,10 +542,12 @@ class ChatWindowTest {
         openWindow("{}");
         String message = "Rate limit reached for gpt-4.1-mini in organization org-example on requests per min (RPM): "
                 + "Limit 3, Used 3, Requested 1. Please try again in 30s. Visit the rate limits page to learn more.";
-        server.enqueue(new MockResponse.Builder().code(429).addHeader("Content-Type", "application/json")
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .addHeader("Content-Type", "application/json")
                 .addHeader("retry-after", "30")
-                .body("{\"error\":{\"type\":\"requests\",\"code\":\"rate_limit_exceeded\",\"message\":\""
-                        + message + "\"}}")
+                .body("{\"error\":{\"type\":\"requests\",\"code\":\"rate_limit_exceeded\",\"message\":\"" + message
+                        + "\"}}")
                 .build());
 
         sendPrompt("Hi");
@@ -476,7 +556,8 @@ class ChatWindowTest {
 
         for (String id : List.of("#retry-now", "#cancel-retry")) {
             Button button = robot.lookup(id).queryAs(Button.class);
-            double preferred = WaitForAsyncUtils.asyncFx(() -> button.prefWidth(-1)).get();
+            double preferred =
+                    WaitForAsyncUtils.asyncFx(() -> button.prefWidth(-1)).get();
             assertThat(button.getWidth()).as(id + " width").isGreaterThanOrEqualTo(preferred - 0.5);
         }
         robot.clickOn("#cancel-retry");

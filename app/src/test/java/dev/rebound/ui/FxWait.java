@@ -9,8 +9,7 @@ public final class FxWait {
     /** Long enough for a loaded 2-core machine; a passing test returns as soon as its condition holds. */
     public static final long SECONDS = 15;
 
-    private FxWait() {
-    }
+    private FxWait() {}
 
     /** Returns once {@code condition}, evaluated on the FX thread, is true; throws after {@link #SECONDS}. */
     public static void until(Callable<Boolean> condition) throws Exception {
@@ -19,6 +18,9 @@ public final class FxWait {
 
     /** Returns once {@code condition}, evaluated on the FX thread, is true; throws after {@code seconds}. */
     public static void until(Callable<Boolean> condition, long seconds) throws Exception {
-        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(condition).get());
+        WaitForAsyncUtils.waitFor(
+                seconds,
+                TimeUnit.SECONDS,
+                () -> WaitForAsyncUtils.asyncFx(condition).get());
     }
 }

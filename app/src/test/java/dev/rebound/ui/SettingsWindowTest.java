@@ -40,6 +40,7 @@ class SettingsWindowTest {
 
     @TempDir
     Path configDir;
+
     private final MockWebServer server = new MockWebServer();
     private final FxRobot robot = new FxRobot();
     private DesktopHarness harness;
@@ -58,8 +59,14 @@ class SettingsWindowTest {
         stage = FxToolkit.setupFixture(() -> {
             opener = new SettingsWindowOpener(context.settingsServices(), Platform::runLater, context.background());
             Stage s = new Stage();
-            DesktopApp.show(s, context, UiPreferences.load(configDir.resolve("state/desktop.json")),
-                    Platform::runLater, new FxTicker(), url -> { }, opener);
+            DesktopApp.show(
+                    s,
+                    context,
+                    UiPreferences.load(configDir.resolve("state/desktop.json")),
+                    Platform::runLater,
+                    new FxTicker(),
+                    url -> {},
+                    opener);
             return s;
         });
         FxWait.until(() -> robot.lookup("#composer").tryQuery().isPresent());
@@ -96,8 +103,10 @@ class SettingsWindowTest {
     /** Opens a combo box and clicks an entry of its popup list. */
     private void choose(String combo, String entry) throws Exception {
         robot.clickOn(combo);
-        Predicate<Node> inPopup = n -> n instanceof ListCell<?> c && entry.equals(c.getText())
-                && c.getScene().getWindow() instanceof PopupWindow && c.isVisible();
+        Predicate<Node> inPopup = n -> n instanceof ListCell<?> c
+                && entry.equals(c.getText())
+                && c.getScene().getWindow() instanceof PopupWindow
+                && c.isVisible();
         FxWait.until(() -> robot.lookup(inPopup).tryQuery().isPresent());
         robot.clickOn(inPopup);
     }
@@ -107,17 +116,23 @@ class SettingsWindowTest {
     }
 
     private JsonNode savedRetry() throws Exception {
-        return JSON.readTree(Files.readString(configDir.resolve("settings.json"))).path("retry");
+        return JSON.readTree(Files.readString(configDir.resolve("settings.json")))
+                .path("retry");
     }
 
     private boolean shows(String prefix) {
-        return robot.lookup((Node n) -> n instanceof Labeled l && l.getText() != null && l.getText().contains(prefix)
-                && l.isVisible()).tryQuery().isPresent();
+        return robot.lookup((Node n) -> n instanceof Labeled l
+                        && l.getText() != null
+                        && l.getText().contains(prefix)
+                        && l.isVisible())
+                .tryQuery()
+                .isPresent();
     }
 
     /** The retry banner's headline while the banner is shown, else empty. */
     private String bannerHeadline() {
-        boolean shown = robot.lookup("#retry-banner").tryQuery().filter(Node::isVisible).isPresent();
+        boolean shown =
+                robot.lookup("#retry-banner").tryQuery().filter(Node::isVisible).isPresent();
         return shown ? robot.lookup("#retry-headline").queryAs(Label.class).getText() : "";
     }
 
@@ -147,8 +162,10 @@ class SettingsWindowTest {
 
         replaceText("#retry-maxRetries", "-1");
 
-        FxWait.until(() -> robot.lookup("#retry-maxRetries-error").queryAs(Label.class).isVisible());
-        assertThat(robot.lookup("#retry-maxRetries-error").queryAs(Label.class).getText()).isEqualTo("must be ≥ 0");
+        FxWait.until(() ->
+                robot.lookup("#retry-maxRetries-error").queryAs(Label.class).isVisible());
+        assertThat(robot.lookup("#retry-maxRetries-error").queryAs(Label.class).getText())
+                .isEqualTo("must be ≥ 0");
         assertThat(robot.lookup("#settings-save").query().isDisabled()).isTrue();
         replaceText("#retry-maxRetries", "5");
         FxWait.until(() -> !robot.lookup("#settings-save").query().isDisabled());
@@ -165,9 +182,11 @@ class SettingsWindowTest {
 
         robot.clickOn("#chain-new-key").write("default").type(KeyCode.ENTER);
         FxWait.until(() -> robot.lookup((Node n) -> n instanceof ListCell<?> c && "default".equals(c.getText()))
-                .tryQuery().isPresent());
+                .tryQuery()
+                .isPresent());
         assertThat(robot.lookup("#settings-message").queryAs(Label.class).getText())
-                .as("Enter in the key field adds the chain and does not save").isEmpty();
+                .as("Enter in the key field adds the chain and does not save")
+                .isEmpty();
         choose("#chain-model-choice", "local/test-model");
         robot.clickOn("#chain-model-add");
         choose("#chain-model-choice", "local/other-model");
@@ -185,9 +204,11 @@ class SettingsWindowTest {
         server.enqueue(Overloaded.response());
         server.enqueue(Sse.reply("Answered by the **fallback**"));
         robot.clickOn("#composer").write("Hi").type(KeyCode.ENTER);
-        FxWait.until(() -> robot.lookup("#fallback-chip").tryQuery().map(Node::isVisible).orElse(false)
-                && shows("Switched to local/other-model"));
-        assertThat(robot.lookup("#fallback-chip").queryAs(Label.class).getText()).contains("local/other-model");
+        FxWait.until(() ->
+                robot.lookup("#fallback-chip").tryQuery().map(Node::isVisible).orElse(false)
+                        && shows("Switched to local/other-model"));
+        assertThat(robot.lookup("#fallback-chip").queryAs(Label.class).getText())
+                .contains("local/other-model");
         FxWait.until(() -> robot.lookup(".md-strong").tryQuery().isPresent());
         assertThat(server.takeRequest(1, TimeUnit.SECONDS).getBody().utf8()).contains("test-model");
         assertThat(server.takeRequest(1, TimeUnit.SECONDS).getBody().utf8()).contains("other-model");
@@ -199,13 +220,17 @@ class SettingsWindowTest {
         openSettings();
         robot.clickOn("Providers and credentials");
 
-        assertThat(robot.lookup("#credential-provider").queryComboBox().getValue()).isEqualTo("local");
+        assertThat(robot.lookup("#credential-provider").queryComboBox().getValue())
+                .isEqualTo("local");
         robot.clickOn("#credential-label").write("work");
         robot.clickOn("#credential-key").write("sk-test-000011112222wxyz").type(KeyCode.ENTER);
 
         FxWait.until(() -> shows("••••wxyz"));
-        assertThat(robot.lookup((Node n) -> n instanceof TextField t && t.isVisible()
-                && t.getText().contains("sk-test")).tryQuery()).isEmpty();
+        assertThat(robot.lookup((Node n) -> n instanceof TextField t
+                                && t.isVisible()
+                                && t.getText().contains("sk-test"))
+                        .tryQuery())
+                .isEmpty();
         robot.clickOn("#settings-save");
         FxWait.until(() -> !settingsOpen());
         assertThat(Files.readString(configDir.resolve("credentials.json"))).contains("sk-test-000011112222wxyz");

@@ -36,6 +36,7 @@ class WelcomeAndSimulatorMenuTest {
 
     @TempDir
     Path configDir;
+
     private final FxRobot robot = new FxRobot();
     private final List<SettingsTab> settingsOpened = new CopyOnWriteArrayList<>();
     private MockWebServer server;
@@ -69,19 +70,24 @@ class WelcomeAndSimulatorMenuTest {
     }
 
     private Label label(String text) {
-        return robot.lookup((Node n) -> n instanceof Label l && text.equals(l.getText())).queryAs(Label.class);
+        return robot.lookup((Node n) -> n instanceof Label l && text.equals(l.getText()))
+                .queryAs(Label.class);
     }
 
     /** The menu's title as shown (the mnemonic's underscore removed). */
     private String menuTitle() {
         Menu menu = robot.lookup(".menu-bar").queryAs(MenuBar.class).getMenus().stream()
-                .filter(m -> "simulate-menu".equals(m.getId())).findFirst().orElseThrow();
+                .filter(m -> "simulate-menu".equals(m.getId()))
+                .findFirst()
+                .orElseThrow();
         return menu.getText().replace("_", "");
     }
 
     private void openSimulateMenu() throws Exception {
-        Node title = robot.lookup((Node n) -> n instanceof Labeled l && l.getText() != null
-                && l.getText().replace("_", "").startsWith("Simulate failures")).query();
+        Node title = robot.lookup((Node n) -> n instanceof Labeled l
+                        && l.getText() != null
+                        && l.getText().replace("_", "").startsWith("Simulate failures"))
+                .query();
         robot.clickOn(title);
         waitFor(() -> robot.lookup("#simulate-queued").tryQuery().isPresent());
     }
@@ -91,11 +97,15 @@ class WelcomeAndSimulatorMenuTest {
         openWindow(DesktopHarness.startOffline(configDir, "{}"));
         waitFor(() -> visible("#welcome"));
 
-        assertThat(robot.lookup("#welcome-source").queryAs(Label.class).getText()).contains(SIMULATOR);
+        assertThat(robot.lookup("#welcome-source").queryAs(Label.class).getText())
+                .contains(SIMULATOR);
         assertThat(robot.lookup("#welcome-hint").queryAs(Label.class).getText()).contains("Simulate failures");
         assertThat(robot.lookup("#model-picker .list-cell").queryAllAs(Labeled.class))
-                .as("the picker's button shows the display name").anyMatch(cell -> SIMULATOR.equals(cell.getText()));
-        assertThat(robot.lookup(".notice").tryQuery()).as("the welcome replaces the first-run notice").isEmpty();
+                .as("the picker's button shows the display name")
+                .anyMatch(cell -> SIMULATOR.equals(cell.getText()));
+        assertThat(robot.lookup(".notice").tryQuery())
+                .as("the welcome replaces the first-run notice")
+                .isEmpty();
 
         robot.press(KeyCode.ALT).type(KeyCode.A).release(KeyCode.ALT);
         waitFor(() -> settingsOpened.contains(SettingsTab.PROVIDERS));
@@ -115,8 +125,10 @@ class WelcomeAndSimulatorMenuTest {
 
         for (String id : List.of("#welcome-source", "#welcome-hint")) {
             Label text = robot.lookup(id).queryAs(Label.class);
-            double needed = WaitForAsyncUtils.asyncFx(() -> text.prefHeight(text.getWidth())).get();
-            assertThat(text.getHeight()).as(id + " height (shorter means cut to '…')")
+            double needed = WaitForAsyncUtils.asyncFx(() -> text.prefHeight(text.getWidth()))
+                    .get();
+            assertThat(text.getHeight())
+                    .as(id + " height (shorter means cut to '…')")
                     .isGreaterThanOrEqualTo(needed - 0.5);
         }
     }
@@ -146,14 +158,15 @@ class WelcomeAndSimulatorMenuTest {
 
         waitFor(() -> !visible("#welcome"));
         waitFor(() -> visible("#retry-banner"));
-        waitFor(() -> robot.lookup(".md-h2").tryQuery().isPresent() && !visible("#retry-banner")
-                && visible("#send"));
+        waitFor(() -> robot.lookup(".md-h2").tryQuery().isPresent() && !visible("#retry-banner") && visible("#send"));
         assertThat(window.headlines()).anyMatch(h -> h.startsWith("Retrying (1/10)"));
         assertThat(window.headlines()).anyMatch(h -> h.startsWith("Retrying (3/10)"));
         assertThat(window.headlines()).noneMatch(h -> h.startsWith("Retrying (4/10)"));
         assertThat(menuTitle()).isEqualTo("Simulate failures");
-        assertThat(robot.lookup((Node n) -> n instanceof Label l && SIMULATOR.equals(l.getText())).tryQuery())
-                .as("the reply is signed with the simulator's name").isPresent();
+        assertThat(robot.lookup((Node n) -> n instanceof Label l && SIMULATOR.equals(l.getText()))
+                        .tryQuery())
+                .as("the reply is signed with the simulator's name")
+                .isPresent();
     }
 
     @Test
@@ -169,7 +182,9 @@ class WelcomeAndSimulatorMenuTest {
         waitFor(() -> visible("#simulate-unavailable"));
         assertThat(robot.lookup("#simulate-unavailable").queryAs(Label.class).getText())
                 .contains("local/test-model is a real provider");
-        assertThat(robot.lookup("#simulate-why").tryQuery()).as("the title's info mark carries the reason").isPresent();
+        assertThat(robot.lookup("#simulate-why").tryQuery())
+                .as("the title's info mark carries the reason")
+                .isPresent();
         Node overload = label("Overload ×3 (529)");
         assertThat(overload.isDisabled()).isTrue();
         robot.clickOn(overload);

@@ -46,11 +46,17 @@ final class WindowFixture implements AutoCloseable {
         Stage stage;
         try {
             stage = FxToolkit.setupFixture(() -> {
-            Stage s = new Stage();
-            DesktopApp.show(s, context, UiPreferences.load(configDir.resolve("state/desktop.json")),
-                    Platform::runLater, new FxTicker(), url -> { }, settings);
-            return s;
-        });
+                Stage s = new Stage();
+                DesktopApp.show(
+                        s,
+                        context,
+                        UiPreferences.load(configDir.resolve("state/desktop.json")),
+                        Platform::runLater,
+                        new FxTicker(),
+                        url -> {},
+                        settings);
+                return s;
+            });
         } catch (Exception | AssertionError e) {
             harness.close();
             throw e;

@@ -21,9 +21,19 @@ import java.util.Objects;
  * @param failure structured facts of the failure, or null
  * @param timestamp epoch milliseconds when it ended (or began, while it streams)
  */
-public record AssistantMessage(String id, List<ContentBlock> content, ModelRef model, String api, String credential,
-                               Usage usage, StopReason stopReason, String errorMessage, StopDetails stopDetails,
-                               ProviderFailure failure, long timestamp) implements ChatMessage {
+public record AssistantMessage(
+        String id,
+        List<ContentBlock> content,
+        ModelRef model,
+        String api,
+        String credential,
+        Usage usage,
+        StopReason stopReason,
+        String errorMessage,
+        StopDetails stopDetails,
+        ProviderFailure failure,
+        long timestamp)
+        implements ChatMessage {
 
     /** Requires an id and a model; null content and usage mean none. */
     public AssistantMessage {
@@ -55,8 +65,18 @@ public record AssistantMessage(String id, List<ContentBlock> content, ModelRef m
      * @return the message, with stop reason {@link StopReason#STOP}
      */
     public static AssistantMessage answered(String id, ModelRef model, String text, long timestamp) {
-        return new AssistantMessage(id, List.of(new ContentBlock.Text(text)), model, null, null, Usage.NONE,
-                StopReason.STOP, null, null, null, timestamp);
+        return new AssistantMessage(
+                id,
+                List.of(new ContentBlock.Text(text)),
+                model,
+                null,
+                null,
+                Usage.NONE,
+                StopReason.STOP,
+                null,
+                null,
+                null,
+                timestamp);
     }
 
     /**
@@ -69,10 +89,10 @@ public record AssistantMessage(String id, List<ContentBlock> content, ModelRef m
      * @param timestamp when it ended
      * @return the message, with stop reason {@link StopReason#ERROR}
      */
-    public static AssistantMessage failed(String id, ModelRef model, String errorMessage, ProviderFailure failure,
-                                          long timestamp) {
-        return new AssistantMessage(id, List.of(), model, null, null, Usage.NONE, StopReason.ERROR, errorMessage,
-                null, failure, timestamp);
+    public static AssistantMessage failed(
+            String id, ModelRef model, String errorMessage, ProviderFailure failure, long timestamp) {
+        return new AssistantMessage(
+                id, List.of(), model, null, null, Usage.NONE, StopReason.ERROR, errorMessage, null, failure, timestamp);
     }
 
     /**
@@ -85,8 +105,8 @@ public record AssistantMessage(String id, List<ContentBlock> content, ModelRef m
      * @return the message, with stop reason {@link StopReason#ABORTED}
      */
     public static AssistantMessage aborted(String id, ModelRef model, String errorMessage, long timestamp) {
-        return new AssistantMessage(id, List.of(), model, null, null, Usage.NONE, StopReason.ABORTED, errorMessage,
-                null, null, timestamp);
+        return new AssistantMessage(
+                id, List.of(), model, null, null, Usage.NONE, StopReason.ABORTED, errorMessage, null, null, timestamp);
     }
 
     /**
@@ -94,8 +114,8 @@ public record AssistantMessage(String id, List<ContentBlock> content, ModelRef m
      * @return this message with that content
      */
     public AssistantMessage withContent(List<ContentBlock> blocks) {
-        return new AssistantMessage(id, blocks, model, api, credential, usage, stopReason, errorMessage, stopDetails,
-                failure, timestamp);
+        return new AssistantMessage(
+                id, blocks, model, api, credential, usage, stopReason, errorMessage, stopDetails, failure, timestamp);
     }
 
     /**
@@ -104,8 +124,18 @@ public record AssistantMessage(String id, List<ContentBlock> content, ModelRef m
      * @return this message with them
      */
     public AssistantMessage withCall(String wireApi, String credentialLabel) {
-        return new AssistantMessage(id, content, model, wireApi, credentialLabel, usage, stopReason, errorMessage,
-                stopDetails, failure, timestamp);
+        return new AssistantMessage(
+                id,
+                content,
+                model,
+                wireApi,
+                credentialLabel,
+                usage,
+                stopReason,
+                errorMessage,
+                stopDetails,
+                failure,
+                timestamp);
     }
 
     /**
@@ -113,8 +143,8 @@ public record AssistantMessage(String id, List<ContentBlock> content, ModelRef m
      * @return this message with them
      */
     public AssistantMessage withUsage(Usage tokens) {
-        return new AssistantMessage(id, content, model, api, credential, tokens, stopReason, errorMessage,
-                stopDetails, failure, timestamp);
+        return new AssistantMessage(
+                id, content, model, api, credential, tokens, stopReason, errorMessage, stopDetails, failure, timestamp);
     }
 
     /**
@@ -122,8 +152,8 @@ public record AssistantMessage(String id, List<ContentBlock> content, ModelRef m
      * @return this message with it
      */
     public AssistantMessage withStopDetails(StopDetails details) {
-        return new AssistantMessage(id, content, model, api, credential, usage, stopReason, errorMessage, details,
-                failure, timestamp);
+        return new AssistantMessage(
+                id, content, model, api, credential, usage, stopReason, errorMessage, details, failure, timestamp);
     }
 
     @Override

@@ -11,8 +11,9 @@ package dev.rebound.api;
  *     success
  * @param reason why the chain ended
  */
-public record AutoRetryEnd(SessionRef session, String turnId, boolean success, int attempt, String finalError,
-                           RetryEndReason reason) implements SessionEvent {
+public record AutoRetryEnd(
+        SessionRef session, String turnId, boolean success, int attempt, String finalError, RetryEndReason reason)
+        implements SessionEvent {
     @Override
     public String type() {
         return "auto_retry_end";

@@ -14,9 +14,18 @@ package dev.rebound.api;
  * @param credential the label of the credential that failed, or null; never a key
  * @param retryAt epoch milliseconds when the retry is due
  */
-public record AutoRetryStart(SessionRef session, String turnId, int attempt, int maxAttempts, long delayMs,
-                             String errorMessage, ErrorKind errorKind, ModelRef model, String credential,
-                             long retryAt) implements SessionEvent {
+public record AutoRetryStart(
+        SessionRef session,
+        String turnId,
+        int attempt,
+        int maxAttempts,
+        long delayMs,
+        String errorMessage,
+        ErrorKind errorKind,
+        ModelRef model,
+        String credential,
+        long retryAt)
+        implements SessionEvent {
     @Override
     public String type() {
         return "auto_retry_start";

@@ -8,8 +8,7 @@ public sealed interface ContentBlock permits ContentBlock.Text, ContentBlock.Thi
      *
      * @param text the text
      */
-    record Text(String text) implements ContentBlock {
-    }
+    record Text(String text) implements ContentBlock {}
 
     /**
      * Reasoning the model showed.
@@ -17,8 +16,7 @@ public sealed interface ContentBlock permits ContentBlock.Text, ContentBlock.Thi
      * @param thinking the reasoning text (empty when redacted)
      * @param redacted true when the provider sent it encrypted
      */
-    record Thinking(String thinking, boolean redacted) implements ContentBlock {
-    }
+    record Thinking(String thinking, boolean redacted) implements ContentBlock {}
 
     /**
      * A tool call the model made.
@@ -27,6 +25,5 @@ public sealed interface ContentBlock permits ContentBlock.Text, ContentBlock.Thi
      * @param name the tool's name
      * @param arguments the arguments, as the model wrote them (JSON text)
      */
-    record ToolCall(String id, String name, String arguments) implements ContentBlock {
-    }
+    record ToolCall(String id, String name, String arguments) implements ContentBlock {}
 }

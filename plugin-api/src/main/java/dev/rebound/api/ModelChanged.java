@@ -9,8 +9,8 @@ package dev.rebound.api;
  * @param model the new model
  * @param reason who or what changed it
  */
-public record ModelChanged(SessionRef session, String turnId, ModelRef from, ModelRef model,
-                           ModelChangeReason reason) implements SessionEvent {
+public record ModelChanged(SessionRef session, String turnId, ModelRef from, ModelRef model, ModelChangeReason reason)
+        implements SessionEvent {
     @Override
     public String type() {
         return "model_changed";

@@ -12,8 +12,8 @@ import java.util.Map;
  * @param errorCode the provider's error code ({@code rate_limit_exceeded}, {@code insufficient_quota}...), or null
  * @param headers lower-case response header names to values
  */
-public record ProviderFailure(FailureKind kind, Integer httpStatus, String errorType, String errorCode,
-                              Map<String, String> headers) {
+public record ProviderFailure(
+        FailureKind kind, Integer httpStatus, String errorType, String errorCode, Map<String, String> headers) {
     /** Keeps an immutable copy of the headers; null means none. */
     public ProviderFailure {
         headers = headers == null ? Map.of() : Map.copyOf(headers);

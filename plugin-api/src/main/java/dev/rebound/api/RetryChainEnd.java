@@ -14,8 +14,15 @@ import java.util.List;
  * @param startedAt epoch milliseconds of the first failure
  * @param endedAt epoch milliseconds of the end
  */
-public record RetryChainEnd(SessionRef session, String turnId, List<RetryAttempt> attempts, RetryEndReason reason,
-                            String finalError, long startedAt, long endedAt) implements SessionEvent {
+public record RetryChainEnd(
+        SessionRef session,
+        String turnId,
+        List<RetryAttempt> attempts,
+        RetryEndReason reason,
+        String finalError,
+        long startedAt,
+        long endedAt)
+        implements SessionEvent {
     /** Keeps an immutable copy of the attempts. */
     public RetryChainEnd {
         attempts = List.copyOf(attempts);

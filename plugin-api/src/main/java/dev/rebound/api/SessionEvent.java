@@ -8,9 +8,21 @@ package dev.rebound.api;
  * <p>The hierarchy is sealed, but later versions of the app add event types: a {@code switch} over it needs a
  * {@code default} branch (see {@link SessionEventListener}).
  */
-public sealed interface SessionEvent permits AgentStart, MessageStart, MessageUpdate, MessageEnd, AgentEnd,
-        ModelChanged, Notice, AutoRetryStart, AutoRetryEnd, RetryChainEnd, CredentialSwitched, RetryFallbackApplied,
-        RetryFallbackSucceeded, RetryFallbackReverted {
+public sealed interface SessionEvent
+        permits AgentStart,
+                MessageStart,
+                MessageUpdate,
+                MessageEnd,
+                AgentEnd,
+                ModelChanged,
+                Notice,
+                AutoRetryStart,
+                AutoRetryEnd,
+                RetryChainEnd,
+                CredentialSwitched,
+                RetryFallbackApplied,
+                RetryFallbackSucceeded,
+                RetryFallbackReverted {
 
     /** The chat this event belongs to; never null. */
     SessionRef session();

@@ -74,62 +74,47 @@ public interface SessionEventListener extends ExtensionPoint {
      *
      * @param event the event
      */
-    default void onEvent(SessionEvent event) {
-    }
+    default void onEvent(SessionEvent event) {}
 
     /** @param event a provider call began */
-    default void onAgentStart(AgentStart event) {
-    }
+    default void onAgentStart(AgentStart event) {}
 
     /** @param event a message began */
-    default void onMessageStart(MessageStart event) {
-    }
+    default void onMessageStart(MessageStart event) {}
 
     /** @param event a streamed piece of a message */
-    default void onMessageUpdate(MessageUpdate event) {
-    }
+    default void onMessageUpdate(MessageUpdate event) {}
 
     /** @param event a message ended */
-    default void onMessageEnd(MessageEnd event) {
-    }
+    default void onMessageEnd(MessageEnd event) {}
 
     /** @param event a provider call ended */
-    default void onAgentEnd(AgentEnd event) {
-    }
+    default void onAgentEnd(AgentEnd event) {}
 
     /** @param event the session's model changed */
-    default void onModelChanged(ModelChanged event) {
-    }
+    default void onModelChanged(ModelChanged event) {}
 
     /** @param event a notice for the user */
-    default void onNotice(Notice event) {
-    }
+    default void onNotice(Notice event) {}
 
     /** @param event a retry was scheduled */
-    default void onAutoRetryStart(AutoRetryStart event) {
-    }
+    default void onAutoRetryStart(AutoRetryStart event) {}
 
     /** @param event a retry chain ended */
-    default void onAutoRetryEnd(AutoRetryEnd event) {
-    }
+    default void onAutoRetryEnd(AutoRetryEnd event) {}
 
     /** @param event the summary of a finished retry chain */
-    default void onRetryChainEnd(RetryChainEnd event) {
-    }
+    default void onRetryChainEnd(RetryChainEnd event) {}
 
     /** @param event the session moved to another credential */
-    default void onCredentialSwitched(CredentialSwitched event) {
-    }
+    default void onCredentialSwitched(CredentialSwitched event) {}
 
     /** @param event a fallback model was applied */
-    default void onRetryFallbackApplied(RetryFallbackApplied event) {
-    }
+    default void onRetryFallbackApplied(RetryFallbackApplied event) {}
 
     /** @param event a fallback model answered */
-    default void onRetryFallbackSucceeded(RetryFallbackSucceeded event) {
-    }
+    default void onRetryFallbackSucceeded(RetryFallbackSucceeded event) {}
 
     /** @param event the session went back to the primary model */
-    default void onRetryFallbackReverted(RetryFallbackReverted event) {
-    }
+    default void onRetryFallbackReverted(RetryFallbackReverted event) {}
 }

@@ -9,8 +9,8 @@ class ModelRefTest {
 
     @Test
     void aModelIsWrittenProviderSlashIdEvenWhenTheIdHasSlashes() {
-        assertThat(new ModelRef("openrouter", "meta-llama/llama-3.1-70b")).hasToString(
-                "openrouter/meta-llama/llama-3.1-70b");
+        assertThat(new ModelRef("openrouter", "meta-llama/llama-3.1-70b"))
+                .hasToString("openrouter/meta-llama/llama-3.1-70b");
     }
 
     @Test

@@ -9,9 +9,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Named {@code Plugin*} so the plugin slice's test filter runs it. Proves that every permitted event type reaches its
@@ -43,7 +43,7 @@ class PluginSessionEventListenerTest {
 
     @Test
     void theDefaultListenerIgnoresEveryEvent() throws Exception {
-        SessionEventListener noOp = new SessionEventListener() { };
+        SessionEventListener noOp = new SessionEventListener() {};
         for (Class<?> type : SessionEvent.class.getPermittedSubclasses()) {
             noOp.dispatch(newWithDefaults(type));
         }
@@ -51,9 +51,12 @@ class PluginSessionEventListenerTest {
 
     private static SessionEvent newWithDefaults(Class<?> type) throws Exception {
         RecordComponent[] components = type.getRecordComponents();
-        Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
+        Class<?>[] types =
+                Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
         Constructor<?> canonical = type.getDeclaredConstructor(types);
-        Object[] args = Arrays.stream(types).map(PluginSessionEventListenerTest::defaultValue).toArray();
+        Object[] args = Arrays.stream(types)
+                .map(PluginSessionEventListenerTest::defaultValue)
+                .toArray();
         return (SessionEvent) canonical.newInstance(args);
     }
 
@@ -89,22 +92,79 @@ class PluginSessionEventListenerTest {
             arguments.add(e);
         }
 
-        @Override public void onEvent(SessionEvent e) { record("onEvent", e); }
-        @Override public void onAgentStart(AgentStart e) { record("onAgentStart", e); }
-        @Override public void onMessageStart(MessageStart e) { record("onMessageStart", e); }
-        @Override public void onMessageUpdate(MessageUpdate e) { record("onMessageUpdate", e); }
-        @Override public void onMessageEnd(MessageEnd e) { record("onMessageEnd", e); }
-        @Override public void onAgentEnd(AgentEnd e) { record("onAgentEnd", e); }
-        @Override public void onModelChanged(ModelChanged e) { record("onModelChanged", e); }
-        @Override public void onNotice(Notice e) { record("onNotice", e); }
-        @Override public void onAutoRetryStart(AutoRetryStart e) { record("onAutoRetryStart", e); }
-        @Override public void onAutoRetryEnd(AutoRetryEnd e) { record("onAutoRetryEnd", e); }
-        @Override public void onRetryChainEnd(RetryChainEnd e) { record("onRetryChainEnd", e); }
-        @Override public void onCredentialSwitched(CredentialSwitched e) { record("onCredentialSwitched", e); }
-        @Override public void onRetryFallbackApplied(RetryFallbackApplied e) { record("onRetryFallbackApplied", e); }
-        @Override public void onRetryFallbackSucceeded(RetryFallbackSucceeded e) {
+        @Override
+        public void onEvent(SessionEvent e) {
+            record("onEvent", e);
+        }
+
+        @Override
+        public void onAgentStart(AgentStart e) {
+            record("onAgentStart", e);
+        }
+
+        @Override
+        public void onMessageStart(MessageStart e) {
+            record("onMessageStart", e);
+        }
+
+        @Override
+        public void onMessageUpdate(MessageUpdate e) {
+            record("onMessageUpdate", e);
+        }
+
+        @Override
+        public void onMessageEnd(MessageEnd e) {
+            record("onMessageEnd", e);
+        }
+
+        @Override
+        public void onAgentEnd(AgentEnd e) {
+            record("onAgentEnd", e);
+        }
+
+        @Override
+        public void onModelChanged(ModelChanged e) {
+            record("onModelChanged", e);
+        }
+
+        @Override
+        public void onNotice(Notice e) {
+            record("onNotice", e);
+        }
+
+        @Override
+        public void onAutoRetryStart(AutoRetryStart e) {
+            record("onAutoRetryStart", e);
+        }
+
+        @Override
+        public void onAutoRetryEnd(AutoRetryEnd e) {
+            record("onAutoRetryEnd", e);
+        }
+
+        @Override
+        public void onRetryChainEnd(RetryChainEnd e) {
+            record("onRetryChainEnd", e);
+        }
+
+        @Override
+        public void onCredentialSwitched(CredentialSwitched e) {
+            record("onCredentialSwitched", e);
+        }
+
+        @Override
+        public void onRetryFallbackApplied(RetryFallbackApplied e) {
+            record("onRetryFallbackApplied", e);
+        }
+
+        @Override
+        public void onRetryFallbackSucceeded(RetryFallbackSucceeded e) {
             record("onRetryFallbackSucceeded", e);
         }
-        @Override public void onRetryFallbackReverted(RetryFallbackReverted e) { record("onRetryFallbackReverted", e); }
+
+        @Override
+        public void onRetryFallbackReverted(RetryFallbackReverted e) {
+            record("onRetryFallbackReverted", e);
+        }
     }
 }

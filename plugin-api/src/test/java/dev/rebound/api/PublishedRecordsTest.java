@@ -30,10 +30,15 @@ class PublishedRecordsTest {
         for (Class<?> type : records) {
             for (RecordComponent c : type.getRecordComponents()) {
                 if (List.of("model", "from", "to").contains(c.getName()) && !type.equals(CredentialSwitched.class)) {
-                    assertThat(c.getType()).as(type.getSimpleName() + "." + c.getName()).isEqualTo(ModelRef.class);
+                    assertThat(c.getType())
+                            .as(type.getSimpleName() + "." + c.getName())
+                            .isEqualTo(ModelRef.class);
                 }
-                if (List.of("level", "kind", "reason", "errorKind", "stopReason").contains(c.getName())) {
-                    assertThat(c.getType().isEnum()).as(type.getSimpleName() + "." + c.getName()).isTrue();
+                if (List.of("level", "kind", "reason", "errorKind", "stopReason")
+                        .contains(c.getName())) {
+                    assertThat(c.getType().isEnum())
+                            .as(type.getSimpleName() + "." + c.getName())
+                            .isTrue();
                 }
             }
         }
@@ -47,15 +52,16 @@ class PublishedRecordsTest {
         assertThat(started.usage()).isEqualTo(Usage.NONE);
 
         AssistantMessage answered = AssistantMessage.answered("m1", MODEL, "Hello", 9)
-                .withCall("anthropic-messages", "work").withUsage(new Usage(10, 2, 0, 0));
+                .withCall("anthropic-messages", "work")
+                .withUsage(new Usage(10, 2, 0, 0));
         assertThat(answered.text()).isEqualTo("Hello");
         assertThat(answered.stopReason()).isEqualTo(StopReason.STOP);
         assertThat(answered.api()).isEqualTo("anthropic-messages");
         assertThat(answered.credential()).isEqualTo("work");
         assertThat(answered.usage().totalTokens()).isEqualTo(12);
 
-        AssistantMessage failed = AssistantMessage.failed("m2", MODEL, "529 Overloaded",
-                ProviderFailure.http(529, "overloaded_error", null), 9);
+        AssistantMessage failed = AssistantMessage.failed(
+                "m2", MODEL, "529 Overloaded", ProviderFailure.http(529, "overloaded_error", null), 9);
         assertThat(failed.isError()).isTrue();
         assertThat(failed.failure().httpStatus()).isEqualTo(529);
         assertThat(failed.failure().kind()).isEqualTo(FailureKind.HTTP);
@@ -68,8 +74,9 @@ class PublishedRecordsTest {
 
     @Test
     void textJoinsOnlyTheTextBlocks() {
-        AssistantMessage m = AssistantMessage.started("m", MODEL, 0).withContent(List.of(
-                new ContentBlock.Thinking("x", false), new ContentBlock.Text("a"), new ContentBlock.Text("b")));
+        AssistantMessage m = AssistantMessage.started("m", MODEL, 0)
+                .withContent(List.of(
+                        new ContentBlock.Thinking("x", false), new ContentBlock.Text("a"), new ContentBlock.Text("b")));
         assertThat(m.text()).isEqualTo("ab");
     }
 
@@ -83,8 +90,8 @@ class PublishedRecordsTest {
 
     @Test
     void enumsRenderAsTheirWireNames() {
-        assertThat(Arrays.stream(NoticeLevel.values()).map(Object::toString)).containsExactly("info", "warning",
-                "error");
+        assertThat(Arrays.stream(NoticeLevel.values()).map(Object::toString))
+                .containsExactly("info", "warning", "error");
         assertThat(DeltaKind.THINKING).hasToString("thinking");
         assertThat(ModelChangeReason.REVERT).hasToString("revert");
         assertThat(ErrorKind.RATE_LIMIT).hasToString("rate_limit");

@@ -33,10 +33,15 @@ public class RecordingListener implements SessionEventListener, AutoCloseable {
     private final BufferedWriter out;
 
     public RecordingListener(PluginContext context) throws IOException {
-        Files.writeString(context.dataDirectory().resolve("context.txt"), context.pluginId() + " "
-                + context.appVersion() + " " + context.pluginSettings() + " " + context.settings().keySet());
-        out = Files.newBufferedWriter(context.dataDirectory().resolve("events.txt"), StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+        Files.writeString(
+                context.dataDirectory().resolve("context.txt"),
+                context.pluginId() + " " + context.appVersion() + " " + context.pluginSettings() + " "
+                        + context.settings().keySet());
+        out = Files.newBufferedWriter(
+                context.dataDirectory().resolve("events.txt"),
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING);
     }
 
     @Override
@@ -51,19 +56,20 @@ public class RecordingListener implements SessionEventListener, AutoCloseable {
     }
 
     static String line(SessionEvent event) {
-        return event.type() + " session=" + event.session().id() + " turn=" + event.turnId() + switch (event) {
-            case AgentStart e -> " turnId=" + e.turnId();
-            case AgentEnd e -> " turnId=" + e.turnId() + " willRetry=" + e.willRetry();
-            case MessageStart e -> " id=" + id(e.message());
-            case MessageEnd e -> " id=" + id(e.message());
-            case MessageUpdate e -> " id=" + e.messageId() + " delta=" + e.delta();
-            case AutoRetryStart e -> " attempt=" + e.attempt() + " delayMs=" + e.delayMs();
-            case AutoRetryEnd e -> " attempt=" + e.attempt() + " success=" + e.success();
-            case RetryChainEnd e -> " turnId=" + e.turnId();
-            case CredentialSwitched e -> " from=" + e.from() + " to=" + e.to();
-            case Notice e -> " message=" + e.message();
-            default -> "";
-        };
+        return event.type() + " session=" + event.session().id() + " turn=" + event.turnId()
+                + switch (event) {
+                    case AgentStart e -> " turnId=" + e.turnId();
+                    case AgentEnd e -> " turnId=" + e.turnId() + " willRetry=" + e.willRetry();
+                    case MessageStart e -> " id=" + id(e.message());
+                    case MessageEnd e -> " id=" + id(e.message());
+                    case MessageUpdate e -> " id=" + e.messageId() + " delta=" + e.delta();
+                    case AutoRetryStart e -> " attempt=" + e.attempt() + " delayMs=" + e.delayMs();
+                    case AutoRetryEnd e -> " attempt=" + e.attempt() + " success=" + e.success();
+                    case RetryChainEnd e -> " turnId=" + e.turnId();
+                    case CredentialSwitched e -> " from=" + e.from() + " to=" + e.to();
+                    case Notice e -> " message=" + e.message();
+                    default -> "";
+                };
     }
 
     private static String id(ChatMessage message) {

@@ -5,5 +5,4 @@ import org.pf4j.Extension;
 
 /** Receives events and does nothing with them: the plugin is about its start(). */
 @Extension
-public class QuietListener implements SessionEventListener {
-}
+public class QuietListener implements SessionEventListener {}

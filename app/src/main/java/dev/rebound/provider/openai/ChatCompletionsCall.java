@@ -1,19 +1,14 @@
 package dev.rebound.provider.openai;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.FailureKind;
-import dev.rebound.transcript.ProviderFailure;
-import dev.rebound.transcript.StopDetails;
-import dev.rebound.transcript.StopReason;
-import dev.rebound.provider.KeyScrubber;
-import dev.rebound.provider.OneShotJsonBody;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
 import dev.rebound.provider.FailureHeaders;
 import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.HttpReasonPhrases;
+import dev.rebound.provider.KeyScrubber;
+import dev.rebound.provider.OneShotJsonBody;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.provider.ReplyBuilder;
 import dev.rebound.provider.ResponseBodies;
@@ -21,6 +16,11 @@ import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.TransportErrors;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Map;
@@ -65,8 +65,15 @@ final class ChatCompletionsCall {
     private Throwable readFailure;
     private RuntimeException handlingFailure;
 
-    ChatCompletionsCall(OkHttpClient client, Clock clock, StreamWatchdog watchdog, ObjectMapper mapper,
-                        ErrorBodies errorBodies, ProviderRequest request, ReplyBuilder reply, CallControl control) {
+    ChatCompletionsCall(
+            OkHttpClient client,
+            Clock clock,
+            StreamWatchdog watchdog,
+            ObjectMapper mapper,
+            ErrorBodies errorBodies,
+            ProviderRequest request,
+            ReplyBuilder reply,
+            CallControl control) {
         this.client = client;
         this.clock = clock;
         this.watchdog = watchdog;
@@ -76,14 +83,18 @@ final class ChatCompletionsCall {
         this.reply = reply;
         this.control = control;
         this.parser = new ChatCompletionsStreamParser(mapper, errorBodies, reply);
-        this.scrubber = new KeyScrubber(request.credential() == null ? null
-                : request.credential().secret().reveal());
+        this.scrubber = new KeyScrubber(
+                request.credential() == null
+                        ? null
+                        : request.credential().secret().reveal());
     }
 
     /** The URL of the Chat Completions endpoint under a base URL (with or without trailing slash), or null. */
     static HttpUrl endpoint(String baseUrl) {
         HttpUrl base = baseUrl == null ? null : HttpUrl.parse(baseUrl.strip());
-        return base == null ? null : base.newBuilder().addPathSegments("chat/completions").build();
+        return base == null
+                ? null
+                : base.newBuilder().addPathSegments("chat/completions").build();
     }
 
     AssistantMessage run() {
@@ -95,8 +106,11 @@ final class ChatCompletionsCall {
         }
         Call call = HttpClients.forCall(client, request.timeouts()).newCall(httpRequest(url));
         control.onAbort(call::cancel);
-        log.debug("POST {} (provider {}, model {}, credential {})", url.newBuilder().query(null).build(),
-                provider.key(), request.model().id(),
+        log.debug(
+                "POST {} (provider {}, model {}, credential {})",
+                url.newBuilder().query(null).build(),
+                provider.key(),
+                request.model().id(),
                 request.credential() == null ? "none" : request.credential().label());
         try (StreamWatchdog.Watch started = watchdog.watch(request.timeouts(), call::cancel)) {
             watch = started;
@@ -114,7 +128,8 @@ final class ChatCompletionsCall {
                     return httpError(response.code(), response.message(), body);
                 }
                 if (isEventStream(body.contentType())) {
-                    EventSources.processResponse(response.newBuilder().body(body).build(), new Listener());
+                    EventSources.processResponse(
+                            response.newBuilder().body(body).build(), new Listener());
                     return outcome();
                 }
                 return completeResponse(body);
@@ -123,7 +138,8 @@ final class ChatCompletionsCall {
     }
 
     private static String misconfiguration(ProviderConfig provider, HttpUrl url) {
-        if (provider.api() != null && provider.api() != ProviderApi.OPENAI_COMPLETIONS
+        if (provider.api() != null
+                && provider.api() != ProviderApi.OPENAI_COMPLETIONS
                 && provider.api() != ProviderApi.SIMULATOR) {
             return "Provider '" + provider.key() + "' uses api '" + provider.api() + "', not "
                     + OpenAiCompletionsProvider.API;
@@ -140,13 +156,15 @@ final class ChatCompletionsCall {
     }
 
     private Request httpRequest(HttpUrl url) {
-        String json = ChatCompletionsRequestBody.of(request.model().id(), request.context()).toJson(mapper);
+        String json = ChatCompletionsRequestBody.of(request.model().id(), request.context())
+                .toJson(mapper);
         Request.Builder builder = new Request.Builder()
                 .url(url)
                 .header("Accept", "text/event-stream")
                 .post(new OneShotJsonBody(json));
         if (request.credential() != null) {
-            builder.header("Authorization", "Bearer " + request.credential().secret().reveal());
+            builder.header(
+                    "Authorization", "Bearer " + request.credential().secret().reveal());
         }
         return builder.build();
     }
@@ -159,8 +177,10 @@ final class ChatCompletionsCall {
             return timedOut(StreamWatchdog.Phase.FIRST_BYTE);
         }
         if (TransportErrors.isConnectTimeout(e)) {
-            return failed("Connection timed out: could not connect to " + url.host() + ":" + url.port() + " within "
-                    + request.timeouts().connectMs() + " ms (timeouts.connectMs) (" + TransportErrors.describe(e) + ")",
+            return failed(
+                    "Connection timed out: could not connect to " + url.host() + ":" + url.port() + " within "
+                            + request.timeouts().connectMs() + " ms (timeouts.connectMs) ("
+                            + TransportErrors.describe(e) + ")",
                     ProviderFailure.of(FailureKind.TIMEOUT));
         }
         return failed(TransportErrors.beforeResponse(e, url), ProviderFailure.of(FailureKind.TRANSPORT));
@@ -186,8 +206,8 @@ final class ChatCompletionsCall {
         } else {
             message += " (no body)";
         }
-        return failed(message,
-                new ProviderFailure(FailureKind.HTTP, status, error.type(), error.code(), responseHeaders));
+        return failed(
+                message, new ProviderFailure(FailureKind.HTTP, status, error.type(), error.code(), responseHeaders));
     }
 
     private AssistantMessage completeResponse(ResponseBody body) {
@@ -203,7 +223,8 @@ final class ChatCompletionsCall {
         }
         MediaType type = body.contentType();
         String quoted = text.isBlank() ? "(empty body)" : ErrorBodies.singleLine(text, MAX_QUOTED_BODY_CHARS);
-        return failed("Expected an event stream (text/event-stream) but the server sent "
+        return failed(
+                "Expected an event stream (text/event-stream) but the server sent "
                         + (type == null ? "a body without content type" : type.toString())
                         + " that is not a chat completion: " + quoted,
                 failure(FailureKind.PROTOCOL, ErrorBody.EMPTY));
@@ -235,28 +256,43 @@ final class ChatCompletionsCall {
                             + TransportErrors.describe(readFailure) + ")";
             return failed(message, failure(FailureKind.TRANSPORT, ErrorBody.EMPTY));
         }
-        return failed("The stream ended before the reply was complete (no finish_reason or [DONE] received); "
-                + reply.characters() + " characters had arrived", failure(FailureKind.TRUNCATED, ErrorBody.EMPTY));
+        return failed(
+                "The stream ended before the reply was complete (no finish_reason or [DONE] received); "
+                        + reply.characters() + " characters had arrived",
+                failure(FailureKind.TRUNCATED, ErrorBody.EMPTY));
     }
 
     private AssistantMessage finished() {
         String finishReason = parser.finishReason();
         if (!parser.refusal().isEmpty()) {
-            return reply.failed("The model refused to answer: " + parser.refusal(),
-                    new StopDetails(StopDetails.REFUSAL, parser.refusal()), null, clock.millis());
+            return reply.failed(
+                    "The model refused to answer: " + parser.refusal(),
+                    new StopDetails(StopDetails.REFUSAL, parser.refusal()),
+                    null,
+                    clock.millis());
         }
         return switch (finishReason == null ? "stop" : finishReason) {
             case "stop", "end_turn", "eos" -> reply.complete(StopReason.STOP, clock.millis());
             case "length", "max_tokens" -> reply.complete(StopReason.LENGTH, clock.millis());
             case "tool_calls", "function_call" -> reply.complete(StopReason.TOOL_USE, clock.millis());
-            case "content_filter" -> reply.failed("The provider's content filter stopped the reply after "
-                            + reply.characters() + " characters (finish_reason: content_filter)",
-                    new StopDetails(StopDetails.SENSITIVE, "finish_reason: content_filter"), null, clock.millis());
-            case "error" -> failed("The provider ended the reply with finish_reason 'error' after "
-                    + reply.characters() + " characters", failure(FailureKind.STREAM_ERROR, ErrorBody.EMPTY));
-            case "insufficient_system_resource" -> failed("The provider ran out of capacity while replying "
-                            + "(finish_reason: insufficient_system_resource) after " + reply.characters() + " characters",
-                    failure(FailureKind.STREAM_ERROR, new ErrorBody(null, null, finishReason, null)));
+            case "content_filter" ->
+                reply.failed(
+                        "The provider's content filter stopped the reply after " + reply.characters()
+                                + " characters (finish_reason: content_filter)",
+                        new StopDetails(StopDetails.SENSITIVE, "finish_reason: content_filter"),
+                        null,
+                        clock.millis());
+            case "error" ->
+                failed(
+                        "The provider ended the reply with finish_reason 'error' after " + reply.characters()
+                                + " characters",
+                        failure(FailureKind.STREAM_ERROR, ErrorBody.EMPTY));
+            case "insufficient_system_resource" ->
+                failed(
+                        "The provider ran out of capacity while replying "
+                                + "(finish_reason: insufficient_system_resource) after " + reply.characters()
+                                + " characters",
+                        failure(FailureKind.STREAM_ERROR, new ErrorBody(null, null, finishReason, null)));
             default -> {
                 log.debug("Unknown finish_reason '{}' taken as a normal stop", finishReason);
                 yield reply.complete(StopReason.STOP, clock.millis());
@@ -266,11 +302,15 @@ final class ChatCompletionsCall {
 
     private AssistantMessage timedOut(StreamWatchdog.Phase phase) {
         if (phase == StreamWatchdog.Phase.FIRST_BYTE) {
-            return failed("Request timed out: no response from the server within " + watch.limitMs(phase)
-                    + " ms (timeouts.firstByteMs)", ProviderFailure.of(FailureKind.TIMEOUT));
+            return failed(
+                    "Request timed out: no response from the server within " + watch.limitMs(phase)
+                            + " ms (timeouts.firstByteMs)",
+                    ProviderFailure.of(FailureKind.TIMEOUT));
         }
-        return failed("Stream stalled: no data for " + watch.limitMs(phase) + " ms (timeouts.idleMs); "
-                + reply.characters() + " characters had arrived", failure(FailureKind.TIMEOUT, ErrorBody.EMPTY));
+        return failed(
+                "Stream stalled: no data for " + watch.limitMs(phase) + " ms (timeouts.idleMs); " + reply.characters()
+                        + " characters had arrived",
+                failure(FailureKind.TIMEOUT, ErrorBody.EMPTY));
     }
 
     /** A failure after the response headers arrived: it keeps their retry-relevant part. */
@@ -279,9 +319,13 @@ final class ChatCompletionsCall {
     }
 
     private AssistantMessage internalError(RuntimeException e) {
-        log.warn("Unexpected error while handling a reply of provider {}: {}", request.provider().key(),
-                TransportErrors.describe(e), e);
-        return failed("Internal error while handling the reply: " + TransportErrors.describe(e),
+        log.warn(
+                "Unexpected error while handling a reply of provider {}: {}",
+                request.provider().key(),
+                TransportErrors.describe(e),
+                e);
+        return failed(
+                "Internal error while handling the reply: " + TransportErrors.describe(e),
                 failure(FailureKind.PROTOCOL, ErrorBody.EMPTY));
     }
 

@@ -24,8 +24,7 @@ record ChatCompletionsRequestBody(String model, List<WireMessage> messages) {
     }
 
     /** One message as the API takes it. */
-    record WireMessage(String role, String content) {
-    }
+    record WireMessage(String role, String content) {}
 
     /** The body for a model and a runtime context. */
     static ChatCompletionsRequestBody of(String model, List<ChatMessage> context) {

@@ -3,11 +3,11 @@ package dev.rebound.provider.openai;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.transcript.FailureKind;
-import dev.rebound.transcript.Usage;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
 import dev.rebound.provider.ReplyBuilder;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.Usage;
 
 /**
  * Reads Chat Completions chunks into a {@link ReplyBuilder}, one server-sent event at a time.
@@ -58,7 +58,8 @@ final class ChatCompletionsStreamParser {
             root = mapper.readTree(payload);
         } catch (JacksonException e) {
             problem = protocol("The server sent a stream event that is not valid JSON ("
-                    + ErrorBodies.singleLine(String.valueOf(e.getOriginalMessage()), MAX_QUOTED_EVENT_CHARS) + "): " + quote(payload));
+                    + ErrorBodies.singleLine(String.valueOf(e.getOriginalMessage()), MAX_QUOTED_EVENT_CHARS) + "): "
+                    + quote(payload));
             return true;
         }
         if (!root.isObject()) {
@@ -95,7 +96,10 @@ final class ChatCompletionsStreamParser {
             return true;
         }
         JsonNode choices = root.get("choices");
-        if (choices == null || !choices.isArray() || choices.isEmpty() || !firstChoice(choices).has("message")) {
+        if (choices == null
+                || !choices.isArray()
+                || choices.isEmpty()
+                || !firstChoice(choices).has("message")) {
             return false;
         }
         readChunk(root, "message");
@@ -156,14 +160,20 @@ final class ChatCompletionsStreamParser {
             int position = 0;
             for (JsonNode call : toolCalls) {
                 JsonNode function = call.path("function");
-                reply.appendToolCall(call.path("index").asInt(position), text(call.get("id")),
-                        text(function.get("name")), arguments(function.get("arguments")));
+                reply.appendToolCall(
+                        call.path("index").asInt(position),
+                        text(call.get("id")),
+                        text(function.get("name")),
+                        arguments(function.get("arguments")));
                 position++;
             }
         }
         JsonNode functionCall = payload.get("function_call");
         if (functionCall != null && functionCall.isObject()) {
-            reply.appendToolCall(LEGACY_FUNCTION_CALL_INDEX, null, text(functionCall.get("name")),
+            reply.appendToolCall(
+                    LEGACY_FUNCTION_CALL_INDEX,
+                    null,
+                    text(functionCall.get("name")),
                     arguments(functionCall.get("arguments")));
         }
     }
@@ -207,8 +217,7 @@ final class ChatCompletionsStreamParser {
 
     private StreamProblem providerError(String prefix, JsonNode root) {
         ErrorBody error = errorBodies.fromJson(root);
-        String said = error.message() != null ? error.message()
-                : quote(root.toString());
+        String said = error.message() != null ? error.message() : quote(root.toString());
         return new StreamProblem(FailureKind.STREAM_ERROR, prefix + ": " + said + error.qualifiers(), error);
     }
 

@@ -1,9 +1,6 @@
 package dev.rebound.provider.openai;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.FailureKind;
-import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.json.Json;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ChatProvider;
@@ -14,6 +11,9 @@ import dev.rebound.provider.StreamListener;
 import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.TransportErrors;
 import dev.rebound.settings.ProviderApi;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -64,6 +64,7 @@ import org.slf4j.LoggerFactory;
 public final class OpenAiCompletionsProvider implements ChatProvider {
     /** The settings name of the api this provider speaks. */
     public static final String API = ProviderApi.OPENAI_COMPLETIONS.toString();
+
     private static final Logger log = LoggerFactory.getLogger(OpenAiCompletionsProvider.class);
 
     private final Supplier<OkHttpClient> client;
@@ -104,15 +105,26 @@ public final class OpenAiCompletionsProvider implements ChatProvider {
         ReplyBuilder reply = new ReplyBuilder(request, api, listener);
         AssistantMessage result;
         try {
-            result = new ChatCompletionsCall(client.get(), clock, watchdog, mapper, errorBodies, request, reply, control).run();
+            result = new ChatCompletionsCall(
+                            client.get(), clock, watchdog, mapper, errorBodies, request, reply, control)
+                    .run();
         } catch (Exception e) {
-            log.warn("Unexpected error in a call to provider {}: {}", request.provider().key(),
-                    TransportErrors.describe(e), e);
-            result = reply.failed("Internal error while handling the reply: " + TransportErrors.describe(e), null,
-                    ProviderFailure.of(FailureKind.PROTOCOL), clock.millis());
+            log.warn(
+                    "Unexpected error in a call to provider {}: {}",
+                    request.provider().key(),
+                    TransportErrors.describe(e),
+                    e);
+            result = reply.failed(
+                    "Internal error while handling the reply: " + TransportErrors.describe(e),
+                    null,
+                    ProviderFailure.of(FailureKind.PROTOCOL),
+                    clock.millis());
         }
         if (log.isDebugEnabled()) {
-            log.debug("Call to provider {} ended: {}{}", request.provider().key(), result.stopReason(),
+            log.debug(
+                    "Call to provider {} ended: {}{}",
+                    request.provider().key(),
+                    result.stopReason(),
                     result.errorMessage() == null ? "" : " - " + result.errorMessage());
         }
         return result;

@@ -1,8 +1,5 @@
 package dev.rebound.provider.openai;
 
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.FailureKind;
-import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
@@ -10,6 +7,9 @@ import dev.rebound.provider.ReplyBuilder;
 import dev.rebound.provider.StreamListener;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.ProviderFailure;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -50,15 +50,23 @@ public final class SimulatorApiProvider implements ChatProvider {
                 baseUrl = builtInBaseUrl.get();
             } catch (RuntimeException e) {
                 LOG.warn("The built-in simulator could not start", e);
-                return new ReplyBuilder(request, ProviderApi.SIMULATOR.toString(), listener).failed(
-                        "The built-in simulator could not start (" + e.getMessage() + "). Restart Rebound, or "
-                                + "configure a provider in settings.json.", null,
-                        ProviderFailure.of(FailureKind.CONFIGURATION), clock.millis());
+                return new ReplyBuilder(request, ProviderApi.SIMULATOR.toString(), listener)
+                        .failed(
+                                "The built-in simulator could not start (" + e.getMessage() + "). Restart Rebound, or "
+                                        + "configure a provider in settings.json.",
+                                null,
+                                ProviderFailure.of(FailureKind.CONFIGURATION),
+                                clock.millis());
             }
         }
         ProviderConfig withBaseUrl = new ProviderConfig(config.key(), config.api(), baseUrl, config.models());
-        ProviderRequest routed = new ProviderRequest(request.messageId(), withBaseUrl, request.model(),
-                request.context(), request.credential(), request.timeouts());
+        ProviderRequest routed = new ProviderRequest(
+                request.messageId(),
+                withBaseUrl,
+                request.model(),
+                request.context(),
+                request.credential(),
+                request.timeouts());
         return completions.stream(routed, listener, control);
     }
 }

@@ -1,7 +1,7 @@
 package dev.rebound.provider.openai;
 
-import dev.rebound.transcript.FailureKind;
 import dev.rebound.provider.ErrorBody;
+import dev.rebound.transcript.FailureKind;
 
 /**
  * Why a 200 response could not be read as a reply: an error object the provider sent ({@link FailureKind#STREAM_ERROR})
@@ -11,5 +11,4 @@ import dev.rebound.provider.ErrorBody;
  * @param message the message for people
  * @param error what the provider's error object said; {@link ErrorBody#EMPTY} for a protocol violation
  */
-record StreamProblem(FailureKind kind, String message, ErrorBody error) {
-}
+record StreamProblem(FailureKind kind, String message, ErrorBody error) {}

@@ -37,6 +37,7 @@ public final class AssistantItem implements ChatItem {
      * {@code String} in {@link #settled} instead of a copy, which halves the text held by a long reopened chat.
      */
     private StringBuilder growing;
+
     private String settled = "";
     private final ReadOnlyIntegerWrapper length = new ReadOnlyIntegerWrapper(this, "length");
     private final ReadOnlyObjectWrapper<Status> status = new ReadOnlyObjectWrapper<>(this, "status");
@@ -52,6 +53,7 @@ public final class AssistantItem implements ChatItem {
     private int[] partStarts = ONE_PART;
     /** The reasoning the model streamed before (or beside) its answer; null while there is none. */
     private StringBuilder thinking;
+
     private final ReadOnlyIntegerWrapper thinkingLength = new ReadOnlyIntegerWrapper(this, "thinkingLength");
     private final ReadOnlyIntegerWrapper partCount = new ReadOnlyIntegerWrapper(this, "partCount", 1);
 
@@ -67,8 +69,8 @@ public final class AssistantItem implements ChatItem {
     }
 
     /** A finished reply with the model's reasoning (null or empty for none), as restored from a saved chat. */
-    static AssistantItem finished(String messageId, String model, String text, String thinking, Status status,
-                                  String error) {
+    static AssistantItem finished(
+            String messageId, String model, String text, String thinking, Status status, String error) {
         AssistantItem item = new AssistantItem(messageId, model, status);
         item.appendThinking(thinking);
         item.settled = text == null ? "" : text;

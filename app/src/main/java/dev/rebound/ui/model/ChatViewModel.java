@@ -1,31 +1,31 @@
 package dev.rebound.ui.model;
 
 import dev.rebound.event.AgentStart;
-import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.event.AutoRetryEnd;
-import dev.rebound.retry.ChainEndWording;
 import dev.rebound.event.AutoRetryStart;
-import dev.rebound.transcript.ChatMessage;
-import dev.rebound.transcript.ContentBlock;
 import dev.rebound.event.CredentialSwitched;
 import dev.rebound.event.MessageEnd;
 import dev.rebound.event.MessageStart;
 import dev.rebound.event.MessageUpdate;
 import dev.rebound.event.ModelChanged;
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.event.Notice;
 import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
 import dev.rebound.event.SessionEvent;
-import dev.rebound.transcript.StopReason;
-import dev.rebound.transcript.UserMessage;
+import dev.rebound.retry.ChainEndWording;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.FallbackStatus;
 import dev.rebound.session.HistoryEntry;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.RetryCancel;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ContentBlock;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.StopReason;
+import dev.rebound.transcript.UserMessage;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -69,6 +69,7 @@ public final class ChatViewModel implements AutoCloseable {
     private final Executor fx;
     /** The session calls of this chat, one at a time and in order, off the FX thread. */
     private final Executor background;
+
     private final ZoneId zone;
     private final ModelNames names;
     private final ObservableList<ChatItem> items = FXCollections.observableArrayList();
@@ -81,7 +82,7 @@ public final class ChatViewModel implements AutoCloseable {
     private final RetryBannerViewModel banner;
     private final ComposerViewModel composer;
     private final AutoCloseable subscription;
-    private Runnable onTurnEnded = () -> { };
+    private Runnable onTurnEnded = () -> {};
     private AssistantItem reply;
     private Integer lastHttpStatus;
     private boolean closed;
@@ -96,8 +97,15 @@ public final class ChatViewModel implements AutoCloseable {
      * @param background runs session calls that may touch the disk (this chat's run one at a time, in order)
      * @param names what models are called on screen (rows, notices, chip, banner)
      */
-    public ChatViewModel(ChatSession session, List<Notice> notices, Executor fx, Executor background, Clock clock,
-                         ZoneId zone, Ticker ticker, ModelNames names) {
+    public ChatViewModel(
+            ChatSession session,
+            List<Notice> notices,
+            Executor fx,
+            Executor background,
+            Clock clock,
+            ZoneId zone,
+            Ticker ticker,
+            ModelNames names) {
         this.session = session;
         this.fx = fx;
         this.background = new SerialExecutor(background);
@@ -167,7 +175,7 @@ public final class ChatViewModel implements AutoCloseable {
 
     /** Runs after every turn (the sidebar refreshes its titles then). */
     public void setOnTurnEnded(Runnable action) {
-        this.onTurnEnded = action == null ? () -> { } : action;
+        this.onTurnEnded = action == null ? () -> {} : action;
     }
 
     /**
@@ -274,10 +282,13 @@ public final class ChatViewModel implements AutoCloseable {
         while (change.next()) {
             if (change.wasRemoved() || change.getFrom() != items.size() - change.getAddedSize()) {
                 // Only appends happen once the chat is open; anything else is rebuilt whole.
-                rows.setAll(items.stream().flatMap(item -> rowsOf(item).stream()).toList());
+                rows.setAll(
+                        items.stream().flatMap(item -> rowsOf(item).stream()).toList());
                 return;
             }
-            rows.addAll(change.getAddedSubList().stream().flatMap(item -> rowsOf(item).stream()).toList());
+            rows.addAll(change.getAddedSubList().stream()
+                    .flatMap(item -> rowsOf(item).stream())
+                    .toList());
         }
     }
 
@@ -317,8 +328,9 @@ public final class ChatViewModel implements AutoCloseable {
             return;
         }
         banner.hide();
-        if (reply != null && (reply.status() == AssistantItem.Status.STREAMING
-                || reply.status() == AssistantItem.Status.RETRYING)) {
+        if (reply != null
+                && (reply.status() == AssistantItem.Status.STREAMING
+                        || reply.status() == AssistantItem.Status.RETRYING)) {
             reply.end(AssistantItem.Status.FAILED, "The reply ended unexpectedly; see the log for details.");
         }
         reply = null;
@@ -358,15 +370,17 @@ public final class ChatViewModel implements AutoCloseable {
             case AutoRetryEnd end -> chainEnded(end);
             case Notice notice -> items.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
             case RetryFallbackApplied applied -> {
-                items.add(new NoticeItem(NoticeItem.Level.WARNING, fallbackNotice(names.of(applied.from()), names.of(applied.to()))));
+                items.add(new NoticeItem(
+                        NoticeItem.Level.WARNING, fallbackNotice(names.of(applied.from()), names.of(applied.to()))));
                 refreshFallbackChip();
             }
             case RetryFallbackReverted reverted -> {
-                items.add(new NoticeItem(NoticeItem.Level.INFO, revertNotice(names.of(reverted.from()), names.of(reverted.to()))));
+                items.add(new NoticeItem(
+                        NoticeItem.Level.INFO, revertNotice(names.of(reverted.from()), names.of(reverted.to()))));
                 refreshFallbackChip();
             }
-            case CredentialSwitched switched -> items.add(new NoticeItem(NoticeItem.Level.WARNING,
-                    ChatSession.credentialSwitchNotice(switched)));
+            case CredentialSwitched switched ->
+                items.add(new NoticeItem(NoticeItem.Level.WARNING, ChatSession.credentialSwitchNotice(switched)));
             case ModelChanged changed -> {
                 model.set(changed.model());
                 refreshFallbackChip();
@@ -388,8 +402,8 @@ public final class ChatViewModel implements AutoCloseable {
                     reply = new AssistantItem(assistant.id(), from, AssistantItem.Status.STREAMING);
                     // Only a live reply grows (or restarts): a restored one keeps the parts it was shown with.
                     AssistantItem live = reply;
-                    live.partCountProperty().addListener((obs, old, now) ->
-                            partsChanged(live, old.intValue(), now.intValue()));
+                    live.partCountProperty()
+                            .addListener((obs, old, now) -> partsChanged(live, old.intValue(), now.intValue()));
                     items.add(reply);
                 }
             }
@@ -397,18 +411,22 @@ public final class ChatViewModel implements AutoCloseable {
     }
 
     private void messageEnded(ChatMessage message) {
-        if (!(message instanceof AssistantMessage assistant) || reply == null
+        if (!(message instanceof AssistantMessage assistant)
+                || reply == null
                 || !assistant.id().equals(reply.messageId())) {
             return;
         }
         if (reply.text().isEmpty() && !assistant.text().isEmpty()) {
             reply.append(assistant.text());
         }
-        lastHttpStatus = assistant.failure() == null ? null : assistant.failure().httpStatus();
+        lastHttpStatus =
+                assistant.failure() == null ? null : assistant.failure().httpStatus();
         switch (assistant.stopReason()) {
             case ERROR -> reply.end(AssistantItem.Status.FAILED, assistant.errorMessage());
-            case ABORTED -> reply.end(AssistantItem.Status.STOPPED,
-                    ChatSession.ABORT_MESSAGE.equals(assistant.errorMessage()) ? null : assistant.errorMessage());
+            case ABORTED ->
+                reply.end(
+                        AssistantItem.Status.STOPPED,
+                        ChatSession.ABORT_MESSAGE.equals(assistant.errorMessage()) ? null : assistant.errorMessage());
             default -> reply.end(AssistantItem.Status.DONE, null);
         }
     }
@@ -425,7 +443,8 @@ public final class ChatViewModel implements AutoCloseable {
     /** A saved chain that did not succeed leaves its reply as the live chat did: cancelled, stopped or failed after N. */
     private static void chainEnded(AssistantItem reply, RetryChainEnd chain) {
         if (chain.reason() != RetryEndReason.SUCCEEDED) {
-            int attempt = chain.attempts().isEmpty() ? 0 : chain.attempts().getLast().attempt();
+            int attempt =
+                    chain.attempts().isEmpty() ? 0 : chain.attempts().getLast().attempt();
             endReply(reply, chain.reason(), attempt, chain.finalError());
         }
     }
@@ -472,7 +491,8 @@ public final class ChatViewModel implements AutoCloseable {
     private String chipText(FallbackStatus status) {
         String text = "Fallback: " + names.of(status.primary()) + " → " + names.of(status.current());
         if (status.revertAt() != null) {
-            text += " · primary back at " + HOUR_MINUTE.format(Instant.ofEpochMilli(status.revertAt()).atZone(zone));
+            text += " · primary back at "
+                    + HOUR_MINUTE.format(Instant.ofEpochMilli(status.revertAt()).atZone(zone));
         }
         return text;
     }
@@ -490,11 +510,14 @@ public final class ChatViewModel implements AutoCloseable {
         for (HistoryEntry entry : history) {
             ChatItem notice = switch (entry) {
                 case HistoryEntry.Notice n -> new NoticeItem(NoticeItem.Level.of(n.level()), n.message());
-                case HistoryEntry.ModelChange c when "fallback".equals(c.reason()) ->
-                        new NoticeItem(NoticeItem.Level.WARNING, fallbackNotice(
-                                c.from() == null ? null : names.of(c.from()), names.of(c.to())));
-                case HistoryEntry.ModelChange c when ModelChanged.REVERT.equals(c.reason()) && c.from() != null ->
-                        new NoticeItem(NoticeItem.Level.INFO, revertNotice(names.of(c.from()), names.of(c.to())));
+                case HistoryEntry.ModelChange c
+                when "fallback".equals(c.reason()) ->
+                    new NoticeItem(
+                            NoticeItem.Level.WARNING,
+                            fallbackNotice(c.from() == null ? null : names.of(c.from()), names.of(c.to())));
+                case HistoryEntry.ModelChange c
+                when ModelChanged.REVERT.equals(c.reason()) && c.from() != null ->
+                    new NoticeItem(NoticeItem.Level.INFO, revertNotice(names.of(c.from()), names.of(c.to())));
                 default -> null;
             };
             if (notice != null) {
@@ -502,20 +525,29 @@ public final class ChatViewModel implements AutoCloseable {
                 continue;
             }
             switch (entry) {
-                case HistoryEntry.Message m when m.message() instanceof UserMessage user -> {
+                case HistoryEntry.Message m
+                when m.message() instanceof UserMessage user -> {
                     restored.addAll(heldBack);
                     heldBack.clear();
                     retrying = false;
                     restored.add(new UserItem(user.text()));
                     lastReply = null;
                 }
-                case HistoryEntry.Message m when m.message() instanceof AssistantMessage a && m.retried() ->
-                        retrying = true;
-                case HistoryEntry.Message m when m.message() instanceof AssistantMessage a -> {
-                    String error = a.stopReason() == StopReason.ABORTED
-                            && ChatSession.ABORT_MESSAGE.equals(a.errorMessage()) ? null : a.errorMessage();
-                    lastReply = AssistantItem.finished(a.id(), a.provider() == null ? null : names.of(a.modelRef()),
-                            a.text(), thinkingOf(a), statusOf(a.stopReason()), error);
+                case HistoryEntry.Message m
+                when m.message() instanceof AssistantMessage a && m.retried() -> retrying = true;
+                case HistoryEntry.Message m
+                when m.message() instanceof AssistantMessage a -> {
+                    String error =
+                            a.stopReason() == StopReason.ABORTED && ChatSession.ABORT_MESSAGE.equals(a.errorMessage())
+                                    ? null
+                                    : a.errorMessage();
+                    lastReply = AssistantItem.finished(
+                            a.id(),
+                            a.provider() == null ? null : names.of(a.modelRef()),
+                            a.text(),
+                            thinkingOf(a),
+                            statusOf(a.stopReason()),
+                            error);
                     restored.add(lastReply);
                     restored.addAll(heldBack);
                     heldBack.clear();

@@ -1,13 +1,13 @@
 package dev.rebound.ui.model;
 
 import dev.rebound.event.Notice;
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.history.SessionSummary;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.SessionFactory;
 import dev.rebound.settings.Settings;
 import dev.rebound.settings.SettingsStore;
+import dev.rebound.transcript.ModelRef;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -55,10 +55,16 @@ public final class ChatWindowViewModel implements AutoCloseable {
     }
 
     /** What the window's view-models need. */
-    public record Dependencies(SessionFactory sessions, SessionCatalogue catalogue, SettingsStore settings,
-                               Executor fx, Executor background, Clock clock, ZoneId zone, Ticker ticker,
-                               SimulatorPort simulator) {
-    }
+    public record Dependencies(
+            SessionFactory sessions,
+            SessionCatalogue catalogue,
+            SettingsStore settings,
+            Executor fx,
+            Executor background,
+            Clock clock,
+            ZoneId zone,
+            Ticker ticker,
+            SimulatorPort simulator) {}
 
     private final Dependencies deps;
     private final SidebarViewModel sidebar;
@@ -68,6 +74,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
     private final java.util.Set<Path> opening = new java.util.HashSet<>();
     /** Sessions of idle chats being closed, by file: reopening one waits until its file lock is released. */
     private final Map<Path, CompletableFuture<Void>> closing = new java.util.HashMap<>();
+
     private final ObservableList<ModelRef> models = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<ChatViewModel> current = new ReadOnlyObjectWrapper<>(this, "current");
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.STARTING);
@@ -214,7 +221,10 @@ public final class ChatWindowViewModel implements AutoCloseable {
         }
         boolean wasShown = chat != null && chat == current.get();
         if (wasShown) {
-            current.set(open.isEmpty() ? null : open.values().stream().reduce((a, b) -> b).orElseThrow());
+            current.set(
+                    open.isEmpty()
+                            ? null
+                            : open.values().stream().reduce((a, b) -> b).orElseThrow());
         }
         deps.background().execute(() -> {
             if (chat != null) {
@@ -299,8 +309,8 @@ public final class ChatWindowViewModel implements AutoCloseable {
         List<Notice> notices = new java.util.ArrayList<>(startupNotices);
         notices.addAll(opened.notices());
         startupNotices = List.of();
-        ChatViewModel chat = new ChatViewModel(session, notices, deps.fx(), deps.background(), deps.clock(),
-                deps.zone(), deps.ticker(), names);
+        ChatViewModel chat = new ChatViewModel(
+                session, notices, deps.fx(), deps.background(), deps.clock(), deps.zone(), deps.ticker(), names);
         chat.setOnTurnEnded(() -> {
             sidebar.refresh();
             closeIdle();
@@ -315,7 +325,9 @@ public final class ChatWindowViewModel implements AutoCloseable {
 
     private void modelShown() {
         ChatViewModel chat = current.get();
-        simulatorMenu.modelShown(deps.settings().current(), chat == null ? null : chat.modelProperty().get());
+        simulatorMenu.modelShown(
+                deps.settings().current(),
+                chat == null ? null : chat.modelProperty().get());
     }
 
     private void show(ChatViewModel chat) {

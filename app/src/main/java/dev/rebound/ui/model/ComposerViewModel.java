@@ -14,9 +14,10 @@ public final class ComposerViewModel {
 
     ComposerViewModel(ChatViewModel chat) {
         this.chat = chat;
-        this.running = Bindings.createBooleanBinding(() -> chat.state() != ChatViewModel.State.IDLE,
-                chat.stateProperty());
-        this.canSend = Bindings.createBooleanBinding(() -> !running.get() && !draft.get().isBlank(), running, draft);
+        this.running =
+                Bindings.createBooleanBinding(() -> chat.state() != ChatViewModel.State.IDLE, chat.stateProperty());
+        this.canSend = Bindings.createBooleanBinding(
+                () -> !running.get() && !draft.get().isBlank(), running, draft);
     }
 
     /** The text being written. */

@@ -1,8 +1,8 @@
 package dev.rebound.ui.model;
 
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.Settings;
+import dev.rebound.transcript.ModelRef;
 import java.util.function.Supplier;
 
 /**
@@ -22,7 +22,9 @@ public final class ModelNames {
         if (model == null) {
             return "";
         }
-        return settings.get().findModel(model).map(ModelConfig::name)
+        return settings.get()
+                .findModel(model)
+                .map(ModelConfig::name)
                 .filter(name -> name != null && !name.isBlank())
                 .orElse(model.selector());
     }

@@ -10,7 +10,9 @@ public record NoticeItem(Level level, String text) implements ChatItem, ChatRow 
 
     /** How prominent a notice is. */
     public enum Level {
-        INFO, WARNING, ERROR;
+        INFO,
+        WARNING,
+        ERROR;
 
         /** The level of a {@link dev.rebound.event.Notice} level name; unknown names are shown as info. */
         public static Level of(String name) {

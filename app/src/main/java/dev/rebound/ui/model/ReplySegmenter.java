@@ -19,6 +19,7 @@ public final class ReplySegmenter {
     private int scanned;
     /** Where the search for the end of the line at {@link #scanned} goes on: the text before it holds no newline. */
     private int searched;
+
     private int partStart;
     private boolean previousBlank;
     private char fence;
@@ -54,7 +55,10 @@ public final class ReplySegmenter {
             int start = scanned;
             scanned = end + 1;
             boolean blank = isBlank(text, start, end);
-            boolean cut = !blank && previousBlank && fence == 0 && !Character.isWhitespace(text.charAt(start))
+            boolean cut = !blank
+                    && previousBlank
+                    && fence == 0
+                    && !Character.isWhitespace(text.charAt(start))
                     && start - partStart >= minPartLength;
             if (!blank) {
                 trackFence(text, start, end);

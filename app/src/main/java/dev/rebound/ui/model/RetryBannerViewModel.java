@@ -131,8 +131,8 @@ public final class RetryBannerViewModel {
 
     private void showRetrying() {
         String counter = "Retrying (" + current.attempt() + "/" + current.maxAttempts() + ")…";
-        headline.set(cancelAsked ? counter + " Cancelled: if this attempt fails too, no further retry is made."
-                : counter);
+        headline.set(
+                cancelAsked ? counter + " Cancelled: if this attempt fails too, no further retry is made." : counter);
     }
 
     /** The chain ended. */

@@ -22,7 +22,11 @@ public final class SidebarViewModel {
     private static final Logger LOG = LoggerFactory.getLogger(SidebarViewModel.class);
 
     /** Whether the list is known. */
-    public enum State { LOADING, READY, FAILED }
+    public enum State {
+        LOADING,
+        READY,
+        FAILED
+    }
 
     private final SessionCatalogue catalogue;
     private final Executor fx;

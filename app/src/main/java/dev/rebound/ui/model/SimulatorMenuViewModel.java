@@ -1,9 +1,9 @@
 package dev.rebound.ui.model;
 
-import dev.rebound.transcript.ModelRef;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.Settings;
+import dev.rebound.transcript.ModelRef;
 import java.time.Duration;
 import java.util.List;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -27,6 +27,7 @@ public final class SimulatorMenuViewModel implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SimulatorMenuViewModel.class);
     /** The reply speeds offered, tokens per second; 0 is "instant". */
     public static final List<Double> SPEEDS = List.of(30.0, 120.0, 500.0, 2000.0, 0.0);
+
     static final Duration POLL = Duration.ofMillis(250);
 
     private final SimulatorPort port;

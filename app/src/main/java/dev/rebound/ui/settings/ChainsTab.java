@@ -19,17 +19,16 @@ import javafx.scene.layout.VBox;
  * add, remove and move them. A model that is not configured is flagged in the list.
  */
 final class ChainsTab {
-    private ChainsTab() {
-    }
+    private ChainsTab() {}
 
     static Node build(ChainsTabModel model, Subscriptions subs) {
         ListView<ChainRow> chains = new ListView<>(model.chains());
         chains.setId("chains-list");
         chains.setPrefHeight(200);
-        chains.setCellFactory(list -> Forms.boundCell(row -> Bindings.when(row.problemProperty().isEmpty())
-                .then(row.key()).otherwise(row.key() + "  ⚠")));
-        TextField newKey = Forms.input(new TextField(), "chain-new-key", "default or openai/*",
-                model.newKeyProperty(), subs);
+        chains.setCellFactory(list -> Forms.boundCell(row ->
+                Bindings.when(row.problemProperty().isEmpty()).then(row.key()).otherwise(row.key() + "  ⚠")));
+        TextField newKey =
+                Forms.input(new TextField(), "chain-new-key", "default or openai/*", model.newKeyProperty(), subs);
         Button addChain = new Button("_Add chain");
         addChain.setId("chain-add");
         addChain.setOnAction(e -> {
@@ -47,10 +46,13 @@ final class ChainsTab {
         keyError.managedProperty().bind(keyError.textProperty().isNotEmpty());
         Button removeChain = new Button("Remove c_hain");
         removeChain.setId("chain-remove");
-        removeChain.disableProperty().bind(chains.getSelectionModel().selectedItemProperty().isNull());
-        removeChain.setOnAction(e -> model.removeChain(chains.getSelectionModel().getSelectedItem()));
-        VBox left = new VBox(Forms.label("Chain _keys", chains), chains, new HBox(6, newKey, addChain), keyError,
-                removeChain);
+        removeChain
+                .disableProperty()
+                .bind(chains.getSelectionModel().selectedItemProperty().isNull());
+        removeChain.setOnAction(
+                e -> model.removeChain(chains.getSelectionModel().getSelectedItem()));
+        VBox left = new VBox(
+                Forms.label("Chain _keys", chains), chains, new HBox(6, newKey, addChain), keyError, removeChain);
         left.setSpacing(6);
         HBox.setHgrow(newKey, Priority.ALWAYS);
 
@@ -89,7 +91,8 @@ final class ChainsTab {
         Label title = Forms.label("_Models, tried in this order", models);
 
         VBox right = new VBox(6, title, models, new HBox(6, choice, addModel), new HBox(6, up, down, remove), problem);
-        right.disableProperty().bind(chains.getSelectionModel().selectedItemProperty().isNull());
+        right.disableProperty()
+                .bind(chains.getSelectionModel().selectedItemProperty().isNull());
         subs.listen(chains.getSelectionModel().selectedItemProperty(), row -> {
             problem.textProperty().unbind();
             if (row == null) {
@@ -101,15 +104,23 @@ final class ChainsTab {
             }
         });
         addModel.setOnAction(e -> model.addModel(chains.getSelectionModel().getSelectedItem(), choice.getValue()));
-        up.setOnAction(e -> models.getSelectionModel().select(model.moveUp(
-                chains.getSelectionModel().getSelectedItem(), models.getSelectionModel().getSelectedIndex())));
-        down.setOnAction(e -> models.getSelectionModel().select(model.moveDown(
-                chains.getSelectionModel().getSelectedItem(), models.getSelectionModel().getSelectedIndex())));
-        remove.setOnAction(e -> model.removeModel(chains.getSelectionModel().getSelectedItem(),
+        up.setOnAction(e -> models.getSelectionModel()
+                .select(model.moveUp(
+                        chains.getSelectionModel().getSelectedItem(),
+                        models.getSelectionModel().getSelectedIndex())));
+        down.setOnAction(e -> models.getSelectionModel()
+                .select(model.moveDown(
+                        chains.getSelectionModel().getSelectedItem(),
+                        models.getSelectionModel().getSelectedIndex())));
+        remove.setOnAction(e -> model.removeModel(
+                chains.getSelectionModel().getSelectedItem(),
                 models.getSelectionModel().getSelectedIndex()));
-        up.disableProperty().bind(models.getSelectionModel().selectedIndexProperty().lessThan(1));
-        down.disableProperty().bind(models.getSelectionModel().selectedIndexProperty().lessThan(0));
-        remove.disableProperty().bind(models.getSelectionModel().selectedIndexProperty().lessThan(0));
+        up.disableProperty()
+                .bind(models.getSelectionModel().selectedIndexProperty().lessThan(1));
+        down.disableProperty()
+                .bind(models.getSelectionModel().selectedIndexProperty().lessThan(0));
+        remove.disableProperty()
+                .bind(models.getSelectionModel().selectedIndexProperty().lessThan(0));
         if (!model.chains().isEmpty()) {
             chains.getSelectionModel().selectFirst();
         }

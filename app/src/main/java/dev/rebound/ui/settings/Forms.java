@@ -14,8 +14,7 @@ import javafx.scene.layout.Region;
 
 /** Small builders shared by the tabs: a labelled field with its hint and its reason, bound to a {@link FieldModel}. */
 final class Forms {
-    private Forms() {
-    }
+    private Forms() {}
 
     /** A label with a mnemonic ({@code "Max _retries"}) that focuses {@code target}. */
     static Label label(String text, Node target) {
@@ -32,8 +31,15 @@ final class Forms {
      * @param columns the width of the field in characters
      * @return the row after the two used
      */
-    static int field(GridPane grid, int row, String label, FieldModel model, String id, String hint, int columns,
-                     Subscriptions subs) {
+    static int field(
+            GridPane grid,
+            int row,
+            String label,
+            FieldModel model,
+            String id,
+            String hint,
+            int columns,
+            Subscriptions subs) {
         TextField input = new TextField();
         input.setId(id);
         input.setPrefColumnCount(columns);
@@ -61,7 +67,8 @@ final class Forms {
         error.visibleProperty().bind(model.errorProperty().isNotEmpty());
         error.managedProperty().bind(error.visibleProperty());
         subs.listen(model.errorProperty(), now -> input.pseudoClassStateChanged(Styles.STATE_DANGER, !now.isEmpty()));
-        input.pseudoClassStateChanged(Styles.STATE_DANGER, !model.errorProperty().get().isEmpty());
+        input.pseudoClassStateChanged(
+                Styles.STATE_DANGER, !model.errorProperty().get().isEmpty());
         return error;
     }
 

@@ -14,16 +14,15 @@ import javafx.scene.layout.VBox;
 
 /** The Plugins tab: one row per plugin with its state, failure and event counts, and a switch to enable it. */
 final class PluginsTab {
-    private PluginsTab() {
-    }
+    private PluginsTab() {}
 
     static Node build(PluginsTabModel model, String pluginsDir) {
         TableView<PluginRowModel> table = new TableView<>(model.plugins());
         table.setId("plugins-table");
         table.setEditable(true);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        Label empty = new Label("No plugins are installed. Put plugin archives in " + pluginsDir
-                + " and restart Rebound.");
+        Label empty =
+                new Label("No plugins are installed. Put plugin archives in " + pluginsDir + " and restart Rebound.");
         empty.setWrapText(true);
         table.setPlaceholder(empty);
         TableColumn<PluginRowModel, Boolean> enabled = new TableColumn<>("Enabled");
@@ -32,7 +31,10 @@ final class PluginsTab {
         enabled.setEditable(true);
         table.getColumns().add(enabled);
         table.getColumns().add(text("Plugin", r -> r.row().id()));
-        table.getColumns().add(text("Version", r -> r.row().version().isEmpty() ? "—" : r.row().version()));
+        table.getColumns()
+                .add(text(
+                        "Version",
+                        r -> r.row().version().isEmpty() ? "—" : r.row().version()));
         table.getColumns().add(text("State", r -> r.row().state()));
         table.getColumns().add(text("Delivered", r -> Long.toString(r.row().delivered())));
         table.getColumns().add(text("Dropped", r -> Long.toString(r.row().dropped())));

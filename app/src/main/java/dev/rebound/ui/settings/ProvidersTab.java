@@ -55,12 +55,15 @@ final class ProvidersTab {
         add.setOnAction(e -> list.getSelectionModel().select(model.addProvider()));
         Button remove = new Button("Remove provide_r");
         remove.setId("provider-remove");
-        remove.disableProperty().bind(list.getSelectionModel().selectedItemProperty().isNull());
+        remove.disableProperty()
+                .bind(list.getSelectionModel().selectedItemProperty().isNull());
         remove.setOnAction(e -> model.removeProvider(list.getSelectionModel().getSelectedItem()));
         VBox left = new VBox(6, Forms.label("Configured provi_ders", list), list, new HBox(6, add, remove));
         subs.listen(list.getSelectionModel().selectedItemProperty(), this::showForm);
         subs.onRelease(() -> formSubs.release());
-        subs.bind(formHolder.disableProperty(), list.getSelectionModel().selectedItemProperty().isNull());
+        subs.bind(
+                formHolder.disableProperty(),
+                list.getSelectionModel().selectedItemProperty().isNull());
         list.getSelectionModel().selectFirst();
         showForm(list.getSelectionModel().getSelectedItem());
 
@@ -81,18 +84,39 @@ final class ProvidersTab {
             return;
         }
         GridPane grid = Forms.grid();
-        int r = Forms.field(grid, 0, "_Key", row.key(), "provider-key", "first part of model names: key/model",
-                TEXT_COLUMNS, formSubs);
+        int r = Forms.field(
+                grid,
+                0,
+                "_Key",
+                row.key(),
+                "provider-key",
+                "first part of model names: key/model",
+                TEXT_COLUMNS,
+                formSubs);
         ComboBox<ProviderApi> api = new ComboBox<>();
         api.setId("provider-api");
         api.getItems().setAll(ProviderApi.values());
         formSubs.bindBidirectional(api.valueProperty(), row.apiProperty());
         grid.add(Forms.label("_API", api), 0, r);
         grid.add(api, 1, r++);
-        r = Forms.field(grid, r, "Base _URL", row.baseUrl(), "provider-baseUrl", "like https://api.openai.com/v1",
-                URL_COLUMNS, formSubs);
-        r = Forms.field(grid, r, "_Models", row.models(), "provider-models", "model ids, comma-separated",
-                URL_COLUMNS, formSubs);
+        r = Forms.field(
+                grid,
+                r,
+                "Base _URL",
+                row.baseUrl(),
+                "provider-baseUrl",
+                "like https://api.openai.com/v1",
+                URL_COLUMNS,
+                formSubs);
+        r = Forms.field(
+                grid,
+                r,
+                "_Models",
+                row.models(),
+                "provider-models",
+                "model ids, comma-separated",
+                URL_COLUMNS,
+                formSubs);
         Button test = new Button("_Test connection");
         test.setId("provider-test");
         formSubs.bind(test.disableProperty(), row.testingProperty());
@@ -128,7 +152,8 @@ final class ProvidersTab {
         table.getColumns().add(column("Key", r -> r.display() + (r.isNew() ? "  (new, saved on Save)" : "")));
         Button remove = new Button("R_emove credential");
         remove.setId("credential-remove");
-        remove.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
+        remove.disableProperty()
+                .bind(table.getSelectionModel().selectedItemProperty().isNull());
         remove.setOnAction(e -> {
             model.removeCredential(table.getSelectionModel().getSelectedItem());
             table.refresh();
@@ -136,20 +161,27 @@ final class ProvidersTab {
 
         ComboBox<String> provider = new ComboBox<>();
         provider.setId("credential-provider");
-        Runnable refreshProviders = () -> provider.getItems().setAll(model.providers().stream()
-                .map(p -> p.key().text().strip()).filter(k -> !k.isEmpty()).toList());
+        Runnable refreshProviders = () -> provider.getItems()
+                .setAll(model.providers().stream()
+                        .map(p -> p.key().text().strip())
+                        .filter(k -> !k.isEmpty())
+                        .toList());
         refreshProviders.run();
         provider.setOnShowing(e -> refreshProviders.run());
         subs.bindBidirectional(provider.valueProperty(), model.credentialProviderProperty());
-        TextField label = Forms.input(new TextField(), "credential-label", "label, like work",
-                model.credentialLabelProperty(), subs);
+        TextField label = Forms.input(
+                new TextField(), "credential-label", "label, like work", model.credentialLabelProperty(), subs);
         CheckBox fromEnv = new CheckBox("From an environment _variable");
         fromEnv.setId("credential-from-env");
         subs.bindBidirectional(fromEnv.selectedProperty(), model.credentialFromEnvProperty());
-        TextField key = Forms.input(new PasswordField(), "credential-key", "API key", model.credentialValueProperty(),
+        TextField key =
+                Forms.input(new PasswordField(), "credential-key", "API key", model.credentialValueProperty(), subs);
+        TextField variable = Forms.input(
+                new TextField(),
+                "credential-env",
+                "variable, like OPENAI_API_KEY",
+                model.credentialValueProperty(),
                 subs);
-        TextField variable = Forms.input(new TextField(), "credential-env", "variable, like OPENAI_API_KEY",
-                model.credentialValueProperty(), subs);
         key.visibleProperty().bind(fromEnv.selectedProperty().not());
         key.managedProperty().bind(key.visibleProperty());
         variable.visibleProperty().bind(fromEnv.selectedProperty());
@@ -178,8 +210,8 @@ final class ProvidersTab {
         return new VBox(6, table, remove, form, note, error);
     }
 
-    private static TableColumn<CredentialRow, String> column(String title,
-                                                            java.util.function.Function<CredentialRow, String> value) {
+    private static TableColumn<CredentialRow, String> column(
+            String title, java.util.function.Function<CredentialRow, String> value) {
         TableColumn<CredentialRow, String> column = new TableColumn<>(title);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(value.apply(c.getValue())));
         column.setCellFactory(c -> new TableCell<>() {
@@ -188,7 +220,8 @@ final class ProvidersTab {
                 super.updateItem(item, empty);
                 setText(empty ? null : item);
                 getStyleClass().remove("credential-removed");
-                CredentialRow row = empty || getTableRow() == null ? null : getTableRow().getItem();
+                CredentialRow row =
+                        empty || getTableRow() == null ? null : getTableRow().getItem();
                 if (row != null && row.removedProperty().get()) {
                     getStyleClass().add("credential-removed");
                 }

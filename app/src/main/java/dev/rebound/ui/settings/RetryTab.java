@@ -13,8 +13,7 @@ import javafx.scene.layout.VBox;
 final class RetryTab {
     private static final int NUMBER_COLUMNS = 10;
 
-    private RetryTab() {
-    }
+    private RetryTab() {}
 
     static Node build(RetryTabModel model, Subscriptions subs) {
         CheckBox enabled = new CheckBox("_Retry failed requests automatically");
@@ -30,22 +29,57 @@ final class RetryTab {
 
         GridPane grid = Forms.grid();
         int row = 0;
-        row = Forms.field(grid, row, "Max re_tries", model.maxRetries(), "retry-maxRetries",
-                "per failed request; 0 = never retry", NUMBER_COLUMNS, subs);
-        row = Forms.field(grid, row, "_Base delay (ms)", model.baseDelayMs(), "retry-baseDelayMs",
-                "first wait; doubles each retry", NUMBER_COLUMNS, subs);
-        row = Forms.field(grid, row, "Max _delay (ms)", model.maxDelayMs(), "retry-maxDelayMs",
-                "give up when asked to wait longer; 0 = no cap", NUMBER_COLUMNS, subs);
-        row = Forms.field(grid, row, "Time b_udget (ms)", model.maxElapsedMs(), "retry-maxElapsedMs",
-                "for all retries of one request; 0 = none", NUMBER_COLUMNS, subs);
+        row = Forms.field(
+                grid,
+                row,
+                "Max re_tries",
+                model.maxRetries(),
+                "retry-maxRetries",
+                "per failed request; 0 = never retry",
+                NUMBER_COLUMNS,
+                subs);
+        row = Forms.field(
+                grid,
+                row,
+                "_Base delay (ms)",
+                model.baseDelayMs(),
+                "retry-baseDelayMs",
+                "first wait; doubles each retry",
+                NUMBER_COLUMNS,
+                subs);
+        row = Forms.field(
+                grid,
+                row,
+                "Max _delay (ms)",
+                model.maxDelayMs(),
+                "retry-maxDelayMs",
+                "give up when asked to wait longer; 0 = no cap",
+                NUMBER_COLUMNS,
+                subs);
+        row = Forms.field(
+                grid,
+                row,
+                "Time b_udget (ms)",
+                model.maxElapsedMs(),
+                "retry-maxElapsedMs",
+                "for all retries of one request; 0 = none",
+                NUMBER_COLUMNS,
+                subs);
         grid.add(Forms.label("Return to the first _model", policy), 0, row);
         grid.add(policy, 1, row);
         Label policyHint = new Label("cooldown-expiry: when its cooldown ends; never: stay on the fallback");
         policyHint.getStyleClass().add("field-hint");
         grid.add(policyHint, 2, row);
         row++;
-        Forms.field(grid, row, "Refusal _pin (ms)", model.refusalPinMs(), "retry-refusalPinMs",
-                "how long a model that refused stays replaced", NUMBER_COLUMNS, subs);
+        Forms.field(
+                grid,
+                row,
+                "Refusal _pin (ms)",
+                model.refusalPinMs(),
+                "retry-refusalPinMs",
+                "how long a model that refused stays replaced",
+                NUMBER_COLUMNS,
+                subs);
 
         VBox body = new VBox(enabled, grid, fallback);
         body.getStyleClass().add("settings-tab-body");

@@ -62,7 +62,8 @@ public final class SettingsWindow {
             message.getStyleClass().remove("failed");
             if (state == SettingsViewModel.State.SAVED) {
                 stage.hide();
-            } else if (state == SettingsViewModel.State.EDITING && !model.messageProperty().get().isEmpty()) {
+            } else if (state == SettingsViewModel.State.EDITING
+                    && !model.messageProperty().get().isEmpty()) {
                 message.getStyleClass().add("failed");
             }
         });
@@ -71,8 +72,9 @@ public final class SettingsWindow {
         root.setBottom(footer);
         root.getStyleClass().add("settings-root");
         Scene scene = new Scene(root);
-        scene.getStylesheets().add(Objects.requireNonNull(
-                SettingsWindow.class.getResource("settings.css"), "settings.css").toExternalForm());
+        scene.getStylesheets()
+                .add(Objects.requireNonNull(SettingsWindow.class.getResource("settings.css"), "settings.css")
+                        .toExternalForm());
         stage.setScene(scene);
         stage.setTitle("Rebound settings");
         stage.initOwner(owner);
@@ -99,7 +101,9 @@ public final class SettingsWindow {
 
     /** Shows the tab with this id ({@code tab-retry}, {@code tab-chains}, {@code tab-providers}, {@code tab-plugins}). */
     public void select(String tabId) {
-        tabs.getTabs().stream().filter(t -> tabId.equals(t.getId())).findFirst()
+        tabs.getTabs().stream()
+                .filter(t -> tabId.equals(t.getId()))
+                .findFirst()
                 .ifPresent(t -> tabs.getSelectionModel().select(t));
     }
 

@@ -1,9 +1,9 @@
 package dev.rebound.ui.settings;
 
-import dev.rebound.ui.view.SettingsOpener;
-import dev.rebound.ui.view.SettingsTab;
 import dev.rebound.ui.settings.model.SettingsServices;
 import dev.rebound.ui.settings.model.SettingsViewModel;
+import dev.rebound.ui.view.SettingsOpener;
+import dev.rebound.ui.view.SettingsTab;
 import java.util.concurrent.Executor;
 import javafx.stage.Window;
 
@@ -35,12 +35,13 @@ public final class SettingsWindowOpener implements SettingsOpener {
             open.stage().toFront();
             open.stage().requestFocus();
         }
-        open.select(switch (tab) {
-            case RETRY -> "tab-retry";
-            case FALLBACK_CHAINS -> "tab-chains";
-            case PROVIDERS -> "tab-providers";
-            case PLUGINS -> "tab-plugins";
-        });
+        open.select(
+                switch (tab) {
+                    case RETRY -> "tab-retry";
+                    case FALLBACK_CHAINS -> "tab-chains";
+                    case PROVIDERS -> "tab-providers";
+                    case PLUGINS -> "tab-plugins";
+                });
     }
 
     /** The window open now, or null. */

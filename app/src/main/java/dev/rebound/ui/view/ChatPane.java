@@ -3,13 +3,13 @@ package dev.rebound.ui.view;
 import atlantafx.base.theme.Styles;
 import dev.rebound.transcript.ModelRef;
 import dev.rebound.ui.model.ChatRow;
-import dev.rebound.ui.model.ReplyPart;
-import dev.rebound.ui.model.UserItem;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.ChatWindowViewModel;
-import dev.rebound.ui.model.ModelNames;
 import dev.rebound.ui.model.ComposerViewModel;
+import dev.rebound.ui.model.ModelNames;
+import dev.rebound.ui.model.ReplyPart;
 import dev.rebound.ui.model.RetryBannerViewModel;
+import dev.rebound.ui.model.UserItem;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.beans.binding.Bindings;
@@ -65,8 +65,9 @@ final class ChatPane extends BorderPane {
         // A prompt or a new reply is always shown; a notice or a reply's next part only while the end is followed.
         ListChangeListener<ChatRow> added = change -> {
             while (change.next()) {
-                if (change.getAddedSubList().stream().anyMatch(row -> row instanceof UserItem
-                        || row instanceof ReplyPart part && part.index() == 0)) {
+                if (change.getAddedSubList().stream()
+                        .anyMatch(
+                                row -> row instanceof UserItem || row instanceof ReplyPart part && part.index() == 0)) {
                     follower.follow();
                 }
             }
@@ -100,9 +101,10 @@ final class ChatPane extends BorderPane {
     private WelcomeView welcome(ChatWindowViewModel window, Runnable addProvider) {
         WelcomeView welcome = new WelcomeView(addProvider);
         VBox.setMargin(welcome, new javafx.geometry.Insets(16, 20, 0, 20));
-        welcome.bindModelName(Bindings.createStringBinding(() -> window.modelNames().of(chat.modelProperty().get()),
-                chat.modelProperty()));
-        welcome.visibleProperty().bind(window.offlineProperty().and(chat.hasMessagesProperty().not()));
+        welcome.bindModelName(Bindings.createStringBinding(
+                () -> window.modelNames().of(chat.modelProperty().get()), chat.modelProperty()));
+        welcome.visibleProperty()
+                .bind(window.offlineProperty().and(chat.hasMessagesProperty().not()));
         welcome.managedProperty().bind(welcome.visibleProperty());
         disposers.add(() -> {
             welcome.unbind();
@@ -125,7 +127,10 @@ final class ChatPane extends BorderPane {
 
             @Override
             public ModelRef fromString(String text) {
-                return models.stream().filter(m -> names.of(m).equals(text)).findFirst().orElse(null);
+                return models.stream()
+                        .filter(m -> names.of(m).equals(text))
+                        .findFirst()
+                        .orElse(null);
             }
         });
         boolean[] updating = {false};

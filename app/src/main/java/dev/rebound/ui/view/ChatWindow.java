@@ -47,8 +47,13 @@ public final class ChatWindow {
      * @param darkTheme whether to start dark
      * @param themeChanged told when the user switches the theme (to remember it)
      */
-    public ChatWindow(ChatWindowViewModel window, LinkOpener links, ZoneId zone, SettingsOpener openSettings,
-                      boolean darkTheme, Consumer<Boolean> themeChanged) {
+    public ChatWindow(
+            ChatWindowViewModel window,
+            LinkOpener links,
+            ZoneId zone,
+            SettingsOpener openSettings,
+            boolean darkTheme,
+            Consumer<Boolean> themeChanged) {
         this.window = window;
         this.renderer = new MarkdownRenderer(links);
         this.openSettings = openSettings;
@@ -63,8 +68,9 @@ public final class ChatWindow {
         root.getStyleClass().add("rebound-root");
         Rectangle2D screen = Screen.getPrimary().getVisualBounds();
         scene = new Scene(root, Math.min(1100, screen.getWidth() * 0.9), Math.min(760, screen.getHeight() * 0.9));
-        scene.getStylesheets().add(Objects.requireNonNull(
-                ChatWindow.class.getResource("rebound.css"), "rebound.css").toExternalForm());
+        scene.getStylesheets()
+                .add(Objects.requireNonNull(ChatWindow.class.getResource("rebound.css"), "rebound.css")
+                        .toExternalForm());
         scene.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             ChatViewModel chat = window.current();
             if (e.getCode() == KeyCode.ESCAPE && chat != null && chat.cancelRetry()) {
@@ -105,8 +111,8 @@ public final class ChatWindow {
     private void show(ChatViewModel chat) {
         dispose();
         if (chat != null) {
-            shown = new ChatPane(chat, window, renderer,
-                    () -> openSettings.open(scene.getWindow(), SettingsTab.PROVIDERS));
+            shown = new ChatPane(
+                    chat, window, renderer, () -> openSettings.open(scene.getWindow(), SettingsTab.PROVIDERS));
             chatHolder.getChildren().setAll(shown);
             shown.focusComposer();
             Platform.runLater(() -> {
@@ -148,7 +154,7 @@ public final class ChatWindow {
 
     /** Sets the light or dark AtlantaFX theme for the whole application (its stylesheet is parsed once, then cached). */
     public static void applyTheme(boolean dark) {
-        Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
-                : new PrimerLight().getUserAgentStylesheet());
+        Application.setUserAgentStylesheet(
+                dark ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet());
     }
 }

@@ -10,8 +10,8 @@ import javafx.animation.Timeline;
 public final class FxTicker implements Ticker {
     @Override
     public AutoCloseable every(Duration period, Runnable action) {
-        Timeline timeline = new Timeline(new KeyFrame(javafx.util.Duration.millis(period.toMillis()),
-                e -> action.run()));
+        Timeline timeline =
+                new Timeline(new KeyFrame(javafx.util.Duration.millis(period.toMillis()), e -> action.run()));
         timeline.setCycleCount(Animation.INDEFINITE);
         timeline.play();
         return timeline::stop;

@@ -10,8 +10,8 @@ import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.Separator;
 import javafx.scene.control.Tooltip;
-import javafx.scene.input.ClipboardContent;
 import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
@@ -61,8 +61,8 @@ final class MarkdownRenderer {
             case FencedCodeBlock code -> codeBlock(code.getLiteral(), code.getInfo());
             case IndentedCodeBlock code -> codeBlock(code.getLiteral(), "");
             case BulletList list -> list(list, false, 1);
-            case OrderedList list -> list(list, true, list.getMarkerStartNumber() == null ? 1
-                    : list.getMarkerStartNumber());
+            case OrderedList list ->
+                list(list, true, list.getMarkerStartNumber() == null ? 1 : list.getMarkerStartNumber());
             case BlockQuote quote -> container(quote, "md-quote");
             case ThematicBreak ignored -> new Separator();
             case TableBlock table -> table(table);
@@ -149,7 +149,8 @@ final class MarkdownRenderer {
 
     private Node codeBlock(String literal, String info) {
         String code = literal.endsWith("\n") ? literal.substring(0, literal.length() - 1) : literal;
-        Label language = new Label(info == null || info.isBlank() ? "code" : info.strip().split("\\s+")[0]);
+        Label language =
+                new Label(info == null || info.isBlank() ? "code" : info.strip().split("\\s+")[0]);
         language.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
         Button copy = new Button("Copy");
         copy.getStyleClass().addAll(Styles.SMALL, Styles.FLAT, "md-copy");
@@ -208,7 +209,10 @@ final class MarkdownRenderer {
                 row++;
             }
         }
-        int columns = grid.getChildren().stream().mapToInt(n -> GridPane.getColumnIndex(n) + 1).max().orElse(0);
+        int columns = grid.getChildren().stream()
+                .mapToInt(n -> GridPane.getColumnIndex(n) + 1)
+                .max()
+                .orElse(0);
         for (int i = 0; i < columns; i++) {
             ColumnConstraints constraints = new ColumnConstraints();
             constraints.setHgrow(Priority.SOMETIMES);

@@ -39,8 +39,7 @@ final class MarkdownStream {
      * @param settledBlocks blocks that are final now, to be rendered once and kept
      * @param tail the blocks after them, which may still change
      */
-    record Update(List<Node> settledBlocks, List<Node> tail) {
-    }
+    record Update(List<Node> settledBlocks, List<Node> tail) {}
 
     /**
      * Whether {@link #advance} is worth calling now: always while the open tail is short, else once the text grew by
@@ -60,7 +59,8 @@ final class MarkdownStream {
 
     /** Parses the text after the settled part of {@code source} (which only ever grows until {@link #reset()}). */
     Update advance(CharSequence source) {
-        String pending = source.subSequence(Math.min(settled, source.length()), source.length()).toString();
+        String pending = source.subSequence(Math.min(settled, source.length()), source.length())
+                .toString();
         parsedChars += pending.length();
         parsedUpTo = source.length();
         List<Node> blocks = topLevelBlocks(parser.parse(pending));

@@ -30,7 +30,7 @@ import javafx.scene.layout.VBox;
 final class MessageCell extends ListCell<ChatRow> {
     private final ChatViewModel chat;
     private final MarkdownRenderer renderer;
-    private Runnable unbind = () -> { };
+    private Runnable unbind = () -> {};
     /** A reply part after the first: no gap above it. */
     private static final String CONTINUED = "reply-continued";
     /** A reply part before the last: no gap below it. */
@@ -48,7 +48,7 @@ final class MessageCell extends ListCell<ChatRow> {
     protected void updateItem(ChatRow item, boolean empty) {
         super.updateItem(item, empty);
         unbind.run();
-        unbind = () -> { };
+        unbind = () -> {};
         if (empty || item == null) {
             setGraphic(null);
             setContextMenu(null);
@@ -56,18 +56,19 @@ final class MessageCell extends ListCell<ChatRow> {
             return;
         }
         getStyleClass().removeAll(CONTINUED, CONTINUES);
-        setGraphic(switch (item) {
-            case UserItem user -> user(user);
-            case NoticeItem notice -> notice(notice);
-            case ReplyPart part -> reply(part);
-        });
+        setGraphic(
+                switch (item) {
+                    case UserItem user -> user(user);
+                    case NoticeItem notice -> notice(notice);
+                    case ReplyPart part -> reply(part);
+                });
         setContextMenu(copyMenu(item));
     }
 
     /** Lets go of the row shown: its listeners on the view-model go, so the cell (and its list) can be collected. */
     void release() {
         unbind.run();
-        unbind = () -> { };
+        unbind = () -> {};
         setGraphic(null);
         setContextMenu(null);
     }
@@ -77,11 +78,12 @@ final class MessageCell extends ListCell<ChatRow> {
         MenuItem copy = new MenuItem("_Copy text");
         copy.setOnAction(e -> {
             ClipboardContent content = new ClipboardContent();
-            content.putString(switch (item) {
-                case UserItem user -> user.text();
-                case NoticeItem notice -> notice.text();
-                case ReplyPart part -> part.reply().text().toString();
-            });
+            content.putString(
+                    switch (item) {
+                        case UserItem user -> user.text();
+                        case NoticeItem notice -> notice.text();
+                        case ReplyPart part -> part.reply().text().toString();
+                    });
             Clipboard.getSystemClipboard().setContent(content);
         });
         return new ContextMenu(copy);
@@ -99,8 +101,11 @@ final class MessageCell extends ListCell<ChatRow> {
 
     private Node notice(NoticeItem item) {
         Label label = wrapping((item.level() == NoticeItem.Level.INFO ? "ℹ " : "⚠ ") + item.text());
-        label.getStyleClass().addAll("notice", "notice-" + item.level().name().toLowerCase(java.util.Locale.ROOT),
-                Styles.TEXT_SMALL);
+        label.getStyleClass()
+                .addAll(
+                        "notice",
+                        "notice-" + item.level().name().toLowerCase(java.util.Locale.ROOT),
+                        Styles.TEXT_SMALL);
         return label;
     }
 
@@ -219,8 +224,7 @@ final class MessageCell extends ListCell<ChatRow> {
         switch (item.status()) {
             case STREAMING -> {
                 if (item.text().isEmpty()) {
-                    status.getChildren().add(muted(item.thinking().isEmpty() ? "Waiting for the reply…"
-                            : "Thinking…"));
+                    status.getChildren().add(muted(item.thinking().isEmpty() ? "Waiting for the reply…" : "Thinking…"));
                 }
             }
             case RETRYING -> status.getChildren().add(muted("This attempt failed; a retry is scheduled (see below)."));
@@ -228,8 +232,11 @@ final class MessageCell extends ListCell<ChatRow> {
             case FAILED, CANCELLED -> {
                 Label message = wrapping(error == null ? "The reply failed." : error);
                 // A cancel is the user's own choice, not an error: it is shown in the neutral style.
-                message.getStyleClass().addAll(item.status() == AssistantItem.Status.CANCELLED
-                        ? List.of("reply-cancelled", Styles.TEXT_MUTED) : List.of("reply-error", Styles.DANGER));
+                message.getStyleClass()
+                        .addAll(
+                                item.status() == AssistantItem.Status.CANCELLED
+                                        ? List.of("reply-cancelled", Styles.TEXT_MUTED)
+                                        : List.of("reply-error", Styles.DANGER));
                 Button retry = new Button("Retry");
                 retry.getStyleClass().add(Styles.SMALL);
                 retry.setTooltip(new Tooltip("Send the same prompt again"));

@@ -32,7 +32,8 @@ final class SidebarView extends VBox {
     SidebarView(ChatWindowViewModel window, ZoneId zone) {
         this.window = window;
         getStyleClass().add("sidebar");
-        DateTimeFormatter when = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.SHORT).withZone(zone);
+        DateTimeFormatter when =
+                DateTimeFormatter.ofLocalizedDateTime(FormatStyle.SHORT).withZone(zone);
         Button newChat = new Button("_New chat");
         newChat.setId("new-chat");
         newChat.setMnemonicParsing(true);
@@ -71,8 +72,8 @@ final class SidebarView extends VBox {
             }
         });
         window.currentProperty().addListener((obs, old, now) -> selectCurrent());
-        window.sidebar().sessions().addListener((javafx.collections.ListChangeListener<SessionSummary>) c ->
-                selectCurrent());
+        window.sidebar().sessions().addListener((javafx.collections.ListChangeListener<SessionSummary>)
+                c -> selectCurrent());
         MenuItem rename = new MenuItem("_Rename…");
         rename.setOnAction(e -> selected().ifPresent(this::rename));
         MenuItem delete = new MenuItem("_Delete…");
@@ -119,15 +120,20 @@ final class SidebarView extends VBox {
         dialog.initOwner(getScene().getWindow());
         dialog.setTitle("Rename chat");
         dialog.setHeaderText("A new name for this chat");
-        dialog.getEditor().textProperty().addListener((obs, old, now) -> dialog.getDialogPane()
-                .lookupButton(ButtonType.OK).setDisable(now.isBlank()
-                        || now.strip().length() > SessionCatalogue.MAX_TITLE_LENGTH));
+        dialog.getEditor()
+                .textProperty()
+                .addListener((obs, old, now) -> dialog.getDialogPane()
+                        .lookupButton(ButtonType.OK)
+                        .setDisable(now.isBlank() || now.strip().length() > SessionCatalogue.MAX_TITLE_LENGTH));
         dialog.showAndWait().filter(t -> !t.isBlank()).ifPresent(t -> window.rename(summary, t));
     }
 
     private void delete(SessionSummary summary) {
-        Alert confirm = new Alert(Alert.AlertType.CONFIRMATION, "\"" + summary.displayTitle() + "\" will be moved "
-                + "to the trash.", ButtonType.CANCEL, ButtonType.OK);
+        Alert confirm = new Alert(
+                Alert.AlertType.CONFIRMATION,
+                "\"" + summary.displayTitle() + "\" will be moved " + "to the trash.",
+                ButtonType.CANCEL,
+                ButtonType.OK);
         confirm.initOwner(getScene().getWindow());
         confirm.setTitle("Delete chat");
         confirm.setHeaderText("Delete this chat?");

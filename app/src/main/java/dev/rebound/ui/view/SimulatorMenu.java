@@ -20,15 +20,18 @@ import javafx.scene.control.Tooltip;
  * node), as does the tooltip of an info mark in the title. Alt+I opens it (mnemonic); the title carries the count.
  */
 final class SimulatorMenu {
-    private SimulatorMenu() {
-    }
+    private SimulatorMenu() {}
 
     static Menu build(SimulatorMenuViewModel model) {
         Menu menu = new Menu();
         menu.setId("simulate-menu");
-        menu.textProperty().bind(Bindings.createStringBinding(() -> model.queuedProperty().get() == 0
-                ? "S_imulate failures" : "S_imulate failures (" + model.queuedProperty().get() + ")",
-                model.queuedProperty()));
+        menu.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> model.queuedProperty().get() == 0
+                                ? "S_imulate failures"
+                                : "S_imulate failures ("
+                                        + model.queuedProperty().get() + ")",
+                        model.queuedProperty()));
         // A Menu has no tooltip of its own: while unavailable, an info mark in the title carries the reason.
         Label why = new Label("ℹ");
         why.setId("simulate-why");
@@ -37,7 +40,10 @@ final class SimulatorMenu {
         reasonTip.setWrapText(true);
         reasonTip.setMaxWidth(420);
         why.setTooltip(reasonTip);
-        menu.graphicProperty().bind(Bindings.when(model.availableProperty()).then((Label) null).otherwise(why));
+        menu.graphicProperty()
+                .bind(Bindings.when(model.availableProperty())
+                        .then((Label) null)
+                        .otherwise(why));
         menu.getStyleClass().add("simulate-menu");
         menu.setOnShowing(e -> model.refresh());
 

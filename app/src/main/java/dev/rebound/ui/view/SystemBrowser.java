@@ -42,8 +42,10 @@ public final class SystemBrowser implements LinkOpener {
         }
         background.execute(() -> {
             try {
-                new ProcessBuilder(command(uri.toString())).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                new ProcessBuilder(command(uri.toString()))
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
             } catch (IOException e) {
                 LOG.warn("Could not open {} in the browser", uri, e);
             }

@@ -29,8 +29,8 @@ final class WelcomeView extends VBox {
         add.setId("welcome-add-provider");
         add.setMnemonicParsing(true);
         add.getStyleClass().add(Styles.ACCENT);
-        add.setTooltip(new Tooltip("Opens Settings → Providers: add an API (OpenAI, Anthropic, a local server) and "
-                + "its key"));
+        add.setTooltip(new Tooltip(
+                "Opens Settings → Providers: add an API (OpenAI, Anthropic, a local server) and " + "its key"));
         add.setOnAction(e -> addProvider.run());
         Label hint = new Label("Try a failure: open Simulate failures in the menu bar (Alt+I), pick "
                 + "\"Overload ×3 (529)\" and send a message. The retry banner counts down to each retry; press Esc "
@@ -43,9 +43,12 @@ final class WelcomeView extends VBox {
 
     /** Binds the first line to the simulator model's on-screen name. */
     void bindModelName(ObservableStringValue name) {
-        source.textProperty().bind(javafx.beans.binding.Bindings.concat("Replies here come from ", name,
-                ", a simulator built into Rebound: offline, no API key, nothing you type leaves this computer. "
-                        + "Its answers are canned, not a real model's."));
+        source.textProperty()
+                .bind(javafx.beans.binding.Bindings.concat(
+                        "Replies here come from ",
+                        name,
+                        ", a simulator built into Rebound: offline, no API key, nothing you type leaves this computer. "
+                                + "Its answers are canned, not a real model's."));
     }
 
     /** Releases the model-name binding. */

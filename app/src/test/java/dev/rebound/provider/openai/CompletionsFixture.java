@@ -1,9 +1,5 @@
 package dev.rebound.provider.openai;
 
-import dev.rebound.transcript.AssistantMessage;
-import dev.rebound.transcript.ChatMessage;
-import dev.rebound.transcript.ModelRef;
-import dev.rebound.transcript.UserMessage;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.Secret;
 import dev.rebound.provider.CallControl;
@@ -15,6 +11,10 @@ import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.TimeoutSettings;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.UserMessage;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -60,12 +60,12 @@ final class CompletionsFixture implements AutoCloseable {
         return request(baseUrl, credential, timeouts, List.of(new UserMessage("u1", "Say hello", 1)));
     }
 
-    static ProviderRequest request(String baseUrl, Credential credential, TimeoutSettings timeouts,
-                                   List<ChatMessage> context) {
-        ProviderConfig provider = new ProviderConfig("openai", ProviderApi.OPENAI_COMPLETIONS, baseUrl,
-                List.of(new ModelConfig("gpt-4.1-mini", null)));
-        return new ProviderRequest("a1", provider, new ModelRef("openai", "gpt-4.1-mini"), context, credential,
-                timeouts);
+    static ProviderRequest request(
+            String baseUrl, Credential credential, TimeoutSettings timeouts, List<ChatMessage> context) {
+        ProviderConfig provider = new ProviderConfig(
+                "openai", ProviderApi.OPENAI_COMPLETIONS, baseUrl, List.of(new ModelConfig("gpt-4.1-mini", null)));
+        return new ProviderRequest(
+                "a1", provider, new ModelRef("openai", "gpt-4.1-mini"), context, credential, timeouts);
     }
 
     /** Streams {@link #request()} and records the deltas. */
@@ -134,8 +134,7 @@ final class CompletionsFixture implements AutoCloseable {
     }
 
     /** What a call returned, and what its listener received. */
-    record Result(AssistantMessage message, Recorder recorder) {
-    }
+    record Result(AssistantMessage message, Recorder recorder) {}
 
     /** Records deltas in order, with the thread each arrived on. */
     static final class Recorder implements StreamListener {

@@ -5,12 +5,12 @@ import static dev.rebound.provider.openai.CompletionsFixture.finish;
 import static dev.rebound.provider.openai.CompletionsFixture.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rebound.provider.CallControl;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ContentBlock;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.StopDetails;
 import dev.rebound.transcript.StopReason;
-import dev.rebound.provider.CallControl;
 import java.net.ServerSocket;
 import mockwebserver3.MockResponse;
 import mockwebserver3.SocketEffect;
@@ -40,8 +40,9 @@ class OpenAiCompletionsStreamFailureTest {
         AssistantMessage message = fixture.stream().message();
 
         assertThat(message.stopReason()).isEqualTo(StopReason.ERROR);
-        assertThat(message.errorMessage()).isEqualTo("The provider reported an error mid-stream: The server had an "
-                + "error while processing your request. Sorry about that! (type: server_error)");
+        assertThat(message.errorMessage())
+                .isEqualTo("The provider reported an error mid-stream: The server had an "
+                        + "error while processing your request. Sorry about that! (type: server_error)");
         assertThat(message.failure().kind()).isEqualTo(FailureKind.STREAM_ERROR);
         assertThat(message.failure().httpStatus()).isNull();
         assertThat(message.failure().errorType()).isEqualTo("server_error");
@@ -57,8 +58,9 @@ class OpenAiCompletionsStreamFailureTest {
 
         AssistantMessage message = fixture.stream().message();
 
-        assertThat(message.errorMessage()).isEqualTo("The provider reported an error mid-stream: Provider returned "
-                + "error (upstream Google: upstream disconnected) (code: 502)");
+        assertThat(message.errorMessage())
+                .isEqualTo("The provider reported an error mid-stream: Provider returned "
+                        + "error (upstream Google: upstream disconnected) (code: 502)");
         assertThat(message.failure().kind()).isEqualTo(FailureKind.STREAM_ERROR);
         assertThat(message.failure().httpStatus()).isNull();
         assertThat(message.failure().errorCode()).isEqualTo("502");
@@ -73,8 +75,9 @@ class OpenAiCompletionsStreamFailureTest {
 
         assertThat(message.stopReason()).isEqualTo(StopReason.ERROR);
         assertThat(message.failure().kind()).isEqualTo(FailureKind.TRUNCATED);
-        assertThat(message.errorMessage()).isEqualTo("The stream ended before the reply was complete "
-                + "(no finish_reason or [DONE] received); 9 characters had arrived");
+        assertThat(message.errorMessage())
+                .isEqualTo("The stream ended before the reply was complete "
+                        + "(no finish_reason or [DONE] received); 9 characters had arrived");
         assertThat(message.text()).isEqualTo("Hello wor");
         assertThat(message.stopDetails().type()).isEqualTo(StopDetails.STREAM_INTERRUPTED_AFTER_CONTENT);
         assertThat(message.hasObservableOutput()).isTrue();
@@ -110,7 +113,8 @@ class OpenAiCompletionsStreamFailureTest {
         AssistantMessage message = fixture.stream().message();
 
         assertThat(message.failure().kind()).isEqualTo(FailureKind.PROTOCOL);
-        assertThat(message.errorMessage()).startsWith("The server sent a stream event that is not valid JSON (")
+        assertThat(message.errorMessage())
+                .startsWith("The server sent a stream event that is not valid JSON (")
                 .endsWith("): {\"choices\":[{\"delta\":{\"content\":\"oops\"}");
         assertThat(message.text()).isEqualTo("Hi");
     }
@@ -155,12 +159,15 @@ class OpenAiCompletionsStreamFailureTest {
             closedPort = socket.getLocalPort();
         }
 
-        AssistantMessage message = fixture.stream(fixture.request("http://127.0.0.1:" + closedPort + "/v1",
-                null, CompletionsFixture.QUICK), new CallControl()).message();
+        AssistantMessage message = fixture.stream(
+                        fixture.request("http://127.0.0.1:" + closedPort + "/v1", null, CompletionsFixture.QUICK),
+                        new CallControl())
+                .message();
 
         assertThat(message.stopReason()).isEqualTo(StopReason.ERROR);
         assertThat(message.failure().kind()).isEqualTo(FailureKind.TRANSPORT);
-        assertThat(message.errorMessage()).startsWith("Connection failed: connection refused by 127.0.0.1:"
-                + closedPort + " (ConnectException: ");
+        assertThat(message.errorMessage())
+                .startsWith(
+                        "Connection failed: connection refused by 127.0.0.1:" + closedPort + " (ConnectException: ");
     }
 }

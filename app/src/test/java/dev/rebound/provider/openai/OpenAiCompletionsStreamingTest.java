@@ -8,6 +8,9 @@ import static dev.rebound.provider.openai.CompletionsFixture.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rebound.json.Json;
+import dev.rebound.provider.CallControl;
+import dev.rebound.provider.ProviderRequest;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ContentBlock;
@@ -16,9 +19,6 @@ import dev.rebound.transcript.StopDetails;
 import dev.rebound.transcript.StopReason;
 import dev.rebound.transcript.Usage;
 import dev.rebound.transcript.UserMessage;
-import dev.rebound.json.Json;
-import dev.rebound.provider.CallControl;
-import dev.rebound.provider.ProviderRequest;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
@@ -43,15 +43,24 @@ class OpenAiCompletionsStreamingTest {
 
     @Test
     void streamsTextChunksWithUsageAndDoneAndSendsTheConversation() throws Exception {
-        fixture.enqueue(eventStream(delta("{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null}"),
-                text("Hel"), text("lo"), text(" world"), finish("stop"), usage(20, 3, 8), "[DONE]"));
+        fixture.enqueue(eventStream(
+                delta("{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null}"),
+                text("Hel"),
+                text("lo"),
+                text(" world"),
+                finish("stop"),
+                usage(20, 3, 8),
+                "[DONE]"));
         List<ChatMessage> context = List.of(
                 new UserMessage("u1", "Hi", 1),
                 assistant("m1", List.of(new ContentBlock.Thinking("hmm", false), new ContentBlock.Text("Hello!"))),
                 assistant("m2", List.of(new ContentBlock.Thinking("only thinking", false))),
                 new UserMessage("u2", "Say \"hello world\"", 3));
-        ProviderRequest request = CompletionsFixture.request(fixture.baseUrl(),
-                CompletionsFixture.credential(CompletionsFixture.KEY), CompletionsFixture.QUICK, context);
+        ProviderRequest request = CompletionsFixture.request(
+                fixture.baseUrl(),
+                CompletionsFixture.credential(CompletionsFixture.KEY),
+                CompletionsFixture.QUICK,
+                context);
 
         CompletionsFixture.Result result = fixture.stream(request, new CallControl());
 
@@ -89,8 +98,12 @@ class OpenAiCompletionsStreamingTest {
     void aBaseUrlWithTrailingSlashGetsTheSameEndpoint() throws Exception {
         fixture.enqueue(eventStream(text("ok"), finish("stop"), "[DONE]"));
 
-        AssistantMessage message = fixture.stream(fixture.request(fixture.baseUrl() + "/",
-                CompletionsFixture.credential(CompletionsFixture.KEY), CompletionsFixture.QUICK), new CallControl())
+        AssistantMessage message = fixture.stream(
+                        fixture.request(
+                                fixture.baseUrl() + "/",
+                                CompletionsFixture.credential(CompletionsFixture.KEY),
+                                CompletionsFixture.QUICK),
+                        new CallControl())
                 .message();
 
         assertThat(message.stopReason()).isEqualTo(StopReason.STOP);
@@ -102,19 +115,24 @@ class OpenAiCompletionsStreamingTest {
     void withoutACredentialNoAuthorizationHeaderIsSent() throws Exception {
         fixture.enqueue(eventStream(text("local"), finish("stop"), "[DONE]"));
 
-        AssistantMessage message = fixture.stream(fixture.request(fixture.baseUrl(), null, CompletionsFixture.QUICK),
-                new CallControl()).message();
+        AssistantMessage message = fixture.stream(
+                        fixture.request(fixture.baseUrl(), null, CompletionsFixture.QUICK), new CallControl())
+                .message();
 
         assertThat(message.stopReason()).isEqualTo(StopReason.STOP);
         assertThat(message.credential()).isNull();
-        assertThat(fixture.server.takeRequest(1, TimeUnit.SECONDS).getHeaders().get("Authorization")).isNull();
+        assertThat(fixture.server.takeRequest(1, TimeUnit.SECONDS).getHeaders().get("Authorization"))
+                .isNull();
     }
 
     @Test
     void reasoningContentStreamsAsThinkingBeforeTheAnswer() {
-        fixture.enqueue(eventStream(delta("{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"Let me\"}"),
+        fixture.enqueue(eventStream(
+                delta("{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"Let me\"}"),
                 delta("{\"content\":null,\"reasoning_content\":\" think.\"}"),
-                delta("{\"content\":\"42\",\"reasoning_content\":null}"), finish("stop"), "[DONE]"));
+                delta("{\"content\":\"42\",\"reasoning_content\":null}"),
+                finish("stop"),
+                "[DONE]"));
 
         CompletionsFixture.Result result = fixture.stream();
 
@@ -126,15 +144,22 @@ class OpenAiCompletionsStreamingTest {
 
     @Test
     void openRouterReasoningFieldIsThinkingAndBlocksFollowArrivalOrder() {
-        fixture.enqueue(eventStream(delta("{\"content\":\"\",\"reasoning\":\"First \"}"),
-                delta("{\"content\":\"\",\"reasoning\":\"idea\"}"), text("Answer"),
-                delta("{\"content\":\"\",\"reasoning\":\"second thought\"}"), text(" more"), finish("stop")));
+        fixture.enqueue(eventStream(
+                delta("{\"content\":\"\",\"reasoning\":\"First \"}"),
+                delta("{\"content\":\"\",\"reasoning\":\"idea\"}"),
+                text("Answer"),
+                delta("{\"content\":\"\",\"reasoning\":\"second thought\"}"),
+                text(" more"),
+                finish("stop")));
 
         AssistantMessage message = fixture.stream().message();
 
-        assertThat(message.content()).containsExactly(new ContentBlock.Thinking("First idea", false),
-                new ContentBlock.Text("Answer"), new ContentBlock.Thinking("second thought", false),
-                new ContentBlock.Text(" more"));
+        assertThat(message.content())
+                .containsExactly(
+                        new ContentBlock.Thinking("First idea", false),
+                        new ContentBlock.Text("Answer"),
+                        new ContentBlock.Thinking("second thought", false),
+                        new ContentBlock.Text(" more"));
     }
 
     @Test
@@ -167,17 +192,21 @@ class OpenAiCompletionsStreamingTest {
         assertThat(message.stopReason()).isEqualTo(StopReason.ERROR);
         assertThat(message.stopDetails().type()).isEqualTo(StopDetails.SENSITIVE);
         assertThat(message.stopDetails().isRefusal()).isTrue();
-        assertThat(message.errorMessage()).isEqualTo(
-                "The provider's content filter stopped the reply after 14 characters (finish_reason: content_filter)");
+        assertThat(message.errorMessage())
+                .isEqualTo(
+                        "The provider's content filter stopped the reply after 14 characters (finish_reason: content_filter)");
         assertThat(message.text()).isEqualTo("Here is how to");
         assertThat(message.failure()).isNull();
     }
 
     @Test
     void aRefusalIsAnErrorWithRefusalStopDetails() {
-        fixture.enqueue(eventStream(delta("{\"role\":\"assistant\",\"content\":null,\"refusal\":\"\"}"),
-                delta("{\"refusal\":\"I'm sorry, \"}"), delta("{\"refusal\":\"I can't help with that.\"}"),
-                finish("stop"), "[DONE]"));
+        fixture.enqueue(eventStream(
+                delta("{\"role\":\"assistant\",\"content\":null,\"refusal\":\"\"}"),
+                delta("{\"refusal\":\"I'm sorry, \"}"),
+                delta("{\"refusal\":\"I can't help with that.\"}"),
+                finish("stop"),
+                "[DONE]"));
 
         AssistantMessage message = fixture.stream().message();
 
@@ -197,14 +226,16 @@ class OpenAiCompletionsStreamingTest {
                 delta("{\"tool_calls\":[{\"index\":1,\"id\":\"call_b\",\"type\":\"function\","
                         + "\"function\":{\"name\":\"get_time\",\"arguments\":\"{}\"}}]}"),
                 delta("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"Paris\\\"}\"}}]}"),
-                finish("tool_calls"), "[DONE]"));
+                finish("tool_calls"),
+                "[DONE]"));
 
         AssistantMessage message = fixture.stream().message();
 
         assertThat(message.stopReason()).isEqualTo(StopReason.TOOL_USE);
-        assertThat(message.content()).containsExactly(
-                new ContentBlock.ToolCall("call_a", "get_weather", "{\"city\":\"Paris\"}"),
-                new ContentBlock.ToolCall("call_b", "get_time", "{}"));
+        assertThat(message.content())
+                .containsExactly(
+                        new ContentBlock.ToolCall("call_a", "get_weather", "{\"city\":\"Paris\"}"),
+                        new ContentBlock.ToolCall("call_b", "get_time", "{}"));
     }
 
     @Test
@@ -236,8 +267,10 @@ class OpenAiCompletionsStreamingTest {
 
         assertThat(message.stopReason()).isEqualTo(StopReason.ERROR);
         assertThat(message.failure().kind()).isEqualTo(FailureKind.PROTOCOL);
-        assertThat(message.errorMessage()).isEqualTo("Expected an event stream (text/event-stream) but the server "
-                + "sent text/html that is not a chat completion: <html><body><h1>Welcome to nginx!</h1></body></html>");
+        assertThat(message.errorMessage())
+                .isEqualTo(
+                        "Expected an event stream (text/event-stream) but the server "
+                                + "sent text/html that is not a chat completion: <html><body><h1>Welcome to nginx!</h1></body></html>");
     }
 
     @Test
@@ -251,28 +284,44 @@ class OpenAiCompletionsStreamingTest {
 
     @Test
     void aProviderWithoutBaseUrlIsAConfigurationErrorAndSendsNothing() {
-        AssistantMessage message = fixture.stream(fixture.request(null,
-                CompletionsFixture.credential(CompletionsFixture.KEY), CompletionsFixture.QUICK), new CallControl())
+        AssistantMessage message = fixture.stream(
+                        fixture.request(
+                                null, CompletionsFixture.credential(CompletionsFixture.KEY), CompletionsFixture.QUICK),
+                        new CallControl())
                 .message();
 
         assertThat(message.stopReason()).isEqualTo(StopReason.ERROR);
         assertThat(message.failure().kind()).isEqualTo(FailureKind.CONFIGURATION);
-        assertThat(message.errorMessage()).isEqualTo("Provider 'openai' has no baseUrl: set providers.openai.baseUrl "
-                + "in settings.json (for example https://api.openai.com/v1)");
+        assertThat(message.errorMessage())
+                .isEqualTo("Provider 'openai' has no baseUrl: set providers.openai.baseUrl "
+                        + "in settings.json (for example https://api.openai.com/v1)");
         assertThat(fixture.server.getRequestCount()).isZero();
     }
 
     @Test
     void anInvalidBaseUrlIsAConfigurationError() {
-        AssistantMessage message = fixture.stream(fixture.request("ftp://example.com/v1", null,
-                CompletionsFixture.QUICK), new CallControl()).message();
+        AssistantMessage message = fixture.stream(
+                        fixture.request("ftp://example.com/v1", null, CompletionsFixture.QUICK), new CallControl())
+                .message();
 
         assertThat(message.failure().kind()).isEqualTo(FailureKind.CONFIGURATION);
-        assertThat(message.errorMessage()).startsWith("Provider 'openai' has an invalid baseUrl 'ftp://example.com/v1'");
+        assertThat(message.errorMessage())
+                .startsWith("Provider 'openai' has an invalid baseUrl 'ftp://example.com/v1'");
     }
 
     private static AssistantMessage assistant(String id, List<ContentBlock> content) {
-        return new AssistantMessage(id, content, "openai", "gpt-4.1-mini", "openai-completions", null, null,
-                StopReason.STOP, null, null, null, 2);
+        return new AssistantMessage(
+                id,
+                content,
+                "openai",
+                "gpt-4.1-mini",
+                "openai-completions",
+                null,
+                null,
+                StopReason.STOP,
+                null,
+                null,
+                null,
+                2);
     }
 }

@@ -5,13 +5,13 @@ import static dev.rebound.provider.openai.CompletionsFixture.sse;
 import static dev.rebound.provider.openai.CompletionsFixture.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rebound.provider.CallControl;
+import dev.rebound.provider.StreamListener;
+import dev.rebound.settings.TimeoutSettings;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.StopDetails;
 import dev.rebound.transcript.StopReason;
-import dev.rebound.provider.CallControl;
-import dev.rebound.provider.StreamListener;
-import dev.rebound.settings.TimeoutSettings;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -83,8 +83,8 @@ class OpenAiCompletionsTimeoutAndAbortTest {
 
         assertThat(elapsedMs(started)).isLessThan(1_000);
         assertThat(message.failure().kind()).isEqualTo(FailureKind.TIMEOUT);
-        assertThat(message.errorMessage()).isEqualTo(
-                "Request timed out: no response from the server within 300 ms (timeouts.firstByteMs)");
+        assertThat(message.errorMessage())
+                .isEqualTo("Request timed out: no response from the server within 300 ms (timeouts.firstByteMs)");
     }
 
     @Test
@@ -120,13 +120,13 @@ class OpenAiCompletionsTimeoutAndAbortTest {
             }
 
             @Override
-            public void onThinkingDelta(String delta) {
-            }
+            public void onThinkingDelta(String delta) {}
         };
 
         AssistantMessage message = fixture.provider.stream(
                 fixture.request(fixture.baseUrl(), null, new TimeoutSettings(1_000, 10_000, 10_000)),
-                abortAfterFirstDelta, control);
+                abortAfterFirstDelta,
+                control);
 
         assertThat(abortedAt.get()).isNotZero();
         assertThat(elapsedMs(abortedAt.get())).isLessThan(500);
@@ -159,7 +159,8 @@ class OpenAiCompletionsTimeoutAndAbortTest {
     }
 
     private AssistantMessage stream(TimeoutSettings timeouts, CallControl control) {
-        return fixture.stream(fixture.request(fixture.baseUrl(), null, timeouts), control).message();
+        return fixture.stream(fixture.request(fixture.baseUrl(), null, timeouts), control)
+                .message();
     }
 
     private static long elapsedMs(long startNanos) {

@@ -46,8 +46,12 @@ class AssistantItemTest {
     static String longReply() {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 150; i++) {
-            text.append("Paragraph ").append(i).append(" says something worth reading about the topic.\n\n")
-                    .append("```\nline ").append(i).append("\n\nnext line\n```\n\n");
+            text.append("Paragraph ")
+                    .append(i)
+                    .append(" says something worth reading about the topic.\n\n")
+                    .append("```\nline ")
+                    .append(i)
+                    .append("\n\nnext line\n```\n\n");
         }
         return text.toString();
     }
@@ -72,11 +76,13 @@ class AssistantItemTest {
         }
 
         assertThat(item.partCount()).isGreaterThanOrEqualTo(4);
-        assertThat(counts).isEqualTo(IntStream.rangeClosed(2, item.partCount()).boxed().toList());
+        assertThat(counts)
+                .isEqualTo(IntStream.rangeClosed(2, item.partCount()).boxed().toList());
         assertThat(joinedParts(item)).isEqualTo(text);
         for (int i = 1; i < item.partCount(); i++) {
             assertThat(item.part(i).toString()).matches("(?s)(Paragraph|```\nline).*");
-            assertThat(item.partStart(i) - item.partStart(i - 1)).isGreaterThanOrEqualTo(ReplySegmenter.DEFAULT_MIN_PART);
+            assertThat(item.partStart(i) - item.partStart(i - 1))
+                    .isGreaterThanOrEqualTo(ReplySegmenter.DEFAULT_MIN_PART);
         }
     }
 

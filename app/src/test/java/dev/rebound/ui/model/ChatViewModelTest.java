@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.app.DesktopHarness;
 import dev.rebound.e2e.Sse;
-import dev.rebound.ui.Overloaded;
 import dev.rebound.session.SessionFactory;
+import dev.rebound.ui.Overloaded;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,6 +23,7 @@ class ChatViewModelTest {
 
     @TempDir
     Path configDir;
+
     private final MockWebServer server = new MockWebServer();
     private final FxQueue fx = new FxQueue();
     private final ManualTicker ticker = new ManualTicker();
@@ -34,8 +35,15 @@ class ChatViewModelTest {
         server.start();
         harness = DesktopHarness.start(configDir, server.url("/v1").toString(), retry);
         opened = harness.context(null).sessions().create();
-        chat = new ChatViewModel(opened.session(), List.of(), fx, Runnable::run, Clock.systemUTC(),
-                ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current));
+        chat = new ChatViewModel(
+                opened.session(),
+                List.of(),
+                fx,
+                Runnable::run,
+                Clock.systemUTC(),
+                ZoneOffset.UTC,
+                ticker,
+                new ModelNames(harness.context(null).settings()::current));
     }
 
     @AfterEach
@@ -51,8 +59,11 @@ class ChatViewModelTest {
     }
 
     private AssistantItem reply() {
-        return chat.items().stream().filter(AssistantItem.class::isInstance).map(AssistantItem.class::cast)
-                .reduce((a, b) -> b).orElseThrow();
+        return chat.items().stream()
+                .filter(AssistantItem.class::isInstance)
+                .map(AssistantItem.class::cast)
+                .reduce((a, b) -> b)
+                .orElseThrow();
     }
 
     private boolean hasReply() {
@@ -108,9 +119,11 @@ class ChatViewModelTest {
     @Test
     void theModelsReasoningIsKeptBesideTheReplyAndComesBackWhenTheChatIsReopened() throws Exception {
         open("{}");
-        server.enqueue(new mockwebserver3.MockResponse.Builder().code(200)
-                .addHeader("Content-Type", "text/event-stream").body(Sse.reasoning("First, ") + Sse.reasoning("think.")
-                        + Sse.chunk("The answer.") + Sse.finish()).build());
+        server.enqueue(new mockwebserver3.MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(Sse.reasoning("First, ") + Sse.reasoning("think.") + Sse.chunk("The answer.") + Sse.finish())
+                .build());
 
         chat.send("Why?");
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
@@ -119,8 +132,15 @@ class ChatViewModelTest {
         assertThat(reply().thinkingLengthProperty().get()).isEqualTo(13);
         assertThat(reply().text().toString()).isEqualTo("The answer.");
 
-        ChatViewModel reopened = new ChatViewModel(opened.session(), List.of(), fx, Runnable::run, Clock.systemUTC(),
-                ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current));
+        ChatViewModel reopened = new ChatViewModel(
+                opened.session(),
+                List.of(),
+                fx,
+                Runnable::run,
+                Clock.systemUTC(),
+                ZoneOffset.UTC,
+                ticker,
+                new ModelNames(harness.context(null).settings()::current));
         AssistantItem restored = (AssistantItem) reopened.items().get(1);
         assertThat(restored.thinking().toString()).isEqualTo("First, think.");
         reopened.close();
@@ -158,7 +178,8 @@ class ChatViewModelTest {
         assertThat(reply().detailProperty().get()).contains("Overloaded");
         assertThat(reply().canRetry()).isTrue();
         assertThat(server.getRequestCount()).isEqualTo(1);
-        assertThat(describe(reopenedItems())).as("the same rows when the chat is reopened")
+        assertThat(describe(reopenedItems()))
+                .as("the same rows when the chat is reopened")
                 .isEqualTo(describe(chat.items()));
     }
 
@@ -168,8 +189,15 @@ class ChatViewModelTest {
         harness = DesktopHarness.start(configDir, server.url("/v1").toString(), "{}");
         opened = harness.context(null).sessions().create();
         java.util.Queue<Runnable> background = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        chat = new ChatViewModel(opened.session(), List.of(), fx, background::add, Clock.systemUTC(),
-                ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current));
+        chat = new ChatViewModel(
+                opened.session(),
+                List.of(),
+                fx,
+                background::add,
+                Clock.systemUTC(),
+                ZoneOffset.UTC,
+                ticker,
+                new ModelNames(harness.context(null).settings()::current));
         background.forEach(Runnable::run);
         background.clear();
         server.enqueue(Overloaded.response("retry-after", "30"));
@@ -180,7 +208,9 @@ class ChatViewModelTest {
 
         assertThat(chat.cancelRetry()).isTrue();
 
-        assertThat(opened.session().retryStatus().waiting()).as("nothing was asked of the session yet").isTrue();
+        assertThat(opened.session().retryStatus().waiting())
+                .as("nothing was asked of the session yet")
+                .isTrue();
         background.forEach(Runnable::run);
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
         assertThat(reply().status()).isEqualTo(AssistantItem.Status.CANCELLED);
@@ -204,35 +234,50 @@ class ChatViewModelTest {
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
         assertThat(chat.items()).filteredOn(AssistantItem.class::isInstance).hasSize(1);
         assertThat(reply().status()).isEqualTo(AssistantItem.Status.FAILED);
-        assertThat(reply().errorProperty().get()).startsWith("Retry failed after 2 attempts: ")
+        assertThat(reply().errorProperty().get())
+                .startsWith("Retry failed after 2 attempts: ")
                 .contains("Overloaded");
         assertThat(chat.banner().state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
-        assertThat(describe(reopenedItems())).as("the same rows when the chat is reopened")
+        assertThat(describe(reopenedItems()))
+                .as("the same rows when the chat is reopened")
                 .isEqualTo(describe(chat.items()));
     }
 
     @Test
     void aFailFastOnTheFirstFailureSaysWhatHappenedNotAfterZeroAttemptsAlsoWhenReopened() throws Exception {
         open("{}");
-        server.enqueue(new mockwebserver3.MockResponse.Builder().code(429)
-                .addHeader("Content-Type", "application/json").addHeader("retry-after", "86400")
-                .body("{\"error\":{\"message\":\"Rate limit exceeded\",\"type\":\"rate_limit_error\"}}").build());
+        server.enqueue(new mockwebserver3.MockResponse.Builder()
+                .code(429)
+                .addHeader("Content-Type", "application/json")
+                .addHeader("retry-after", "86400")
+                .body("{\"error\":{\"message\":\"Rate limit exceeded\",\"type\":\"rate_limit_error\"}}")
+                .build());
         chat.send("Hi");
 
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
         assertThat(reply().status()).isEqualTo(AssistantItem.Status.FAILED);
-        assertThat(reply().errorProperty().get()).isEqualTo("Not retried: the provider asked for a 24 h wait, more "
-                + "than the 5 min allowed (Settings → Retry). 429 Too Many Requests: Rate limit exceeded "
-                + "(type: rate_limit_error)");
-        assertThat(describe(reopenedItems())).as("the same words when the chat is reopened")
+        assertThat(reply().errorProperty().get())
+                .isEqualTo("Not retried: the provider asked for a 24 h wait, more "
+                        + "than the 5 min allowed (Settings → Retry). 429 Too Many Requests: Rate limit exceeded "
+                        + "(type: rate_limit_error)");
+        assertThat(describe(reopenedItems()))
+                .as("the same words when the chat is reopened")
                 .isEqualTo(describe(chat.items()));
     }
 
     /** The chat as a reopened window shows it: the session file read back by a new session. */
     private List<ChatItem> reopenedItems() throws Exception {
-        SessionFactory.Opened again = harness.context(null).sessions().resume(opened.session().sessionFile());
-        ChatViewModel reopened = new ChatViewModel(again.session(), List.of(), fx, Runnable::run, Clock.systemUTC(),
-                ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current));
+        SessionFactory.Opened again =
+                harness.context(null).sessions().resume(opened.session().sessionFile());
+        ChatViewModel reopened = new ChatViewModel(
+                again.session(),
+                List.of(),
+                fx,
+                Runnable::run,
+                Clock.systemUTC(),
+                ZoneOffset.UTC,
+                ticker,
+                new ModelNames(harness.context(null).settings()::current));
         try {
             return List.copyOf(reopened.items());
         } finally {
@@ -242,11 +287,15 @@ class ChatViewModelTest {
     }
 
     private static String describe(List<ChatItem> items) {
-        return items.stream().map(item -> switch (item) {
-            case AssistantItem a -> a.status() + " | " + a.errorProperty().get() + " | " + a.detailProperty().get()
-                    + " | " + a.text();
-            default -> item.toString();
-        }).toList().toString();
+        return items.stream()
+                .map(item -> switch (item) {
+                    case AssistantItem a ->
+                        a.status() + " | " + a.errorProperty().get() + " | "
+                                + a.detailProperty().get() + " | " + a.text();
+                    default -> item.toString();
+                })
+                .toList()
+                .toString();
     }
 
     @Test
@@ -255,18 +304,22 @@ class ChatViewModelTest {
                 { "local": [ { "label": "a", "apiKey": "sk-a-0000" }, { "label": "b", "apiKey": "sk-b-1111" } ] }
                 """);
         open("{}");
-        server.enqueue(new mockwebserver3.MockResponse.Builder().code(429)
-                .addHeader("Content-Type", "application/json").addHeader("retry-after", "1800")
+        server.enqueue(new mockwebserver3.MockResponse.Builder()
+                .code(429)
+                .addHeader("Content-Type", "application/json")
+                .addHeader("retry-after", "1800")
                 .body("{\"type\":\"error\",\"error\":{\"type\":\"usage_limit_error\",\"message\":"
-                        + "\"You've hit your usage limit for this plan.\"}}").build());
+                        + "\"You've hit your usage limit for this plan.\"}}")
+                .build());
         server.enqueue(Sse.reply("From key b"));
         chat.send("Hi");
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
-        NoticeItem switched = new NoticeItem(NoticeItem.Level.WARNING,
-                "Switched local from key \"a\" to \"b\" after a usage limit.");
+        NoticeItem switched =
+                new NoticeItem(NoticeItem.Level.WARNING, "Switched local from key \"a\" to \"b\" after a usage limit.");
         assertThat(chat.items()).contains(switched);
 
-        assertThat(describe(reopenedItems())).as("the same rows, in the same order, when the chat is reopened")
+        assertThat(describe(reopenedItems()))
+                .as("the same rows, in the same order, when the chat is reopened")
                 .isEqualTo(describe(chat.items()));
     }
 
@@ -274,9 +327,12 @@ class ChatViewModelTest {
     void stopKeepsTheTextReceivedAndSaysStoppedAlsoWhenReopened() throws Exception {
         open("{}");
         String first = Sse.chunk("The first words");
-        server.enqueue(new mockwebserver3.MockResponse.Builder().code(200)
-                .addHeader("Content-Type", "text/event-stream").body(first + Sse.chunk(" and more") + Sse.finish())
-                .throttleBody(first.length(), 10, TimeUnit.SECONDS).build());
+        server.enqueue(new mockwebserver3.MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body(first + Sse.chunk(" and more") + Sse.finish())
+                .throttleBody(first.length(), 10, TimeUnit.SECONDS)
+                .build());
         chat.send("Hi");
         fx.runUntil(() -> hasReply() && reply().text().length() > 0, WAIT);
 
@@ -284,9 +340,12 @@ class ChatViewModelTest {
 
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
         assertThat(reply().status()).isEqualTo(AssistantItem.Status.STOPPED);
-        assertThat(reply().errorProperty().get()).as("a plain Stop needs no reason").isNull();
+        assertThat(reply().errorProperty().get())
+                .as("a plain Stop needs no reason")
+                .isNull();
         assertThat(reply().text().toString()).isEqualTo("The first words");
-        assertThat(describe(reopenedItems())).as("the same rows when the chat is reopened")
+        assertThat(describe(reopenedItems()))
+                .as("the same rows when the chat is reopened")
                 .isEqualTo(describe(chat.items()));
     }
 
@@ -303,8 +362,8 @@ class ChatViewModelTest {
 
         assertThat(chat.retry(failed)).isTrue();
 
-        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE
-                && reply().status() == AssistantItem.Status.DONE, WAIT);
+        fx.runUntil(
+                () -> chat.state() == ChatViewModel.State.IDLE && reply().status() == AssistantItem.Status.DONE, WAIT);
         assertThat(reply().text().toString()).isEqualTo("Second time lucky");
         assertThat(server.takeRequest(1, TimeUnit.SECONDS).getBody().utf8()).contains("Try me");
     }
@@ -324,8 +383,10 @@ class ChatViewModelTest {
 
         assertThat(reply().text().toString()).isEqualTo("From the fallback");
         assertThat(reply().modelProperty().get()).isEqualTo("local/other-model");
-        assertThat(chat.items()).contains(new NoticeItem(NoticeItem.Level.WARNING, "Switched to local/other-model: "
-                + DesktopHarness.MODEL + " was unavailable."));
+        assertThat(chat.items())
+                .contains(new NoticeItem(
+                        NoticeItem.Level.WARNING,
+                        "Switched to local/other-model: " + DesktopHarness.MODEL + " was unavailable."));
         assertThat(chat.fallbackChipProperty().get())
                 .matches("Fallback: local/test-model → local/other-model · primary back at \\d\\d:\\d\\d");
         assertThat(chat.modelProperty().get().selector()).isEqualTo("local/other-model");
@@ -334,12 +395,23 @@ class ChatViewModelTest {
     @Test
     void aReopenedChatWordsTheFallbackNoticeAsTheLiveOneDid() throws Exception {
         fallBack();
-        List<ChatItem> live = chat.items().stream().filter(NoticeItem.class::isInstance).toList();
+        List<ChatItem> live =
+                chat.items().stream().filter(NoticeItem.class::isInstance).toList();
 
-        try (ChatViewModel reopened = new ChatViewModel(opened.session(), List.of(), fx, Runnable::run,
-                Clock.systemUTC(), ZoneOffset.UTC, ticker, new ModelNames(harness.context(null).settings()::current))) {
+        try (ChatViewModel reopened = new ChatViewModel(
+                opened.session(),
+                List.of(),
+                fx,
+                Runnable::run,
+                Clock.systemUTC(),
+                ZoneOffset.UTC,
+                ticker,
+                new ModelNames(harness.context(null).settings()::current))) {
             assertThat(live).hasSize(1);
-            assertThat(reopened.items().stream().filter(NoticeItem.class::isInstance).toList()).isEqualTo(live);
+            assertThat(reopened.items().stream()
+                            .filter(NoticeItem.class::isInstance)
+                            .toList())
+                    .isEqualTo(live);
         }
     }
 
@@ -355,7 +427,10 @@ class ChatViewModelTest {
     void cancelWhileTheRetriedRequestRunsEndsTheChainWhenThatRequestFailsToo() throws Exception {
         open("{}");
         server.enqueue(Overloaded.response("retry-after", "1"));
-        server.enqueue(Overloaded.response().newBuilder().headersDelay(1500, TimeUnit.MILLISECONDS).build());
+        server.enqueue(Overloaded.response()
+                .newBuilder()
+                .headersDelay(1500, TimeUnit.MILLISECONDS)
+                .build());
         server.enqueue(Sse.reply("must not be asked for"));
         sendUntilTheRetriedRequestIsInFlight();
 
@@ -374,7 +449,10 @@ class ChatViewModelTest {
     void cancelWhileTheRetriedRequestRunsKeepsTheReplyThatRequestBrings() throws Exception {
         open("{}");
         server.enqueue(Overloaded.response("retry-after", "1"));
-        server.enqueue(Sse.reply("Kept **as** read").newBuilder().headersDelay(1500, TimeUnit.MILLISECONDS).build());
+        server.enqueue(Sse.reply("Kept **as** read")
+                .newBuilder()
+                .headersDelay(1500, TimeUnit.MILLISECONDS)
+                .build());
         sendUntilTheRetriedRequestIsInFlight();
 
         assertThat(chat.cancelRetry()).isTrue();

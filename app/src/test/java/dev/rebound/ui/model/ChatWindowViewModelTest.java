@@ -3,14 +3,14 @@ package dev.rebound.ui.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.app.DesktopHarness;
-import dev.rebound.event.Notice;
 import dev.rebound.e2e.Sse;
+import dev.rebound.event.Notice;
 import dev.rebound.history.SessionSummary;
 import dev.rebound.ui.DesktopContext;
+import dev.rebound.ui.Overloaded;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import dev.rebound.ui.Overloaded;
 import java.util.ArrayList;
 import java.util.List;
 import mockwebserver3.MockWebServer;
@@ -25,6 +25,7 @@ class ChatWindowViewModelTest {
 
     @TempDir
     Path configDir;
+
     private final MockWebServer server = new MockWebServer();
     private final FxQueue fx = new FxQueue();
     private DesktopHarness harness;
@@ -39,8 +40,15 @@ class ChatWindowViewModelTest {
 
     private ChatWindowViewModel open() {
         DesktopContext context = harness.context(null);
-        return new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(context.sessions(), context.catalogue(),
-                context.settings(), fx, Runnable::run, context.clock(), context.zone(), new ManualTicker(),
+        return new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(
+                context.sessions(),
+                context.catalogue(),
+                context.settings(),
+                fx,
+                Runnable::run,
+                context.clock(),
+                context.zone(),
+                new ManualTicker(),
                 context.simulator()));
     }
 
@@ -59,7 +67,8 @@ class ChatWindowViewModelTest {
     void startingOpensANewChatWithTheStartupNoticesAndListsIt() throws Exception {
         window.start(null, List.of(new Notice(Notice.WARNING, "settings.json: line 3 is odd")));
 
-        fx.runUntil(() -> window.current() != null && window.sidebar().sessions().size() == 1, WAIT);
+        fx.runUntil(
+                () -> window.current() != null && window.sidebar().sessions().size() == 1, WAIT);
         assertThat(window.stateProperty().get()).isEqualTo(ChatWindowViewModel.State.READY);
         assertThat(window.current().items())
                 .containsExactly(new NoticeItem(NoticeItem.Level.WARNING, "settings.json: line 3 is odd"));
@@ -85,8 +94,12 @@ class ChatWindowViewModelTest {
 
         window.delete(first);
 
-        fx.runUntil(() -> window.current() != null && !window.current().sessionId().equals(first.id())
-                && window.sidebar().sessions().size() == 1 && !listed().id().equals(first.id()), WAIT);
+        fx.runUntil(
+                () -> window.current() != null
+                        && !window.current().sessionId().equals(first.id())
+                        && window.sidebar().sessions().size() == 1
+                        && !listed().id().equals(first.id()),
+                WAIT);
         assertThat(Files.exists(first.file())).isFalse();
     }
 
@@ -96,8 +109,10 @@ class ChatWindowViewModelTest {
         window.start(null, List.of());
         fx.runUntil(() -> window.current() != null, WAIT);
         window.current().send("Remember me");
-        fx.runUntil(() -> window.current().state() == ChatViewModel.State.IDLE
-                && window.current().items().size() == 2, WAIT);
+        fx.runUntil(
+                () -> window.current().state() == ChatViewModel.State.IDLE
+                        && window.current().items().size() == 2,
+                WAIT);
         String id = window.current().sessionId();
         fx.runUntil(() -> window.sidebar().sessions().size() == 1, WAIT);
         Path file = listed().file();
@@ -131,17 +146,23 @@ class ChatWindowViewModelTest {
             ids.add(window.current().sessionId());
         }
 
-        assertThat(window.isOpen(waiting.sessionId())).as("a chat whose retry waits stays open").isTrue();
+        assertThat(window.isOpen(waiting.sessionId()))
+                .as("a chat whose retry waits stays open")
+                .isTrue();
         assertThat(ids.subList(0, 3)).noneMatch(window::isOpen);
         assertThat(ids.subList(3, 7)).allMatch(window::isOpen);
 
         fx.runUntil(() -> window.sidebar().sessions().size() == 8, WAIT);
-        SessionSummary closed = window.sidebar().sessions().stream().filter(s -> s.id().equals(ids.getFirst()))
-                .findFirst().orElseThrow();
+        SessionSummary closed = window.sidebar().sessions().stream()
+                .filter(s -> s.id().equals(ids.getFirst()))
+                .findFirst()
+                .orElseThrow();
         window.open(closed);
         fx.runUntil(() -> window.current().sessionId().equals(ids.getFirst()), WAIT);
         assertThat(window.isOpen(ids.getFirst())).isTrue();
-        assertThat(window.isOpen(ids.get(3))).as("the least recently shown idle chat makes room").isFalse();
+        assertThat(window.isOpen(ids.get(3)))
+                .as("the least recently shown idle chat makes room")
+                .isFalse();
         assertThat(waiting.state()).isEqualTo(ChatViewModel.State.RETRY_WAITING);
     }
 
@@ -160,7 +181,9 @@ class ChatWindowViewModelTest {
         background.removeLast().run();
         fx.drain();
 
-        assertThat(sidebar.sessions()).as("the older listing came last and is dropped").isEmpty();
+        assertThat(sidebar.sessions())
+                .as("the older listing came last and is dropped")
+                .isEmpty();
         assertThat(sidebar.stateProperty().get()).isEqualTo(SidebarViewModel.State.READY);
     }
 }

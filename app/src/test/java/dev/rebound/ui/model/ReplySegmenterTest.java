@@ -36,8 +36,7 @@ class ReplySegmenterTest {
     void neverCutsInsideFencedCodeEvenAcrossBlankLines() {
         String text = "intro text\n\n```java\nint a;\n\nint b;\n\n```\n\nafter the code\n";
 
-        assertThat(cuts(new ReplySegmenter(1), text)).containsExactly(text.indexOf("```java"),
-                text.indexOf("after"));
+        assertThat(cuts(new ReplySegmenter(1), text)).containsExactly(text.indexOf("```java"), text.indexOf("after"));
     }
 
     @Test
@@ -82,7 +81,10 @@ class ReplySegmenterTest {
     void fedInSmallDeltasItCutsWhereItCutsTheWholeText() {
         StringBuilder whole = new StringBuilder();
         for (int i = 0; i < 200; i++) {
-            whole.append("## Section ").append(i).append("\n\n```\ncode ").append(i)
+            whole.append("## Section ")
+                    .append(i)
+                    .append("\n\n```\ncode ")
+                    .append(i)
                     .append("\n\n# not a heading\n\nmore code\n```\n\n");
         }
         List<Integer> expected = cuts(new ReplySegmenter(300), whole);
@@ -99,7 +101,10 @@ class ReplySegmenterTest {
         assertThat(got).isEqualTo(expected);
         for (int cut : expected) {
             assertThat(whole.substring(cut)).matches("(?s)(## Section|```\ncode).*");
-            long fences = whole.substring(0, cut).lines().filter(line -> line.equals("```")).count();
+            long fences = whole.substring(0, cut)
+                    .lines()
+                    .filter(line -> line.equals("```"))
+                    .count();
             assertThat(fences % 2).as("fence lines before the cut at %d", cut).isZero();
         }
     }

@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
 class RetryBannerViewModelTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     private final ManualTicker ticker = new ManualTicker();
-    private final RetryBannerViewModel banner = new RetryBannerViewModel(clock, ticker,
-            new ModelNames(() -> Settings.DEFAULTS));
+    private final RetryBannerViewModel banner =
+            new RetryBannerViewModel(clock, ticker, new ModelNames(() -> Settings.DEFAULTS));
 
     private AutoRetryStart retry(int attempt, long delayMs) {
-        return new AutoRetryStart(attempt, 10, delayMs, "Overloaded", ErrorKind.TRANSIENT, "local/m", "work",
-                clock.millis() + delayMs);
+        return new AutoRetryStart(
+                attempt, 10, delayMs, "Overloaded", ErrorKind.TRANSIENT, "local/m", "work", clock.millis() + delayMs);
     }
 
     @Test
@@ -48,16 +48,26 @@ class RetryBannerViewModelTest {
     void summarisesKindStatusModelAndCredentialButNeverMore() {
         banner.show(retry(1, 500), 529);
 
-        assertThat(banner.summaryProperty().get()).isEqualTo("Provider unavailable · HTTP 529 · local/m · key \"work\"");
+        assertThat(banner.summaryProperty().get())
+                .isEqualTo("Provider unavailable · HTTP 529 · local/m · key \"work\"");
         assertThat(banner.errorProperty().get()).isEqualTo("Overloaded");
         assertThat(banner.attempt()).isEqualTo(1);
     }
 
     @Test
     void theSummaryCallsAModelByItsDisplayName() {
-        Settings named = new Settings(null, Map.of(), Map.of("local", new ProviderConfig("local",
-                ProviderApi.SIMULATOR, null, List.of(new ModelConfig("m", 1000, "Rebound Simulator (offline)")))),
-                RetrySettings.DEFAULTS, TimeoutSettings.DEFAULTS);
+        Settings named = new Settings(
+                null,
+                Map.of(),
+                Map.of(
+                        "local",
+                        new ProviderConfig(
+                                "local",
+                                ProviderApi.SIMULATOR,
+                                null,
+                                List.of(new ModelConfig("m", 1000, "Rebound Simulator (offline)")))),
+                RetrySettings.DEFAULTS,
+                TimeoutSettings.DEFAULTS);
         RetryBannerViewModel shown = new RetryBannerViewModel(clock, ticker, new ModelNames(() -> named));
 
         shown.show(retry(1, 500), 529);
@@ -87,9 +97,12 @@ class RetryBannerViewModelTest {
 
     @Test
     void aTickerThatFailsToStopDoesNotBreakHidingTheBanner() {
-        RetryBannerViewModel failing = new RetryBannerViewModel(clock, (period, action) -> () -> {
-            throw new IllegalStateException("timeline gone");
-        }, new ModelNames(() -> Settings.DEFAULTS));
+        RetryBannerViewModel failing = new RetryBannerViewModel(
+                clock,
+                (period, action) -> () -> {
+                    throw new IllegalStateException("timeline gone");
+                },
+                new ModelNames(() -> Settings.DEFAULTS));
         failing.show(retry(1, 2000), null);
 
         failing.hide();

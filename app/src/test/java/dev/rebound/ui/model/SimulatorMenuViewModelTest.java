@@ -22,6 +22,7 @@ class SimulatorMenuViewModelTest {
 
     @TempDir
     Path configDir;
+
     private final FxQueue fx = new FxQueue();
     private final ManualTicker ticker = new ManualTicker();
     private DesktopHarness harness;
@@ -33,8 +34,16 @@ class SimulatorMenuViewModelTest {
     void start() throws Exception {
         harness = DesktopHarness.startOffline(configDir, "{\"baseDelayMs\": 10}");
         context = harness.context(null);
-        window = new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(context.sessions(), context.catalogue(),
-                context.settings(), fx, Runnable::run, context.clock(), context.zone(), ticker, context.simulator()));
+        window = new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(
+                context.sessions(),
+                context.catalogue(),
+                context.settings(),
+                fx,
+                Runnable::run,
+                context.clock(),
+                context.zone(),
+                ticker,
+                context.simulator()));
         menu = window.simulatorMenu();
         window.start(null, List.of());
         fx.runUntil(() -> window.current() != null, WAIT);
@@ -61,11 +70,14 @@ class SimulatorMenuViewModelTest {
         menu.queue(SimulatedFailure.OVERLOAD_3);
         assertThat(menu.queuedProperty().get()).isEqualTo(3);
         assertThat(menu.queuedTextProperty().get()).isEqualTo("3 failures queued");
-        assertThat(ticker.active()).as("the count is polled while failures are queued").isEqualTo(1);
+        assertThat(ticker.active())
+                .as("the count is polled while failures are queued")
+                .isEqualTo(1);
 
         ChatViewModel chat = window.current();
         chat.send("Hello");
-        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE && chat.items().size() == 2, WAIT);
+        fx.runUntil(
+                () -> chat.state() == ChatViewModel.State.IDLE && chat.items().size() == 2, WAIT);
         ticker.tick();
 
         assertThat(menu.queuedProperty().get()).isZero();
@@ -104,16 +116,19 @@ class SimulatorMenuViewModelTest {
         fx.runUntil(() -> !window.offlineProperty().get(), WAIT);
         // The open chat stays on the simulator until another model is picked, but that model is gone.
         assertThat(menu.availableProperty().get()).isFalse();
-        assertThat(menu.unavailableReasonProperty().get()).isEqualTo("simulator/rebound-simulator is no longer "
-                + "configured; pick a model in the model picker.");
+        assertThat(menu.unavailableReasonProperty().get())
+                .isEqualTo(
+                        "simulator/rebound-simulator is no longer " + "configured; pick a model in the model picker.");
 
         window.current().chooseModel(dev.rebound.transcript.ModelRef.parse("local/real-model"));
         fx.runUntil(() -> menu.unavailableReasonProperty().get().contains("Real Model"), WAIT);
 
-        assertThat(menu.unavailableReasonProperty().get()).startsWith("Failures can be simulated only on a "
-                + "simulator model; Real Model is a real provider.");
+        assertThat(menu.unavailableReasonProperty().get())
+                .startsWith("Failures can be simulated only on a " + "simulator model; Real Model is a real provider.");
         menu.queue(SimulatedFailure.OVERLOAD_3);
-        assertThat(context.simulator().queued()).as("an unavailable menu queues nothing").isZero();
+        assertThat(context.simulator().queued())
+                .as("an unavailable menu queues nothing")
+                .isZero();
     }
 
     @Test
@@ -122,11 +137,14 @@ class SimulatorMenuViewModelTest {
                 {"providers": {"sim": {"api": "simulator", "baseUrl": "http://127.0.0.1:8089/v1",
                                        "models": [{"id": "rebound-simulator"}]}}}"""));
         window.current().chooseModel(dev.rebound.transcript.ModelRef.parse("sim/rebound-simulator"));
-        fx.runUntil(() -> !menu.availableProperty().get()
-                && menu.unavailableReasonProperty().get().contains("separate simulator"), WAIT);
+        fx.runUntil(
+                () -> !menu.availableProperty().get()
+                        && menu.unavailableReasonProperty().get().contains("separate simulator"),
+                WAIT);
 
-        assertThat(menu.unavailableReasonProperty().get()).isEqualTo("sim/rebound-simulator talks to a separate "
-                + "simulator (http://127.0.0.1:8089/v1); script that one with its --scenario file or the RPC "
-                + "simulate command.");
+        assertThat(menu.unavailableReasonProperty().get())
+                .isEqualTo("sim/rebound-simulator talks to a separate "
+                        + "simulator (http://127.0.0.1:8089/v1); script that one with its --scenario file or the RPC "
+                        + "simulate command.");
     }
 }

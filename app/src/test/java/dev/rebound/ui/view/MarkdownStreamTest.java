@@ -10,14 +10,17 @@ import org.junit.jupiter.api.Test;
 
 class MarkdownStreamTest {
     private static final HtmlRenderer HTML = HtmlRenderer.builder()
-            .extensions(List.of(org.commonmark.ext.gfm.tables.TablesExtension.create())).build();
+            .extensions(List.of(org.commonmark.ext.gfm.tables.TablesExtension.create()))
+            .build();
 
     private static String reply(int paragraphs) {
         StringBuilder sb = new StringBuilder("# Title\n\n");
         for (int i = 0; i < paragraphs; i++) {
             sb.append("Paragraph ").append(i).append(" with **bold** text.\n\n");
             if (i % 10 == 0) {
-                sb.append("- one\n- two\n\n```\ncode ").append(i).append("\n\nmore\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n");
+                sb.append("- one\n- two\n\n```\ncode ")
+                        .append(i)
+                        .append("\n\nmore\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n");
             }
         }
         return sb.toString();

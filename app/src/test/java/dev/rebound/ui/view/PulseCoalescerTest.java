@@ -22,14 +22,17 @@ class PulseCoalescerTest {
         PulseCoalescer coalescer = new PulseCoalescer(runs::incrementAndGet);
 
         WaitForAsyncUtils.asyncFx(() -> {
-            for (int i = 0; i < 500; i++) {
-                coalescer.request();
-            }
-        }).get();
+                    for (int i = 0; i < 500; i++) {
+                        coalescer.request();
+                    }
+                })
+                .get();
         WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> runs.get() > 0);
         Thread.sleep(200);
 
-        assertThat(runs.get()).as("runs for 500 requests made within one FX task").isEqualTo(1);
+        assertThat(runs.get())
+                .as("runs for 500 requests made within one FX task")
+                .isEqualTo(1);
         WaitForAsyncUtils.asyncFx(coalescer::request).get();
         WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> runs.get() == 2);
     }
@@ -40,9 +43,10 @@ class PulseCoalescerTest {
         PulseCoalescer coalescer = new PulseCoalescer(runs::incrementAndGet);
 
         WaitForAsyncUtils.asyncFx(() -> {
-            coalescer.request();
-            coalescer.cancel();
-        }).get();
+                    coalescer.request();
+                    coalescer.cancel();
+                })
+                .get();
         Thread.sleep(200);
 
         assertThat(runs.get()).isZero();

@@ -14,7 +14,13 @@ public final class AutoRetryLogger implements SessionEventListener {
 
     @Override
     public void onAutoRetryStart(AutoRetryStart event) {
-        LOG.info("auto_retry_start: chat {} retry {}/{} in {} ms after a {} error from {}", event.session().id(),
-                event.attempt(), event.maxAttempts(), event.delayMs(), event.errorKind(), event.model());
+        LOG.info(
+                "auto_retry_start: chat {} retry {}/{} in {} ms after a {} error from {}",
+                event.session().id(),
+                event.attempt(),
+                event.maxAttempts(),
+                event.delayMs(),
+                event.errorKind(),
+                event.model());
     }
 }

@@ -30,8 +30,9 @@ class AutoRetryLoggerIT {
         SessionScript script = new SessionScript(new SessionRef("chat-1", null), 1_764_579_600_000L);
 
         try (LoadedPlugin plugin = LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.2.0", work);
-             LogCapture log = LogCapture.of(AutoRetryLogger.class.getName())) {
-            assertThat(plugin.listenerClasses()).extracting(Class::getName)
+                LogCapture log = LogCapture.of(AutoRetryLogger.class.getName())) {
+            assertThat(plugin.listenerClasses())
+                    .extracting(Class::getName)
                     .containsExactly(AutoRetryLogger.class.getName());
             SessionEventListener listener = plugin.newListener(Map.of());
 
@@ -39,17 +40,19 @@ class AutoRetryLoggerIT {
             script.overloadedUntilExhausted("turn-2", 1).forEach(listener::dispatch);
 
             String from = " ms after a transient error from anthropic/claude-sonnet-4-5";
-            assertThat(log.messages(Level.INFO)).containsExactly(
-                    "auto_retry_start: chat chat-1 retry 1/10 in 438" + from,
-                    "auto_retry_start: chat chat-1 retry 2/10 in 875" + from,
-                    "auto_retry_start: chat chat-1 retry 3/10 in 1750" + from,
-                    "auto_retry_start: chat chat-1 retry 1/1 in 438" + from);
+            assertThat(log.messages(Level.INFO))
+                    .containsExactly(
+                            "auto_retry_start: chat chat-1 retry 1/10 in 438" + from,
+                            "auto_retry_start: chat chat-1 retry 2/10 in 875" + from,
+                            "auto_retry_start: chat chat-1 retry 3/10 in 1750" + from,
+                            "auto_retry_start: chat chat-1 retry 1/1 in 438" + from);
         }
     }
 
     @Test
     void anAppOlderThanPluginRequiresDoesNotStartIt() {
-        assertThatThrownBy(() -> LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.0.9", work).close())
+        assertThatThrownBy(() -> LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.0.9", work)
+                        .close())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(PLUGIN_ID + " DISABLED");
     }

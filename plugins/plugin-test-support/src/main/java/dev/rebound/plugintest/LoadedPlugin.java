@@ -52,13 +52,17 @@ public final class LoadedPlugin implements AutoCloseable {
         manager.startPlugins();
         List<PluginWrapper> plugins = manager.getPlugins();
         if (plugins.size() != 1 || plugins.getFirst().getPluginState() != PluginState.STARTED) {
-            String states = plugins.stream().map(p -> p.getPluginId() + " " + p.getPluginState()
-                    + (p.getFailedException() == null ? "" : " (" + p.getFailedException() + ")")).toList().toString();
+            String states = plugins.stream()
+                    .map(p -> p.getPluginId() + " " + p.getPluginState()
+                            + (p.getFailedException() == null ? "" : " (" + p.getFailedException() + ")"))
+                    .toList()
+                    .toString();
             manager.unloadPlugins();
             throw new IllegalStateException("PF4J did not start exactly one plugin from " + archive + ": " + states);
         }
         PluginWrapper plugin = plugins.getFirst();
-        Path dataDirectory = Files.createDirectories(workDirectory.resolve("plugin-data").resolve(plugin.getPluginId()));
+        Path dataDirectory =
+                Files.createDirectories(workDirectory.resolve("plugin-data").resolve(plugin.getPluginId()));
         return new LoadedPlugin(manager, plugin, dataDirectory);
     }
 
@@ -123,17 +127,17 @@ public final class LoadedPlugin implements AutoCloseable {
         return listener;
     }
 
-    private static SessionEventListener instantiate(Class<? extends SessionEventListener> type,
-                                                    PluginContext context) {
+    private static SessionEventListener instantiate(Class<? extends SessionEventListener> type, PluginContext context) {
         try {
             Constructor<? extends SessionEventListener> withContext = findContextConstructor(type);
-            return withContext != null ? withContext.newInstance(context)
+            return withContext != null
+                    ? withContext.newInstance(context)
                     : type.getConstructor().newInstance();
         } catch (InvocationTargetException e) {
             throw new IllegalStateException("the constructor of " + type.getName() + " threw", e.getCause());
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(type.getName() + " has no public (PluginContext) or no-argument"
-                    + " constructor", e);
+            throw new IllegalStateException(
+                    type.getName() + " has no public (PluginContext) or no-argument" + " constructor", e);
         }
     }
 

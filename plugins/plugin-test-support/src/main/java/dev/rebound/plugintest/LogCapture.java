@@ -26,7 +26,9 @@ public final class LogCapture implements AutoCloseable {
 
     /** The formatted messages logged at {@code level} so far, in order. */
     public List<String> messages(Level level) {
-        return appender.list.stream().filter(e -> e.getLevel() == level).map(ILoggingEvent::getFormattedMessage)
+        return appender.list.stream()
+                .filter(e -> e.getLevel() == level)
+                .map(ILoggingEvent::getFormattedMessage)
                 .toList();
     }
 

@@ -46,8 +46,7 @@ import java.util.Map;
  */
 public final class RpcFrames {
 
-    private RpcFrames() {
-    }
+    private RpcFrames() {}
 
     /**
      * The event of one frame, in the chat {@code session} (RPC frames carry only the session id).
@@ -61,59 +60,106 @@ public final class RpcFrames {
         return switch (frame.path("type").asText()) {
             case "ready", "response" -> null;
             case "agent_start" -> new AgentStart(session, turn);
-            case "agent_end" -> new AgentEnd(session, turn, frame.path("willRetry").asBoolean());
+            case "agent_end" ->
+                new AgentEnd(session, turn, frame.path("willRetry").asBoolean());
             case "message_start" -> new MessageStart(session, turn, message(frame.path("message")));
             case "message_end" -> new MessageEnd(session, turn, message(frame.path("message")));
-            case "message_update" -> new MessageUpdate(session, turn, text(frame, "messageId"),
-                    wire(DeltaKind.values(), text(frame, "kind")), text(frame, "delta"));
-            case "model_changed" -> new ModelChanged(session, turn, modelObject(frame.path("from")),
-                    modelObject(frame.path("model")), wire(ModelChangeReason.values(), text(frame, "reason")));
-            case "notice" -> new Notice(session, turn, wire(NoticeLevel.values(), text(frame, "level")),
-                    text(frame, "message"));
-            case "auto_retry_start" -> new AutoRetryStart(session, turn, frame.path("attempt").asInt(),
-                    frame.path("maxAttempts").asInt(), frame.path("delayMs").asLong(), text(frame, "errorMessage"),
-                    wire(ErrorKind.values(), text(frame, "errorKind")), selector(text(frame, "model")),
-                    text(frame, "credential"), frame.path("retryAt").asLong());
-            case "auto_retry_end" -> new AutoRetryEnd(session, turn, frame.path("success").asBoolean(),
-                    frame.path("attempt").asInt(), text(frame, "finalError"),
-                    wire(RetryEndReason.values(), text(frame, "reason")));
-            case "retry_chain_end" -> new RetryChainEnd(session, turn, attempts(frame.path("attempts")),
-                    wire(RetryEndReason.values(), text(frame, "reason")), text(frame, "finalError"),
-                    frame.path("startedAt").asLong(), frame.path("endedAt").asLong());
-            case "credential_switched" -> new CredentialSwitched(session, turn, text(frame, "provider"),
-                    text(frame, "from"), text(frame, "to"));
-            case "retry_fallback_applied" -> new RetryFallbackApplied(session, turn, selector(text(frame, "from")),
-                    selector(text(frame, "to")), text(frame, "role"));
-            case "retry_fallback_succeeded" -> new RetryFallbackSucceeded(session, turn,
-                    selector(text(frame, "model")), text(frame, "role"));
-            case "retry_fallback_reverted" -> new RetryFallbackReverted(session, turn, selector(text(frame, "from")),
-                    selector(text(frame, "to")));
+            case "message_update" ->
+                new MessageUpdate(
+                        session,
+                        turn,
+                        text(frame, "messageId"),
+                        wire(DeltaKind.values(), text(frame, "kind")),
+                        text(frame, "delta"));
+            case "model_changed" ->
+                new ModelChanged(
+                        session,
+                        turn,
+                        modelObject(frame.path("from")),
+                        modelObject(frame.path("model")),
+                        wire(ModelChangeReason.values(), text(frame, "reason")));
+            case "notice" ->
+                new Notice(session, turn, wire(NoticeLevel.values(), text(frame, "level")), text(frame, "message"));
+            case "auto_retry_start" ->
+                new AutoRetryStart(
+                        session,
+                        turn,
+                        frame.path("attempt").asInt(),
+                        frame.path("maxAttempts").asInt(),
+                        frame.path("delayMs").asLong(),
+                        text(frame, "errorMessage"),
+                        wire(ErrorKind.values(), text(frame, "errorKind")),
+                        selector(text(frame, "model")),
+                        text(frame, "credential"),
+                        frame.path("retryAt").asLong());
+            case "auto_retry_end" ->
+                new AutoRetryEnd(
+                        session,
+                        turn,
+                        frame.path("success").asBoolean(),
+                        frame.path("attempt").asInt(),
+                        text(frame, "finalError"),
+                        wire(RetryEndReason.values(), text(frame, "reason")));
+            case "retry_chain_end" ->
+                new RetryChainEnd(
+                        session,
+                        turn,
+                        attempts(frame.path("attempts")),
+                        wire(RetryEndReason.values(), text(frame, "reason")),
+                        text(frame, "finalError"),
+                        frame.path("startedAt").asLong(),
+                        frame.path("endedAt").asLong());
+            case "credential_switched" ->
+                new CredentialSwitched(session, turn, text(frame, "provider"), text(frame, "from"), text(frame, "to"));
+            case "retry_fallback_applied" ->
+                new RetryFallbackApplied(
+                        session, turn, selector(text(frame, "from")), selector(text(frame, "to")), text(frame, "role"));
+            case "retry_fallback_succeeded" ->
+                new RetryFallbackSucceeded(session, turn, selector(text(frame, "model")), text(frame, "role"));
+            case "retry_fallback_reverted" ->
+                new RetryFallbackReverted(session, turn, selector(text(frame, "from")), selector(text(frame, "to")));
             default -> throw new IllegalArgumentException("not an event the kit knows: " + frame);
         };
     }
 
     private static ChatMessage message(JsonNode m) {
         if ("user".equals(text(m, "role"))) {
-            return new UserMessage(text(m, "id"), text(m, "text"), m.path("timestamp").asLong());
+            return new UserMessage(
+                    text(m, "id"), text(m, "text"), m.path("timestamp").asLong());
         }
         List<ContentBlock> content = new ArrayList<>();
         for (JsonNode block : m.path("content")) {
-            content.add(switch (block.path("type").asText()) {
-                case "thinking" -> new ContentBlock.Thinking(text(block, "thinking"),
-                        block.path("redacted").asBoolean());
-                case "toolCall" -> new ContentBlock.ToolCall(text(block, "id"), text(block, "name"),
-                        text(block, "arguments"));
-                default -> new ContentBlock.Text(text(block, "text"));
-            });
+            content.add(
+                    switch (block.path("type").asText()) {
+                        case "thinking" ->
+                            new ContentBlock.Thinking(
+                                    text(block, "thinking"),
+                                    block.path("redacted").asBoolean());
+                        case "toolCall" ->
+                            new ContentBlock.ToolCall(text(block, "id"), text(block, "name"), text(block, "arguments"));
+                        default -> new ContentBlock.Text(text(block, "text"));
+                    });
         }
         JsonNode u = m.path("usage");
-        Usage usage = new Usage(u.path("inputTokens").asLong(), u.path("outputTokens").asLong(),
-                u.path("cacheReadTokens").asLong(), u.path("cacheWriteTokens").asLong());
+        Usage usage = new Usage(
+                u.path("inputTokens").asLong(),
+                u.path("outputTokens").asLong(),
+                u.path("cacheReadTokens").asLong(),
+                u.path("cacheWriteTokens").asLong());
         JsonNode d = m.path("stopDetails");
         StopDetails details = d.isObject() ? new StopDetails(text(d, "type"), text(d, "explanation")) : null;
-        return new AssistantMessage(text(m, "id"), content, new ModelRef(text(m, "provider"), text(m, "model")),
-                text(m, "api"), text(m, "credential"), usage, wire(StopReason.values(), text(m, "stopReason")),
-                text(m, "errorMessage"), details, failure(m.path("failure")), m.path("timestamp").asLong());
+        return new AssistantMessage(
+                text(m, "id"),
+                content,
+                new ModelRef(text(m, "provider"), text(m, "model")),
+                text(m, "api"),
+                text(m, "credential"),
+                usage,
+                wire(StopReason.values(), text(m, "stopReason")),
+                text(m, "errorMessage"),
+                details,
+                failure(m.path("failure")),
+                m.path("timestamp").asLong());
     }
 
     private static ProviderFailure failure(JsonNode f) {
@@ -121,18 +167,27 @@ public final class RpcFrames {
             return null;
         }
         Map<String, String> headers = new LinkedHashMap<>();
-        f.path("headers").properties().forEach(e -> headers.put(e.getKey(), e.getValue().asText()));
-        return new ProviderFailure(wire(FailureKind.values(), text(f, "kind")),
-                f.hasNonNull("httpStatus") ? f.path("httpStatus").asInt() : null, text(f, "errorType"),
-                text(f, "errorCode"), headers);
+        f.path("headers")
+                .properties()
+                .forEach(e -> headers.put(e.getKey(), e.getValue().asText()));
+        return new ProviderFailure(
+                wire(FailureKind.values(), text(f, "kind")),
+                f.hasNonNull("httpStatus") ? f.path("httpStatus").asInt() : null,
+                text(f, "errorType"),
+                text(f, "errorCode"),
+                headers);
     }
 
     private static List<RetryAttempt> attempts(JsonNode list) {
         List<RetryAttempt> attempts = new ArrayList<>();
         for (JsonNode a : list) {
-            attempts.add(new RetryAttempt(a.path("attempt").asInt(), wire(ErrorKind.values(), text(a, "errorKind")),
-                    a.hasNonNull("httpStatus") ? a.path("httpStatus").asInt() : null, selector(text(a, "model")),
-                    text(a, "credential"), a.hasNonNull("delayMs") ? a.path("delayMs").asLong() : null,
+            attempts.add(new RetryAttempt(
+                    a.path("attempt").asInt(),
+                    wire(ErrorKind.values(), text(a, "errorKind")),
+                    a.hasNonNull("httpStatus") ? a.path("httpStatus").asInt() : null,
+                    selector(text(a, "model")),
+                    text(a, "credential"),
+                    a.hasNonNull("delayMs") ? a.path("delayMs").asLong() : null,
                     text(a, "errorMessage")));
         }
         return attempts;
@@ -154,9 +209,11 @@ public final class RpcFrames {
         if (name == null) {
             return null;
         }
-        return Arrays.stream(values).filter(v -> v.toString().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown value '" + name + "' among "
-                        + Arrays.toString(values)));
+        return Arrays.stream(values)
+                .filter(v -> v.toString().equals(name))
+                .findFirst()
+                .orElseThrow(() ->
+                        new IllegalArgumentException("unknown value '" + name + "' among " + Arrays.toString(values)));
     }
 
     private static String text(JsonNode node, String field) {

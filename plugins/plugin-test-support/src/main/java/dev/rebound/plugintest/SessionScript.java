@@ -121,7 +121,10 @@ public final class SessionScript {
 
     private List<SessionEvent> replay(String recording, String turnId) {
         List<JsonNode> frames = read(recording);
-        long recordedStart = frames.stream().mapToLong(SessionScript::firstTime).filter(t -> t > 0).min()
+        long recordedStart = frames.stream()
+                .mapToLong(SessionScript::firstTime)
+                .filter(t -> t > 0)
+                .min()
                 .orElse(now);
         long shift = now - recordedStart;
         List<SessionEvent> events = new ArrayList<>();

@@ -2,8 +2,8 @@ package dev.rebound.ui.settings.model;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.files.KeyPath;
 import dev.rebound.files.FileProblem;
+import dev.rebound.files.KeyPath;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,7 +156,9 @@ public final class ChainsTabModel {
         }
         for (ChainRow row : chains) {
             row.setProblem(problems.under(KeyPath.child("retry.fallbackChains", row.key())).stream()
-                    .map(FileProblem::message).distinct().collect(Collectors.joining("; ")));
+                    .map(FileProblem::message)
+                    .distinct()
+                    .collect(Collectors.joining("; ")));
         }
     }
 }

@@ -24,6 +24,5 @@ public interface ConnectionTester {
      * @param ok whether the provider answered as expected
      * @param message what happened, for a person to read
      */
-    record Result(boolean ok, String message) {
-    }
+    record Result(boolean ok, String message) {}
 }

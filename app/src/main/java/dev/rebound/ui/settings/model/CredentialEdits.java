@@ -15,12 +15,10 @@ import java.util.List;
 record CredentialEdits(List<Removal> removals, List<Addition> additions) {
 
     /** A saved credential Save removes. */
-    record Removal(String provider, String label) {
-    }
+    record Removal(String provider, String label) {}
 
     /** A credential Save adds (or whose key it replaces). */
-    record Addition(String provider, String label, ApiKeySource source) {
-    }
+    record Addition(String provider, String label, ApiKeySource source) {}
 
     CredentialEdits {
         removals = List.copyOf(removals);

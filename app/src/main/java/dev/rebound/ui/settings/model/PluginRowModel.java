@@ -14,9 +14,13 @@ public final class PluginRowModel {
     PluginRowModel(PluginsPort.PluginRow row) {
         this.row = row;
         this.enabled = new SimpleBooleanProperty(this, "enabled", row.enabled());
-        this.note = Bindings.createStringBinding(() -> enabled.get() != row.enabled()
-                ? (enabled.get() ? "will be enabled; applies on next start" : "will be disabled; applies on next start")
-                : row.failure(), enabled);
+        this.note = Bindings.createStringBinding(
+                () -> enabled.get() != row.enabled()
+                        ? (enabled.get()
+                                ? "will be enabled; applies on next start"
+                                : "will be disabled; applies on next start")
+                        : row.failure(),
+                enabled);
     }
 
     public PluginsPort.PluginRow row() {

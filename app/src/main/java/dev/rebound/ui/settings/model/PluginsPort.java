@@ -27,7 +27,6 @@ public interface PluginsPort {
      * @param dropped events dropped for it
      * @param enabled whether settings.json enables it
      */
-    record PluginRow(String id, String version, String state, String failure, long delivered, long dropped,
-                     boolean enabled) {
-    }
+    record PluginRow(
+            String id, String version, String state, String failure, long delivered, long dropped, boolean enabled) {}
 }

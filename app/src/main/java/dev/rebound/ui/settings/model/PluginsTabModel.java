@@ -22,7 +22,8 @@ public final class PluginsTabModel {
     /** The plugin switches changed now, by plugin id; call on the FX thread. */
     Map<String, Boolean> switches() {
         Map<String, Boolean> switched = new LinkedHashMap<>();
-        plugins.stream().filter(PluginRowModel::changed)
+        plugins.stream()
+                .filter(PluginRowModel::changed)
                 .forEach(p -> switched.put(p.row().id(), p.enabledProperty().get()));
         return switched;
     }

@@ -56,7 +56,9 @@ public final class ProviderRow {
 
     /** The model ids typed, in order, blanks dropped. */
     public List<String> modelIds() {
-        return java.util.Arrays.stream(models.text().split(",")).map(String::strip).filter(s -> !s.isEmpty())
+        return java.util.Arrays.stream(models.text().split(","))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
                 .toList();
     }
 

@@ -8,9 +8,9 @@ import dev.rebound.auth.ApiKeySource;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.auth.Secret;
+import dev.rebound.files.FileProblem;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
-import dev.rebound.files.FileProblem;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -50,21 +50,35 @@ public final class ProvidersTabModel {
     private final Executor background;
     private final Runnable changed;
 
-    ProvidersTabModel(Map<String, ProviderConfig> configured, JsonNode providersJson, CredentialStore store,
-                      ConnectionTester tester, Executor fx, Executor background, Runnable changed) {
+    ProvidersTabModel(
+            Map<String, ProviderConfig> configured,
+            JsonNode providersJson,
+            CredentialStore store,
+            ConnectionTester tester,
+            Executor fx,
+            Executor background,
+            Runnable changed) {
         this.originalJson = providersJson.deepCopy();
         this.tester = tester;
         this.fx = fx;
         this.background = background;
         this.changed = changed;
-        configured.values().forEach(p -> addRow(new ProviderRow(p.key(), p.api(), p.baseUrl() == null ? ""
-                : p.baseUrl(), p.models().stream().map(m -> m.id()).toList())));
+        configured
+                .values()
+                .forEach(p -> addRow(new ProviderRow(
+                        p.key(),
+                        p.api(),
+                        p.baseUrl() == null ? "" : p.baseUrl(),
+                        p.models().stream().map(m -> m.id()).toList())));
         configured.keySet().stream().findFirst().ifPresent(credentialProvider::set);
         for (String provider : configured.keySet()) {
             List<Credential> usable = store.forProvider(provider);
             for (String label : store.labels(provider)) {
-                String display = usable.stream().filter(c -> c.label().equals(label)).findFirst()
-                        .map(c -> c.secret().masked()).orElseGet(() -> store.variableOf(provider, label)
+                String display = usable.stream()
+                        .filter(c -> c.label().equals(label))
+                        .findFirst()
+                        .map(c -> c.secret().masked())
+                        .orElseGet(() -> store.variableOf(provider, label)
                                 .map(v -> "(environment variable " + v + " is not set)")
                                 .orElse("(key not available)"));
                 credentials.add(new CredentialRow(provider, label, display, null));
@@ -128,15 +142,18 @@ public final class ProvidersTabModel {
 
     /** Adds the credential typed in the form (saved on Save); returns whether it was accepted. */
     public boolean addCredential() {
-        String provider = credentialProvider.get() == null ? "" : credentialProvider.get().strip();
+        String provider =
+                credentialProvider.get() == null ? "" : credentialProvider.get().strip();
         String label = credentialLabel.get() == null ? "" : credentialLabel.get();
-        String value = credentialValue.get() == null ? "" : credentialValue.get().strip();
+        String value =
+                credentialValue.get() == null ? "" : credentialValue.get().strip();
         String reason = credentialProblem(provider, label, value);
         credentialError.set(reason);
         if (!reason.isEmpty()) {
             return false;
         }
-        ApiKeySource source = credentialFromEnv.get() ? new ApiKeySource.Environment(value)
+        ApiKeySource source = credentialFromEnv.get()
+                ? new ApiKeySource.Environment(value)
                 : new ApiKeySource.Literal(new Secret(value));
         String display = credentialFromEnv.get() ? "from $" + value : KeyMask.mask(value);
         credentials.add(new CredentialRow(provider, label, display, source));
@@ -150,16 +167,21 @@ public final class ProvidersTabModel {
         if (providers.stream().noneMatch(p -> p.key().text().strip().equals(provider))) {
             return "Choose the provider this key is for.";
         }
-        if (label.isBlank() || label.length() > MAX_LABEL || !label.strip().equals(label)
+        if (label.isBlank()
+                || label.length() > MAX_LABEL
+                || !label.strip().equals(label)
                 || label.codePoints().anyMatch(Character::isISOControl)) {
             return "The label must be 1 to " + MAX_LABEL + " characters on one line, without surrounding spaces.";
         }
-        if (credentials.stream().anyMatch(c -> c.provider().equals(provider) && c.label().equals(label)
-                && !c.removedProperty().get())) {
+        if (credentials.stream()
+                .anyMatch(c -> c.provider().equals(provider)
+                        && c.label().equals(label)
+                        && !c.removedProperty().get())) {
             return provider + " already has a key labelled '" + label + "'; choose another label or remove it first.";
         }
         if (credentialFromEnv.get()) {
-            return ApiKeySource.Environment.isVariableName(value) ? ""
+            return ApiKeySource.Environment.isVariableName(value)
+                    ? ""
                     : "Type the name of an environment variable (letters, digits and _), not the key itself.";
         }
         return value.isEmpty() ? "Paste the API key." : "";
@@ -186,8 +208,11 @@ public final class ProvidersTabModel {
         String provider = row.key().text().strip();
         String typedKey = credentials.stream()
                 .filter(c -> c.provider().equals(provider) && c.pending() instanceof ApiKeySource.Literal)
-                .reduce((a, b) -> b).map(c -> ((ApiKeySource.Literal) c.pending()).key().reveal()).orElse(null);
-        String api = row.apiProperty().get() == null ? "" : row.apiProperty().get().toString();
+                .reduce((a, b) -> b)
+                .map(c -> ((ApiKeySource.Literal) c.pending()).key().reveal())
+                .orElse(null);
+        String api =
+                row.apiProperty().get() == null ? "" : row.apiProperty().get().toString();
         String baseUrl = row.baseUrl().text().strip();
         row.testStarted();
         background.execute(() -> {
@@ -196,8 +221,10 @@ public final class ProvidersTabModel {
                 result = tester.test(provider, api, baseUrl, typedKey);
             } catch (RuntimeException e) {
                 LOG.warn("Test connection of {} failed", provider, e);
-                result = new ConnectionTester.Result(false, "The test could not run because of an unexpected "
-                        + "problem. Check the provider's settings and try again; the log has the details.");
+                result = new ConnectionTester.Result(
+                        false,
+                        "The test could not run because of an unexpected "
+                                + "problem. Check the provider's settings and try again; the log has the details.");
             }
             ConnectionTester.Result outcome = result;
             fx.execute(() -> row.testFinished(outcome));
@@ -210,9 +237,14 @@ public final class ProvidersTabModel {
         for (ProviderRow row : providers) {
             String key = row.key().text().strip();
             JsonNode original = row.originalKey() == null ? null : originalJson.get(row.originalKey());
-            ObjectNode entry = original != null && original.isObject() ? ((ObjectNode) original).deepCopy()
+            ObjectNode entry = original != null && original.isObject()
+                    ? ((ObjectNode) original).deepCopy()
                     : JsonNodeFactory.instance.objectNode();
-            entry.put("api", row.apiProperty().get() == null ? "" : row.apiProperty().get().toString());
+            entry.put(
+                    "api",
+                    row.apiProperty().get() == null
+                            ? ""
+                            : row.apiProperty().get().toString());
             String url = row.baseUrl().text().strip();
             if (url.isEmpty()) {
                 entry.remove("baseUrl");
@@ -257,29 +289,42 @@ public final class ProvidersTabModel {
         for (ProviderRow row : providers) {
             String key = row.key().text().strip();
             String path = row.keyPath();
-            String keyError = key.isEmpty() ? "enter a key, like openai"
-                    : !seen.add(key) ? "another provider has the key '" + key + "'"
-                    : problems.errorAt(path).orElse("");
+            String keyError = key.isEmpty()
+                    ? "enter a key, like openai"
+                    : !seen.add(key)
+                            ? "another provider has the key '" + key + "'"
+                            : problems.errorAt(path).orElse("");
             row.key().setError(keyError);
-            row.baseUrl().setError(problems.errorAt(path + ".baseUrl").or(() -> problems.errorAt(path + ".api"))
-                    .orElse(""));
-            row.models().setError(problems.under(path + ".models").stream().filter(FileProblem::isError)
-                    .map(p -> p.keyPath().substring(path.length() + 1) + " " + p.message()).distinct()
-                    .collect(Collectors.joining("; ")));
+            row.baseUrl()
+                    .setError(problems.errorAt(path + ".baseUrl")
+                            .or(() -> problems.errorAt(path + ".api"))
+                            .orElse(""));
+            row.models()
+                    .setError(problems.under(path + ".models").stream()
+                            .filter(FileProblem::isError)
+                            .map(p -> p.keyPath().substring(path.length() + 1) + " " + p.message())
+                            .distinct()
+                            .collect(Collectors.joining("; ")));
         }
     }
 
     boolean valid() {
-        return providers.stream().allMatch(r -> r.key().errorProperty().get().isEmpty()
-                && r.baseUrl().errorProperty().get().isEmpty() && r.models().errorProperty().get().isEmpty());
+        return providers.stream()
+                .allMatch(r -> r.key().errorProperty().get().isEmpty()
+                        && r.baseUrl().errorProperty().get().isEmpty()
+                        && r.models().errorProperty().get().isEmpty());
     }
 
     /** The credential edits as they are now; call on the FX thread. */
     CredentialEdits credentialEdits() {
         return new CredentialEdits(
-                credentials.stream().filter(row -> !row.isNew() && row.removedProperty().get())
-                        .map(row -> new CredentialEdits.Removal(row.provider(), row.label())).toList(),
-                credentials.stream().filter(CredentialRow::isNew)
-                        .map(row -> new CredentialEdits.Addition(row.provider(), row.label(), row.pending())).toList());
+                credentials.stream()
+                        .filter(row -> !row.isNew() && row.removedProperty().get())
+                        .map(row -> new CredentialEdits.Removal(row.provider(), row.label()))
+                        .toList(),
+                credentials.stream()
+                        .filter(CredentialRow::isNew)
+                        .map(row -> new CredentialEdits.Addition(row.provider(), row.label(), row.pending()))
+                        .toList());
     }
 }

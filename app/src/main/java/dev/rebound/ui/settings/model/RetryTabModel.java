@@ -94,16 +94,21 @@ public final class RetryTabModel {
             if (field.changed()) {
                 String member = field.keyPath().substring("retry.".length());
                 String text = field.text().strip();
-                retry.set(member, WHOLE.matcher(text).matches() ? JsonNodeFactory.instance.numberNode(Long.parseLong(text))
-                        : JsonNodeFactory.instance.textNode(text));
+                retry.set(
+                        member,
+                        WHOLE.matcher(text).matches()
+                                ? JsonNodeFactory.instance.numberNode(Long.parseLong(text))
+                                : JsonNodeFactory.instance.textNode(text));
             }
         }
     }
 
     void show(Problems problems) {
         for (FieldModel field : fields()) {
-            field.setError(field.text().isBlank() ? "enter a whole number"
-                    : problems.errorAt(field.keyPath()).orElse(""));
+            field.setError(
+                    field.text().isBlank()
+                            ? "enter a whole number"
+                            : problems.errorAt(field.keyPath()).orElse(""));
         }
     }
 

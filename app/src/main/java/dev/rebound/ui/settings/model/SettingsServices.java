@@ -11,8 +11,12 @@ import java.util.Objects;
  *
  * @param pluginsDir where plugin archives are installed (named when there are none)
  */
-public record SettingsServices(SettingsStore settings, CredentialStore credentials, ConnectionTester tester,
-                               PluginsPort plugins, Path pluginsDir) {
+public record SettingsServices(
+        SettingsStore settings,
+        CredentialStore credentials,
+        ConnectionTester tester,
+        PluginsPort plugins,
+        Path pluginsDir) {
     public SettingsServices {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(credentials, "credentials");

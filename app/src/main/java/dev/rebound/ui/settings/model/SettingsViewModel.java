@@ -3,13 +3,13 @@ package dev.rebound.ui.settings.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rebound.transcript.ModelRef;
+import dev.rebound.files.FileProblem;
 import dev.rebound.settings.JsonMergePatch;
 import dev.rebound.settings.Settings;
-import dev.rebound.files.FileProblem;
 import dev.rebound.settings.SettingsUpdate;
 import dev.rebound.settings.SettingsValidator;
 import dev.rebound.settings.WriteFailures;
+import dev.rebound.transcript.ModelRef;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,7 +38,11 @@ public final class SettingsViewModel {
     private static final Logger LOG = LoggerFactory.getLogger(SettingsViewModel.class);
 
     /** Where the window is. */
-    public enum State { EDITING, SAVING, SAVED }
+    public enum State {
+        EDITING,
+        SAVING,
+        SAVED
+    }
 
     private final SettingsServices services;
     private final Executor fx;
@@ -67,8 +71,14 @@ public final class SettingsViewModel {
         this.base = services.settings().effectiveJson();
         this.retry = new RetryTabModel(now.retry());
         this.chains = new ChainsTabModel(now.retry().fallbackChains(), this::revalidate);
-        this.providers = new ProvidersTabModel(now.providers(), base.path("providers"), services.credentials(),
-                services.tester(), fx, background, this::revalidate);
+        this.providers = new ProvidersTabModel(
+                now.providers(),
+                base.path("providers"),
+                services.credentials(),
+                services.tester(),
+                fx,
+                background,
+                this::revalidate);
         this.plugins = new PluginsTabModel(services.plugins().plugins());
         retry.fields().forEach(f -> f.textProperty().addListener((o, a, b) -> revalidate()));
         retry.enabledProperty().addListener((o, a, b) -> revalidate());
@@ -140,15 +150,21 @@ public final class SettingsViewModel {
         Problems problems = new Problems(result.problems());
         retry.show(problems);
         providers.show(problems);
-        chains.show(problems, result.settings().allModels().stream().map(ModelRef::selector).toList());
+        chains.show(
+                problems,
+                result.settings().allModels().stream().map(ModelRef::selector).toList());
         boolean ok = retry.valid() && providers.valid() && !result.hasErrors();
         valid.set(ok);
         if (state.get() != State.SAVING) {
             List<FileProblem> elsewhere = result.errors().stream()
-                    .filter(p -> !p.keyPath().startsWith("retry.") && !p.keyPath().startsWith("providers"))
+                    .filter(p ->
+                            !p.keyPath().startsWith("retry.") && !p.keyPath().startsWith("providers"))
                     .toList();
-            message.set(elsewhere.isEmpty() ? "" : "settings.json has problems this window does not edit; fix "
-                    + "them in the file first: " + describe(elsewhere));
+            message.set(
+                    elsewhere.isEmpty()
+                            ? ""
+                            : "settings.json has problems this window does not edit; fix " + "them in the file first: "
+                                    + describe(elsewhere));
         }
         canSave.set(ok && state.get() != State.SAVING);
     }
@@ -199,8 +215,11 @@ public final class SettingsViewModel {
                 PluginsTabModel.save(services.plugins(), pluginSwitches);
             } catch (IOException | RuntimeException e) {
                 LOG.warn("Saving plugin switches in {} failed", folder, e);
-                return "Plugin changes were not saved: " + (folder == null ? "the plugin folder could not be written."
-                        : WriteFailures.explain(folder, e)) + " Your edits are still here.";
+                return "Plugin changes were not saved: "
+                        + (folder == null
+                                ? "the plugin folder could not be written."
+                                : WriteFailures.explain(folder, e))
+                        + " Your edits are still here.";
             }
         }
         return null;

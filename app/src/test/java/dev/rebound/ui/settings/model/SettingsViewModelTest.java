@@ -37,6 +37,7 @@ class SettingsViewModelTest {
 
     @TempDir
     Path dir;
+
     private SettingsStore store;
     private CredentialStore credentials;
     private final Queue<Runnable> background = new ArrayDeque<>();
@@ -63,8 +64,11 @@ class SettingsViewModelTest {
                 switched.add(new String[] {id, Boolean.toString(enabled)});
             }
         };
-        return new SettingsViewModel(new SettingsServices(store, credentials, (p, a, u, k) -> tester.test(p, a, u, k),
-                plugins, dir.resolve("plugins")), Runnable::run, background::add);
+        return new SettingsViewModel(
+                new SettingsServices(
+                        store, credentials, (p, a, u, k) -> tester.test(p, a, u, k), plugins, dir.resolve("plugins")),
+                Runnable::run,
+                background::add);
     }
 
     /** Fills the new-credential form of the Providers tab for provider {@code local}. */
@@ -129,7 +133,12 @@ class SettingsViewModelTest {
         assertThat(saved.path("retry").path("maxRetries").asInt()).isEqualTo(3);
         assertThat(saved.path("retry").has("maxElapsedMs")).isFalse();
         assertThat(saved.path("unknownKey").asText()).isEqualTo("kept");
-        assertThat(saved.path("providers").path("local").path("models").get(0).path("contextWindow").asInt())
+        assertThat(saved.path("providers")
+                        .path("local")
+                        .path("models")
+                        .get(0)
+                        .path("contextWindow")
+                        .asInt())
                 .isEqualTo(8000);
     }
 
@@ -166,7 +175,11 @@ class SettingsViewModelTest {
         assertThat(store.current().retry().fallbackChains())
                 .containsEntry("default", List.of("local/b", "local/a"))
                 .containsEntry("title", List.of("local/b", "gone/model"));
-        assertThat(savedSettings().path("retry").path("fallbackChains").path("default").toString())
+        assertThat(savedSettings()
+                        .path("retry")
+                        .path("fallbackChains")
+                        .path("default")
+                        .toString())
                 .isEqualTo("[\"local/b\",\"local/a\"]");
     }
 
@@ -195,7 +208,8 @@ class SettingsViewModelTest {
         model.save();
         runBackground();
 
-        assertThat(savedSettings().path("retry").path("fallbackChains").has("title")).isFalse();
+        assertThat(savedSettings().path("retry").path("fallbackChains").has("title"))
+                .isFalse();
     }
 
     @Test
@@ -228,7 +242,8 @@ class SettingsViewModelTest {
 
         JsonNode providers = savedSettings().path("providers");
         assertThat(providers.has("local")).isFalse();
-        assertThat(providers.path("lab").path("models").toString()).isEqualTo("[{\"id\":\"a\",\"contextWindow\":8000}]");
+        assertThat(providers.path("lab").path("models").toString())
+                .isEqualTo("[{\"id\":\"a\",\"contextWindow\":8000}]");
     }
 
     @Test
@@ -299,8 +314,9 @@ class SettingsViewModelTest {
         runBackground();
 
         assertThat(model.stateProperty().get()).isEqualTo(SettingsViewModel.State.EDITING);
-        assertThat(model.messageProperty().get()).isEqualTo("Settings were not saved: " + file + " is a folder, not "
-                + "a file. Move or rename that folder, then try again. Your edits are still here.");
+        assertThat(model.messageProperty().get())
+                .isEqualTo("Settings were not saved: " + file + " is a folder, not "
+                        + "a file. Move or rename that folder, then try again. Your edits are still here.");
         assertThat(model.retry().maxRetries().text()).isEqualTo("4");
         assertThat(model.canSaveProperty().get()).isTrue();
         assertThat(store.current().retry().maxRetries()).isEqualTo(10);
@@ -374,9 +390,10 @@ class SettingsViewModelTest {
         model.save();
         runBackground();
 
-        assertThat(model.messageProperty().get()).isEqualTo("Credentials were not saved: " + file + " is a folder, "
-                + "not a file. Move or rename that folder, then try again. Other settings were saved; your credential "
-                + "edits are still here.");
+        assertThat(model.messageProperty().get())
+                .isEqualTo("Credentials were not saved: " + file + " is a folder, "
+                        + "not a file. Move or rename that folder, then try again. Other settings were saved; your credential "
+                        + "edits are still here.");
         assertThat(model.editableProperty().get()).isTrue();
         assertThat(providers.credentials()).hasSize(1);
     }

@@ -40,11 +40,16 @@ final class MetricsEndpoint implements AutoCloseable {
         deleteQuietly(addressFile);
         HTTPServer server;
         try {
-            server = HTTPServer.builder().inetAddress(InetAddress.getByAddress(LOOPBACK)).port(port)
-                    .registry(registry).buildAndStart();
+            server = HTTPServer.builder()
+                    .inetAddress(InetAddress.getByAddress(LOOPBACK))
+                    .port(port)
+                    .registry(registry)
+                    .buildAndStart();
         } catch (IOException e) {
-            LOG.error("Prometheus metrics are not served: 127.0.0.1:{} cannot be used ({}). Set another port in"
-                    + " settings.json under plugins → prometheus-metrics → port, or 0 for any free port.", port,
+            LOG.error(
+                    "Prometheus metrics are not served: 127.0.0.1:{} cannot be used ({}). Set another port in"
+                            + " settings.json under plugins → prometheus-metrics → port, or 0 for any free port.",
+                    port,
                     e.toString());
             return new MetricsEndpoint(addressFile, null);
         }

@@ -23,12 +23,17 @@ record MetricsSettings(int port) {
         if (port == null) {
             return new MetricsSettings(DEFAULT_PORT);
         }
-        if (port instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
-                && n.doubleValue() >= 0 && n.doubleValue() <= 65_535) {
+        if (port instanceof Number n
+                && n.doubleValue() == Math.rint(n.doubleValue())
+                && n.doubleValue() >= 0
+                && n.doubleValue() <= 65_535) {
             return new MetricsSettings(n.intValue());
         }
-        LOG.warn("settings.json: plugins → prometheus-metrics → port is {}, which is not a port number (0 to 65535,"
-                + " 0 for any free port); using {}", port instanceof String s ? "\"" + s + "\"" : port, DEFAULT_PORT);
+        LOG.warn(
+                "settings.json: plugins → prometheus-metrics → port is {}, which is not a port number (0 to 65535,"
+                        + " 0 for any free port); using {}",
+                port instanceof String s ? "\"" + s + "\"" : port,
+                DEFAULT_PORT);
         return new MetricsSettings(DEFAULT_PORT);
     }
 }

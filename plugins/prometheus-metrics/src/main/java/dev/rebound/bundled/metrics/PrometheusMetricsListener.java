@@ -28,8 +28,8 @@ public final class PrometheusMetricsListener implements SessionEventListener, Au
      */
     public PrometheusMetricsListener(PluginContext context) {
         MetricsSettings settings = MetricsSettings.from(context.pluginSettings());
-        endpoint = MetricsEndpoint.start(metrics.registry(), settings.port(),
-                context.dataDirectory().resolve(ENDPOINT_FILE));
+        endpoint = MetricsEndpoint.start(
+                metrics.registry(), settings.port(), context.dataDirectory().resolve(ENDPOINT_FILE));
     }
 
     /** The port {@code /metrics} is served on; empty when it could not be bound. */

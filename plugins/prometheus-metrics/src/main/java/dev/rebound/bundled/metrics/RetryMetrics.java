@@ -31,22 +31,36 @@ final class RetryMetrics {
     static final double[] RETRIES_PER_TURN_BUCKETS = {0, 1, 2, 3, 5, 10};
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final Counter retries = Counter.builder().name("rebound_retries_total")
-            .help("Retries scheduled, by why the failed call was retried").labelNames("error_kind")
+    private final Counter retries = Counter.builder()
+            .name("rebound_retries_total")
+            .help("Retries scheduled, by why the failed call was retried")
+            .labelNames("error_kind")
             .register(registry);
-    private final Counter chains = Counter.builder().name("rebound_retry_chains_total")
-            .help("Retry chains ended, by outcome (succeeded, or why they gave up)").labelNames("outcome")
+    private final Counter chains = Counter.builder()
+            .name("rebound_retry_chains_total")
+            .help("Retry chains ended, by outcome (succeeded, or why they gave up)")
+            .labelNames("outcome")
             .register(registry);
-    private final Histogram retriesPerTurn = Histogram.builder().name("rebound_retries_per_turn")
-            .help("Retries a turn needed, observed once per finished turn (0 when none)").classicOnly()
-            .classicUpperBounds(RETRIES_PER_TURN_BUCKETS).register(registry);
-    private final Counter fallbacksApplied = Counter.builder().name("rebound_fallbacks_applied_total")
-            .help("Moves to a fallback model, by the model that failed and the one used").labelNames("from", "to")
+    private final Histogram retriesPerTurn = Histogram.builder()
+            .name("rebound_retries_per_turn")
+            .help("Retries a turn needed, observed once per finished turn (0 when none)")
+            .classicOnly()
+            .classicUpperBounds(RETRIES_PER_TURN_BUCKETS)
             .register(registry);
-    private final Counter fallbacksReverted = Counter.builder().name("rebound_fallbacks_reverted_total")
-            .help("Returns from a fallback model to the primary").labelNames("from", "to").register(registry);
-    private final Counter credentialSwitches = Counter.builder().name("rebound_credential_switches_total")
-            .help("Moves to another API key of a provider after a usage limit").labelNames("provider")
+    private final Counter fallbacksApplied = Counter.builder()
+            .name("rebound_fallbacks_applied_total")
+            .help("Moves to a fallback model, by the model that failed and the one used")
+            .labelNames("from", "to")
+            .register(registry);
+    private final Counter fallbacksReverted = Counter.builder()
+            .name("rebound_fallbacks_reverted_total")
+            .help("Returns from a fallback model to the primary")
+            .labelNames("from", "to")
+            .register(registry);
+    private final Counter credentialSwitches = Counter.builder()
+            .name("rebound_credential_switches_total")
+            .help("Moves to another API key of a provider after a usage limit")
+            .labelNames("provider")
             .register(registry);
 
     /** How many unfinished turns are remembered at most; the oldest is forgotten beyond that. */
@@ -91,17 +105,22 @@ final class RetryMetrics {
                 chains.labelValues(String.valueOf(e.reason())).inc();
                 retriesInTurn.put(TurnKey.of(e), e.attempt());
             }
-            case AgentEnd e when !e.willRetry() -> {
+            case AgentEnd e
+            when !e.willRetry() -> {
                 Integer retried = retriesInTurn.remove(TurnKey.of(e));
                 retriesPerTurn.observe(retried == null ? 0 : retried);
             }
-            case RetryFallbackApplied e -> fallbacksApplied.labelValues(String.valueOf(e.from()),
-                    String.valueOf(e.to())).inc();
-            case RetryFallbackReverted e -> fallbacksReverted.labelValues(String.valueOf(e.from()),
-                    String.valueOf(e.to())).inc();
-            case CredentialSwitched e -> credentialSwitches.labelValues(e.provider()).inc();
-            default -> {
-            }
+            case RetryFallbackApplied e ->
+                fallbacksApplied
+                        .labelValues(String.valueOf(e.from()), String.valueOf(e.to()))
+                        .inc();
+            case RetryFallbackReverted e ->
+                fallbacksReverted
+                        .labelValues(String.valueOf(e.from()), String.valueOf(e.to()))
+                        .inc();
+            case CredentialSwitched e ->
+                credentialSwitches.labelValues(e.provider()).inc();
+            default -> {}
         }
     }
 }

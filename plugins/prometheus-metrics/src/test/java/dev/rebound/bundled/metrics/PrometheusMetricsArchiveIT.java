@@ -31,11 +31,15 @@ class PrometheusMetricsArchiveIT {
         Path endpoint;
 
         try (LoadedPlugin plugin = LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.2.0", work);
-             HttpClient http = HttpClient.newHttpClient()) {
-            assertThat(plugin.listenerClasses()).extracting(Class::getName)
+                HttpClient http = HttpClient.newHttpClient()) {
+            assertThat(plugin.listenerClasses())
+                    .extracting(Class::getName)
                     .containsExactly(PrometheusMetricsListener.class.getName());
-            assertThat(plugin.classesNotFromArchive(PrometheusMetricsListener.class.getName(),
-                    HTTPServer.class.getName(), Counter.class.getName())).isEmpty();
+            assertThat(plugin.classesNotFromArchive(
+                            PrometheusMetricsListener.class.getName(),
+                            HTTPServer.class.getName(),
+                            Counter.class.getName()))
+                    .isEmpty();
 
             SessionEventListener listener = plugin.newListener(Map.of("port", 0L));
             script.overloadedThenSucceeds("turn-1", 3).forEach(listener::dispatch);
@@ -44,15 +48,18 @@ class PrometheusMetricsArchiveIT {
             endpoint = plugin.dataDirectory().resolve("endpoint");
             URI address = URI.create(Files.readString(endpoint).strip());
             assertThat(address.getHost()).isEqualTo("127.0.0.1");
-            metrics = http.send(HttpRequest.newBuilder(address).build(), HttpResponse.BodyHandlers.ofString()).body();
+            metrics = http.send(HttpRequest.newBuilder(address).build(), HttpResponse.BodyHandlers.ofString())
+                    .body();
         }
 
-        assertThat(metrics).contains("rebound_retries_total{error_kind=\"transient\"} 5.0\n",
-                "rebound_retry_chains_total{outcome=\"succeeded\"} 1.0\n",
-                "rebound_retry_chains_total{outcome=\"exhausted\"} 1.0\n",
-                "rebound_retries_per_turn_bucket{le=\"2.0\"} 1\n",
-                "rebound_retries_per_turn_bucket{le=\"3.0\"} 2\n",
-                "rebound_retries_per_turn_count 2\n");
+        assertThat(metrics)
+                .contains(
+                        "rebound_retries_total{error_kind=\"transient\"} 5.0\n",
+                        "rebound_retry_chains_total{outcome=\"succeeded\"} 1.0\n",
+                        "rebound_retry_chains_total{outcome=\"exhausted\"} 1.0\n",
+                        "rebound_retries_per_turn_bucket{le=\"2.0\"} 1\n",
+                        "rebound_retries_per_turn_bucket{le=\"3.0\"} 2\n",
+                        "rebound_retries_per_turn_count 2\n");
         assertThat(endpoint).as("removed when the plugin is closed").doesNotExist();
     }
 }

@@ -39,15 +39,17 @@ final class JournalFile {
             Files.write(file, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
             if (failing) {
                 failing = false;
-                LOG.info("The retry journal {} can be written again; chains that ended meanwhile are not in it",
-                        file);
+                LOG.info("The retry journal {} can be written again; chains that ended meanwhile are not in it", file);
             }
         } catch (IOException | RuntimeException e) {
             if (!failing) {
                 failing = true;
-                LOG.warn("Could not write the retry journal {} ({}); retry chains are not journaled until it can be"
-                        + " written. Check that the folder exists, is writable and the disk is not full.", file,
-                        e.toString(), e);
+                LOG.warn(
+                        "Could not write the retry journal {} ({}); retry chains are not journaled until it can be"
+                                + " written. Check that the folder exists, is writable and the disk is not full.",
+                        file,
+                        e.toString(),
+                        e);
             } else {
                 LOG.debug("Retry journal {} still not writable: {}", file, e.toString());
             }

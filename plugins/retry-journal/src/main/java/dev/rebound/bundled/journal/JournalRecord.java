@@ -22,9 +22,18 @@ import java.util.List;
  * @param durationMs from the first failure to the end of the chain
  * @param appVersion the Rebound version that ran the chain
  */
-public record JournalRecord(String time, String sessionId, String chatFile, String turnId, String outcome, String giveUpReason,
-                            List<Attempt> attempts, String finalError, String startedAt, long durationMs,
-                            String appVersion) {
+public record JournalRecord(
+        String time,
+        String sessionId,
+        String chatFile,
+        String turnId,
+        String outcome,
+        String giveUpReason,
+        List<Attempt> attempts,
+        String finalError,
+        String startedAt,
+        long durationMs,
+        String appVersion) {
 
     /** The value of {@code outcome} for a chain that ended with a good reply. */
     public static final String SUCCEEDED = "succeeded";
@@ -39,11 +48,18 @@ public record JournalRecord(String time, String sessionId, String chatFile, Stri
     /** The record of a chain summary from the session. */
     public static JournalRecord of(RetryChainEnd chain, String appVersion) {
         boolean succeeded = chain.reason() == RetryEndReason.SUCCEEDED;
-        return new JournalRecord(Instant.ofEpochMilli(chain.endedAt()).toString(), chain.session().id(),
-                chain.session().chatFile(), chain.turnId(),
-                succeeded ? SUCCEEDED : GAVE_UP, succeeded ? null : String.valueOf(chain.reason()),
-                chain.attempts().stream().map(Attempt::of).toList(), chain.finalError(),
-                Instant.ofEpochMilli(chain.startedAt()).toString(), chain.endedAt() - chain.startedAt(), appVersion);
+        return new JournalRecord(
+                Instant.ofEpochMilli(chain.endedAt()).toString(),
+                chain.session().id(),
+                chain.session().chatFile(),
+                chain.turnId(),
+                succeeded ? SUCCEEDED : GAVE_UP,
+                succeeded ? null : String.valueOf(chain.reason()),
+                chain.attempts().stream().map(Attempt::of).toList(),
+                chain.finalError(),
+                Instant.ofEpochMilli(chain.startedAt()).toString(),
+                chain.endedAt() - chain.startedAt(),
+                appVersion);
     }
 
     /**
@@ -57,12 +73,24 @@ public record JournalRecord(String time, String sessionId, String chatFile, Stri
      * @param delayMs the wait scheduled after it, null when no retry followed
      * @param message the error text
      */
-    public record Attempt(int attempt, String errorKind, Integer httpStatus, String model, String credential,
-                          Long delayMs, String message) {
+    public record Attempt(
+            int attempt,
+            String errorKind,
+            Integer httpStatus,
+            String model,
+            String credential,
+            Long delayMs,
+            String message) {
 
         static Attempt of(RetryAttempt a) {
-            return new Attempt(a.attempt(), a.errorKind() == null ? null : a.errorKind().toString(), a.httpStatus(),
-                    a.model() == null ? null : a.model().toString(), a.credential(), a.delayMs(), a.errorMessage());
+            return new Attempt(
+                    a.attempt(),
+                    a.errorKind() == null ? null : a.errorKind().toString(),
+                    a.httpStatus(),
+                    a.model() == null ? null : a.model().toString(),
+                    a.credential(),
+                    a.delayMs(),
+                    a.errorMessage());
         }
     }
 }

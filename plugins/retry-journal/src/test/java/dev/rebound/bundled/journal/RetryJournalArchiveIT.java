@@ -28,7 +28,8 @@ class RetryJournalArchiveIT {
 
         try (LoadedPlugin plugin = LoadedPlugin.load(LoadedPlugin.builtArchive(), "0.2.0", work)) {
             assertThat(plugin.wrapper().getPluginId()).isEqualTo("retry-journal");
-            assertThat(plugin.listenerClasses()).extracting(Class::getName)
+            assertThat(plugin.listenerClasses())
+                    .extracting(Class::getName)
                     .containsExactly(RetryJournalListener.class.getName());
             assertThat(plugin.classesNotFromArchive(RetryJournalListener.class.getName(), JsonMapper.class.getName()))
                     .isEmpty();
@@ -53,5 +54,4 @@ class RetryJournalArchiveIT {
         assertThat(failed.get("finalError").asText()).isEqualTo(SessionScript.OVERLOADED);
         assertThat(failed.get("attempts").get(2).get("httpStatus").asInt()).isEqualTo(529);
     }
-
 }

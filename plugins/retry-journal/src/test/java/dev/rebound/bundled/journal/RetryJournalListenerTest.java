@@ -35,13 +35,14 @@ class RetryJournalListenerTest {
 
         // The recorded backoff: 438, 875 and 1750 ms (base 500 ms doubling, with the engine's jitter).
         String overloaded = SessionScript.OVERLOADED;
-        assertThat(journalLines()).containsExactly("{\"time\":\"2026-12-01T09:00:03.063Z\",\"sessionId\":\"chat-1\","
-                + "\"chatFile\":\"2026-12-01T09-00-00_chat1.jsonl\",\"turnId\":\"turn-1\","
-                + "\"outcome\":\"succeeded\",\"giveUpReason\":null,\"attempts\":["
-                + attempt(0, 438, overloaded) + "," + attempt(1, 875, overloaded) + ","
-                + attempt(2, 1750, overloaded) + "],"
-                + "\"finalError\":null,\"startedAt\":\"2026-12-01T09:00:00Z\",\"durationMs\":3063,"
-                + "\"appVersion\":\"0.2.0-SNAPSHOT\"}");
+        assertThat(journalLines())
+                .containsExactly("{\"time\":\"2026-12-01T09:00:03.063Z\",\"sessionId\":\"chat-1\","
+                        + "\"chatFile\":\"2026-12-01T09-00-00_chat1.jsonl\",\"turnId\":\"turn-1\","
+                        + "\"outcome\":\"succeeded\",\"giveUpReason\":null,\"attempts\":["
+                        + attempt(0, 438, overloaded) + "," + attempt(1, 875, overloaded) + ","
+                        + attempt(2, 1750, overloaded) + "],"
+                        + "\"finalError\":null,\"startedAt\":\"2026-12-01T09:00:00Z\",\"durationMs\":3063,"
+                        + "\"appVersion\":\"0.2.0-SNAPSHOT\"}");
     }
 
     @Test
@@ -49,7 +50,8 @@ class RetryJournalListenerTest {
         feed(newListener(), script.overloadedUntilExhausted("turn-1", 2));
 
         String line = journalLines().getFirst();
-        assertThat(line).contains("\"outcome\":\"gave_up\",\"giveUpReason\":\"exhausted\"")
+        assertThat(line)
+                .contains("\"outcome\":\"gave_up\",\"giveUpReason\":\"exhausted\"")
                 .contains("{\"attempt\":2,\"errorKind\":\"transient\",\"httpStatus\":529,"
                         + "\"model\":\"anthropic/claude-sonnet-4-5\",\"credential\":\"work\",\"delayMs\":null,")
                 .contains("\"finalError\":\"529 Overloaded:");
@@ -74,16 +76,19 @@ class RetryJournalListenerTest {
     @Test
     void aJournalThatCannotBeWrittenIsLoggedOnceAndNeverThrows() throws IOException {
         Path notADirectory = Files.writeString(dataDirectory.resolve("occupied"), "a file, not a folder");
-        SessionEventListener listener = new RetryJournalListener(
-                TestPluginContext.of("retry-journal", notADirectory, Map.of()));
+        SessionEventListener listener =
+                new RetryJournalListener(TestPluginContext.of("retry-journal", notADirectory, Map.of()));
 
         try (LogCapture log = LogCapture.of("dev.rebound.bundled.journal")) {
             assertThatCode(() -> {
-                feed(listener, script.overloadedThenSucceeds("turn-1", 1));
-                feed(listener, script.overloadedThenSucceeds("turn-2", 1));
-            }).doesNotThrowAnyException();
+                        feed(listener, script.overloadedThenSucceeds("turn-1", 1));
+                        feed(listener, script.overloadedThenSucceeds("turn-2", 1));
+                    })
+                    .doesNotThrowAnyException();
 
-            assertThat(log.messages(Level.WARN)).singleElement().asString()
+            assertThat(log.messages(Level.WARN))
+                    .singleElement()
+                    .asString()
                     .startsWith("Could not write the retry journal " + notADirectory.resolve("retry-journal.jsonl"))
                     .contains("Check that the folder exists");
         }
@@ -93,8 +98,8 @@ class RetryJournalListenerTest {
     void writingAgainAfterAFailureIsLoggedAndJournalsTheNextChain() throws IOException {
         Path later = dataDirectory.resolve("later");
         Files.writeString(later, "a file for now");
-        SessionEventListener listener = new RetryJournalListener(
-                TestPluginContext.of("retry-journal", later, Map.of()));
+        SessionEventListener listener =
+                new RetryJournalListener(TestPluginContext.of("retry-journal", later, Map.of()));
 
         try (LogCapture log = LogCapture.of("dev.rebound.bundled.journal")) {
             feed(listener, script.overloadedThenSucceeds("turn-1", 1));
@@ -103,7 +108,9 @@ class RetryJournalListenerTest {
 
             assertThat(log.messages(Level.INFO)).singleElement().asString().contains("can be written again");
         }
-        assertThat(Files.readAllLines(later.resolve(RetryJournalListener.FILE_NAME))).singleElement().asString()
+        assertThat(Files.readAllLines(later.resolve(RetryJournalListener.FILE_NAME)))
+                .singleElement()
+                .asString()
                 .contains("\"turnId\":\"turn-2\"");
     }
 
