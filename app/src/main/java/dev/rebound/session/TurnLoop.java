@@ -68,8 +68,10 @@ final class TurnLoop {
         try {
             UserMessage user = new UserMessage(ids.next(), turn.prompt, clock.millis());
             context.add(user);
-            history.append(new HistoryEntry.Message(user, false, user.timestamp()));
+            // A revert due before the prompt goes out first, live and in the record, so a reopened chat shows it
+            // where the live one did.
             events.record(turn, attempts.beforeTurn());
+            history.append(new HistoryEntry.Message(user, false, user.timestamp()));
             events.emit(turn, new AgentStart(turn.id));
             events.emit(turn, new MessageStart(user));
             events.emit(turn, new MessageEnd(user));
@@ -155,19 +157,8 @@ final class TurnLoop {
         ModelRef current = model.current();
         events.emit(
                 turn,
-                new MessageStart(new AssistantMessage(
-                        messageId,
-                        List.of(),
-                        current.provider(),
-                        current.id(),
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        clock.millis())));
+                new MessageStart(
+                        AssistantMessage.started(messageId, current.provider(), current.id(), clock.millis())));
         AssistantMessage message = call.call(turn, messageId, current);
         context.add(message);
         history.append(new HistoryEntry.Message(message, false, message.timestamp()));

@@ -39,6 +39,12 @@ public record AssistantMessage(
         usage = usage == null ? Usage.NONE : usage;
     }
 
+    /** A reply about to stream, as {@code message_start} announces it: no content, no stop reason yet. */
+    public static AssistantMessage started(String id, String provider, String model, long timestamp) {
+        return new AssistantMessage(
+                id, List.of(), provider, model, null, null, null, null, null, null, null, timestamp);
+    }
+
     @Override
     public String role() {
         return "assistant";

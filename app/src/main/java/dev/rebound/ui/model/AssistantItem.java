@@ -175,6 +175,21 @@ public final class AssistantItem implements ChatItem {
         }
     }
 
+    /**
+     * Sets the whole text of a reply that has none yet (a reopened chat's, or one that arrived without streaming),
+     * keeping the given string rather than a copy.
+     */
+    void settle(String text) {
+        if (growing != null || !settled.isEmpty() || text == null || text.isEmpty()) {
+            append(text);
+            return;
+        }
+        settled = text;
+        findParts();
+        segmenter = null;
+        length.set(settled.length());
+    }
+
     void appendThinking(String delta) {
         if (delta != null && !delta.isEmpty()) {
             if (thinking == null) {

@@ -9,7 +9,6 @@ import dev.rebound.event.MessageStart;
 import dev.rebound.event.MessageUpdate;
 import dev.rebound.event.ModelChanged;
 import dev.rebound.event.Notice;
-import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
@@ -18,13 +17,13 @@ import dev.rebound.retry.ChainEndWording;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.FallbackStatus;
 import dev.rebound.session.HistoryEntry;
+import dev.rebound.session.HistoryReplay;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.RetryCancel;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ContentBlock;
 import dev.rebound.transcript.ModelRef;
-import dev.rebound.transcript.StopReason;
 import dev.rebound.transcript.UserMessage;
 import java.time.Clock;
 import java.time.Instant;
@@ -88,6 +87,10 @@ public final class ChatViewModel implements AutoCloseable {
     private boolean closed;
     /** Which fallback-chip read is the newest (see {@link #refreshFallbackChip()}). */
     private long chipGeneration;
+    /** Where new rows go: {@link #items}, or the list a reopened chat's history is replayed into. */
+    private List<ChatItem> sink;
+    /** While the history is replayed: nothing but rows changes (no banner, state, model or chip). */
+    private boolean replaying;
 
     /**
      * A view-model of an open session.
@@ -116,6 +119,7 @@ public final class ChatViewModel implements AutoCloseable {
         items.addListener((ListChangeListener<ChatItem>) change -> hasMessages.set(
                 items.stream().anyMatch(item -> item instanceof UserItem || item instanceof AssistantItem)));
         items.addListener(this::itemsChanged);
+        sink = items;
         restore(session.history());
         for (Notice notice : notices) {
             items.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
@@ -355,7 +359,7 @@ public final class ChatViewModel implements AutoCloseable {
             }
             case MessageEnd end -> messageEnded(end.message());
             case AgentStart ignored -> {
-                if (banner.state() == RetryBannerViewModel.State.WAITING) {
+                if (!replaying && banner.state() == RetryBannerViewModel.State.WAITING) {
                     banner.attemptStarted();
                     state.set(State.RUNNING);
                 }
@@ -364,25 +368,31 @@ public final class ChatViewModel implements AutoCloseable {
                 if (reply != null) {
                     reply.end(AssistantItem.Status.RETRYING, start.errorMessage());
                 }
-                banner.show(start, lastHttpStatus);
-                state.set(State.RETRY_WAITING);
+                if (!replaying) {
+                    banner.show(start, lastHttpStatus);
+                    state.set(State.RETRY_WAITING);
+                }
             }
             case AutoRetryEnd end -> chainEnded(end);
-            case Notice notice -> items.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
+            case Notice notice -> sink.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
             case RetryFallbackApplied applied -> {
-                items.add(new NoticeItem(
-                        NoticeItem.Level.WARNING, fallbackNotice(names.of(applied.from()), names.of(applied.to()))));
+                sink.add(new NoticeItem(
+                        NoticeItem.Level.WARNING,
+                        fallbackNotice(
+                                applied.from() == null ? null : names.of(applied.from()), names.of(applied.to()))));
                 refreshFallbackChip();
             }
             case RetryFallbackReverted reverted -> {
-                items.add(new NoticeItem(
+                sink.add(new NoticeItem(
                         NoticeItem.Level.INFO, revertNotice(names.of(reverted.from()), names.of(reverted.to()))));
                 refreshFallbackChip();
             }
             case CredentialSwitched switched ->
-                items.add(new NoticeItem(NoticeItem.Level.WARNING, ChatSession.credentialSwitchNotice(switched)));
+                sink.add(new NoticeItem(NoticeItem.Level.WARNING, ChatSession.credentialSwitchNotice(switched)));
             case ModelChanged changed -> {
-                model.set(changed.model());
+                if (!replaying) {
+                    model.set(changed.model());
+                }
                 refreshFallbackChip();
             }
             default -> {
@@ -393,18 +403,25 @@ public final class ChatViewModel implements AutoCloseable {
 
     private void messageStarted(ChatMessage message) {
         switch (message) {
-            case UserMessage user -> items.add(new UserItem(user.text()));
+            case UserMessage user -> {
+                // A new turn: a reply of an earlier one still open (a chat closed mid-retry) ends as it stood.
+                endDangling();
+                reply = null;
+                sink.add(new UserItem(user.text()));
+            }
             case AssistantMessage assistant -> {
                 String from = assistant.provider() == null ? null : names.of(assistant.modelRef());
                 if (reply != null && reply.status() == AssistantItem.Status.RETRYING) {
                     reply.restart(assistant.id(), from);
                 } else {
                     reply = new AssistantItem(assistant.id(), from, AssistantItem.Status.STREAMING);
-                    // Only a live reply grows (or restarts): a restored one keeps the parts it was shown with.
-                    AssistantItem live = reply;
-                    live.partCountProperty()
-                            .addListener((obs, old, now) -> partsChanged(live, old.intValue(), now.intValue()));
-                    items.add(reply);
+                    if (!replaying) {
+                        // Only a live reply grows (or restarts): a restored one keeps the parts it was shown with.
+                        AssistantItem live = reply;
+                        live.partCountProperty()
+                                .addListener((obs, old, now) -> partsChanged(live, old.intValue(), now.intValue()));
+                    }
+                    sink.add(reply);
                 }
             }
         }
@@ -417,7 +434,11 @@ public final class ChatViewModel implements AutoCloseable {
             return;
         }
         if (reply.text().isEmpty() && !assistant.text().isEmpty()) {
-            reply.append(assistant.text());
+            // A reopened chat's reply (or one that did not stream) keeps the message's own text, not a copy.
+            reply.settle(assistant.text());
+        }
+        if (reply.thinking().isEmpty()) {
+            reply.appendThinking(thinkingOf(assistant));
         }
         lastHttpStatus =
                 assistant.failure() == null ? null : assistant.failure().httpStatus();
@@ -432,21 +453,14 @@ public final class ChatViewModel implements AutoCloseable {
     }
 
     private void chainEnded(AutoRetryEnd end) {
-        banner.hide();
-        state.set(State.RUNNING);
+        if (!replaying) {
+            banner.hide();
+            state.set(State.RUNNING);
+        }
         if (end.success() || reply == null) {
             return;
         }
         endReply(reply, end.reason(), end.attempt(), end.finalError());
-    }
-
-    /** A saved chain that did not succeed leaves its reply as the live chat did: cancelled, stopped or failed after N. */
-    private static void chainEnded(AssistantItem reply, RetryChainEnd chain) {
-        if (chain.reason() != RetryEndReason.SUCCEEDED) {
-            int attempt =
-                    chain.attempts().isEmpty() ? 0 : chain.attempts().getLast().attempt();
-            endReply(reply, chain.reason(), attempt, chain.finalError());
-        }
     }
 
     private static void endReply(AssistantItem reply, RetryEndReason reason, int attempt, String finalError) {
@@ -473,10 +487,13 @@ public final class ChatViewModel implements AutoCloseable {
     }
 
     /**
-     * Reads the fallback state off the FX thread (it waits for the retry engine, which may be writing to disk) and
-     * shows it; a read that finishes after a newer one is dropped.
+     * Reads the fallback state off the FX thread (it reads the shared cooldowns, whose file may be reread) and shows
+     * it; a read that finishes after a newer one is dropped.
      */
     private void refreshFallbackChip() {
+        if (replaying) {
+            return;
+        }
         long generation = ++chipGeneration;
         background.execute(() -> {
             String chip = session.fallback().map(this::chipText).orElse("");
@@ -498,73 +515,34 @@ public final class ChatViewModel implements AutoCloseable {
     }
 
     /**
-     * Rows from the saved history, as the live chat showed them. The live chat keeps one row for a reply and its
-     * retries, made when the first attempt began, so the notices of a retry chain (a fallback, a key switch) follow
-     * it; in the file they come before the attempt that ended the chain, so they are held back until that reply.
+     * Rows from the saved history, drawn by the same code as the live chat: the history is replayed as the events the
+     * live session emitted ({@link HistoryReplay}), into a list that becomes the items at once.
      */
     private void restore(List<HistoryEntry> history) {
-        List<ChatItem> restored = new ArrayList<>();
-        List<ChatItem> heldBack = new ArrayList<>();
-        AssistantItem lastReply = null;
-        boolean retrying = false;
-        for (HistoryEntry entry : history) {
-            ChatItem notice = switch (entry) {
-                case HistoryEntry.Notice n -> new NoticeItem(NoticeItem.Level.of(n.level()), n.message());
-                case HistoryEntry.ModelChange c
-                when "fallback".equals(c.reason()) ->
-                    new NoticeItem(
-                            NoticeItem.Level.WARNING,
-                            fallbackNotice(c.from() == null ? null : names.of(c.from()), names.of(c.to())));
-                case HistoryEntry.ModelChange c
-                when ModelChanged.REVERT.equals(c.reason()) && c.from() != null ->
-                    new NoticeItem(NoticeItem.Level.INFO, revertNotice(names.of(c.from()), names.of(c.to())));
-                default -> null;
-            };
-            if (notice != null) {
-                (retrying ? heldBack : restored).add(notice);
-                continue;
+        List<ChatItem> replayed = new ArrayList<>();
+        sink = replayed;
+        replaying = true;
+        try {
+            for (SessionEvent event : HistoryReplay.events(history)) {
+                onEvent(event);
             }
-            switch (entry) {
-                case HistoryEntry.Message m
-                when m.message() instanceof UserMessage user -> {
-                    restored.addAll(heldBack);
-                    heldBack.clear();
-                    retrying = false;
-                    restored.add(new UserItem(user.text()));
-                    lastReply = null;
-                }
-                case HistoryEntry.Message m
-                when m.message() instanceof AssistantMessage a && m.retried() -> retrying = true;
-                case HistoryEntry.Message m
-                when m.message() instanceof AssistantMessage a -> {
-                    String error =
-                            a.stopReason() == StopReason.ABORTED && ChatSession.ABORT_MESSAGE.equals(a.errorMessage())
-                                    ? null
-                                    : a.errorMessage();
-                    lastReply = AssistantItem.finished(
-                            a.id(),
-                            a.provider() == null ? null : names.of(a.modelRef()),
-                            a.text(),
-                            thinkingOf(a),
-                            statusOf(a.stopReason()),
-                            error);
-                    restored.add(lastReply);
-                    restored.addAll(heldBack);
-                    heldBack.clear();
-                    retrying = false;
-                }
-                case HistoryEntry.RetryChain r -> {
-                    if (lastReply != null) {
-                        chainEnded(lastReply, r.chain());
-                    }
-                }
-                default -> {
-                    // Titles and user model choices are not rows of the chat.
-                }
-            }
+            endDangling();
+        } finally {
+            sink = items;
+            replaying = false;
+            reply = null;
         }
-        restored.addAll(heldBack);
-        items.setAll(restored);
+        items.setAll(replayed);
+    }
+
+    /** A reply still streaming or waiting for its retry when its turn is over ends as failed, with what it had. */
+    private void endDangling() {
+        if (reply != null
+                && (reply.status() == AssistantItem.Status.STREAMING
+                        || reply.status() == AssistantItem.Status.RETRYING)) {
+            String error = reply.errorProperty().get();
+            reply.end(AssistantItem.Status.FAILED, error != null ? error : "The reply ended unexpectedly.");
+        }
     }
 
     /** The reasoning a saved reply kept (redacted blocks have none to show), or null. */
@@ -577,13 +555,5 @@ public final class ChatViewModel implements AutoCloseable {
             }
         }
         return thinking == null ? null : thinking.toString();
-    }
-
-    private static AssistantItem.Status statusOf(StopReason reason) {
-        return switch (reason) {
-            case ERROR -> AssistantItem.Status.FAILED;
-            case ABORTED -> AssistantItem.Status.STOPPED;
-            default -> AssistantItem.Status.DONE;
-        };
     }
 }

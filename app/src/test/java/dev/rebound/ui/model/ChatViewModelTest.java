@@ -290,12 +290,99 @@ class ChatViewModelTest {
         return items.stream()
                 .map(item -> switch (item) {
                     case AssistantItem a ->
-                        a.status() + " | " + a.errorProperty().get() + " | "
-                                + a.detailProperty().get() + " | " + a.text();
+                        a.status() + " | " + a.modelProperty().get() + " | "
+                                + a.errorProperty().get() + " | "
+                                + a.detailProperty().get() + " | " + a.text() + " | " + a.thinking() + " | "
+                                + a.partCount();
                     default -> item.toString();
                 })
                 .toList()
                 .toString();
+    }
+
+    /** The rows of the live chat are the rows of the same chat reopened from its file. */
+    private void assertReopenedAsLive() throws Exception {
+        assertThat(describe(reopenedItems()))
+                .as("the same rows, in the same order, when the chat is reopened")
+                .isEqualTo(describe(chat.items()));
+    }
+
+    @Test
+    void retriesThatEndInAnAnswerShowOneReplyRowLiveAndReopened() throws Exception {
+        open("{\"baseDelayMs\": 10}");
+        server.enqueue(Overloaded.response());
+        server.enqueue(Overloaded.response());
+        server.enqueue(Sse.reply("Third ", "time"));
+        chat.send("Hi");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(chat.items()).hasSize(2);
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.DONE);
+        assertThat(reply().text().toString()).isEqualTo("Third time");
+        assertReopenedAsLive();
+    }
+
+    @Test
+    void aFallbackShowsTheSameRowsLiveAndReopened() throws Exception {
+        fallBack();
+
+        assertThat(chat.items()).hasSize(3);
+        assertReopenedAsLive();
+    }
+
+    @Test
+    void aRevertToThePrimaryShowsItsNoticeBeforeThePromptLiveAndReopened() throws Exception {
+        open("{\"fallbackChains\": {\"default\": [\"local/other-model\"]}}");
+        server.enqueue(Overloaded.response("retry-after", "1"));
+        server.enqueue(Sse.reply("From the fallback"));
+        chat.send("Hi");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        Thread.sleep(1_200); // the primary's cooldown (the provider's retry-after: 1 s) runs out
+        server.enqueue(Sse.reply("From the primary again"));
+        chat.send("Again");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(chat.items().stream().map(Object::toString).toList().toString())
+                .contains("Back on " + DesktopHarness.MODEL);
+        assertThat(reply().modelProperty().get()).isEqualTo(DesktopHarness.MODEL);
+        assertReopenedAsLive();
+    }
+
+    @Test
+    void aRefusalWithNoFallbackShowsTheSameRowsLiveAndReopened() throws Exception {
+        open("{}");
+        server.enqueue(new mockwebserver3.MockResponse.Builder()
+                .code(200)
+                .addHeader("Content-Type", "text/event-stream")
+                .body("data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I can't help with that.\"},"
+                        + "\"finish_reason\":null}]}\n\n"
+                        + "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+                        + "data: [DONE]\n\n")
+                .build());
+        chat.send("Something forbidden");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(hasReply()).isTrue();
+        assertReopenedAsLive();
+    }
+
+    @Test
+    void aContextOverflowShowsTheFailureAndItsAdviceLiveAndReopened() throws Exception {
+        open("{}");
+        server.enqueue(new mockwebserver3.MockResponse.Builder()
+                .code(400)
+                .addHeader("Content-Type", "application/json")
+                .body("{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens. However, "
+                        + "your messages resulted in 130532 tokens. Please reduce the length of the messages.\","
+                        + "\"type\":\"invalid_request_error\",\"param\":\"messages\","
+                        + "\"code\":\"context_length_exceeded\"}}")
+                .build());
+        chat.send("A very long prompt");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.FAILED);
+        assertThat(chat.items()).anyMatch(NoticeItem.class::isInstance);
+        assertReopenedAsLive();
     }
 
     @Test
