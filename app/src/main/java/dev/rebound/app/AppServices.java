@@ -229,6 +229,14 @@ final class AppServices implements AutoCloseable {
         plugins = host;
     }
 
+    /**
+     * Writes the credential blocks and model cooldowns not yet on disk, on the caller's thread: for a shutdown hook,
+     * where the JVM halts without {@link #close()}.
+     */
+    void flushState() {
+        expiryStores.forEach(ExpiryStore::flush);
+    }
+
     /** Every plugin found and its state (RPC {@code get_plugins}); empty with --no-plugins. */
     List<PluginReport> plugins() {
         return plugins.plugins();
@@ -452,7 +460,7 @@ final class AppServices implements AutoCloseable {
         }
         roleCalls.close();
         expiryWriter.shutdown();
-        expiryStores.forEach(ExpiryStore::flush);
+        flushState();
         watchdogScheduler.shutdownNow();
         simulator.close();
         try {

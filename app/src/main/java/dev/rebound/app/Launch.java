@@ -74,7 +74,11 @@ final class Launch {
                     services.settings(),
                     services.simulator(),
                     services::plugins);
-            Thread hook = Thread.ofPlatform().unstarted(server::shutdown);
+            Thread hook = Thread.ofPlatform().unstarted(() -> {
+                // SIGTERM/SIGINT: stop the turn, then write the key blocks and cooldowns it decided before the halt.
+                server.shutdown();
+                services.flushState();
+            });
             Runtime.getRuntime().addShutdownHook(hook);
             ChatSession first;
             List<Notice> notices = new ArrayList<>(services.startupNotices());
@@ -137,6 +141,7 @@ final class Launch {
                 // SIGTERM/SIGINT: stop the turn, and let the main thread report how it ended before the JVM halts.
                 chat.abort();
                 await(completion, reported);
+                services.flushState();
             });
             Runtime.getRuntime().addShutdownHook(hook);
             TurnOutcome outcome = completion.join();

@@ -71,7 +71,8 @@ import org.slf4j.LoggerFactory;
  * key never waits for a lock file or an fsync, and neither does anyone reading the store meanwhile (the state of
  * another chat, a status line). Changes made while a write runs are written together by the next one. With
  * {@link #open(Path, Clock)} the writer is the caller's own thread, as before. {@link #flush()} writes what is pending
- * on the caller's thread (at shutdown, in tests).
+ * on the caller's thread (at shutdown, in tests). Reads still stat the file (and reread it when another process
+ * changed it) under this store's lock, so a read waits for a slow file system, though never for a write.
  *
  * <p>A write that fails (disk full, a directory in the file's place) is logged and reported in {@link #problems()};
  * the change still holds in this store and is written with its next successful write.
@@ -230,8 +231,9 @@ public final class ExpiryStore implements Expiries {
             if (!entry.activeAt(clock.millis())) {
                 return;
             }
+            // An unwritten change that already ends as late or later stays: a shorter extend never shortens it.
             Entry pendingPut = unsavedPuts.get(key);
-            if (pendingPut != null && !extendOnly.contains(key) && pendingPut.until() >= untilEpochMs) {
+            if (pendingPut != null && pendingPut.until() >= untilEpochMs) {
                 return;
             }
             unsavedRemovals.remove(key);
@@ -401,12 +403,14 @@ public final class ExpiryStore implements Expiries {
     private void forgetExpired() {
         long now = clock.millis();
         entries.values().removeIf(entry -> !entry.activeAt(now));
-        // An unsaved put that expires still replaced what the file holds for its key.
+        // An unsaved put that expires still replaced what the file holds for its key; an unsaved extend that expires
+        // asked only for "at least until then", so it is dropped and leaves the file's (maybe longer) entry alone.
         for (Iterator<Entry> it = unsavedPuts.values().iterator(); it.hasNext(); ) {
             Entry entry = it.next();
             if (!entry.activeAt(now)) {
-                unsavedRemovals.add(entry.key());
-                extendOnly.remove(entry.key());
+                if (!extendOnly.remove(entry.key())) {
+                    unsavedRemovals.add(entry.key());
+                }
                 it.remove();
             }
         }

@@ -108,12 +108,13 @@ public final class ChainFallback implements ModelFallback {
         }
         ModelRef from = model.current();
         ModelRef to = next.get();
-        model.use(to);
+        // Role and pin first: a status read in between sees no fallback yet, never one without its role.
         activeKey = chain.get().key();
         awaitingSuccess = true;
         if (refusal) {
             pinnedUntil = Math.max(pinnedUntil, at + now.retry().refusalPinMs());
         }
+        model.use(to);
         return Optional.of(List.of(
                 new RetryFallbackApplied(from.selector(), to.selector(), activeKey),
                 new ModelChanged(from, to, ModelChanged.FALLBACK)));
@@ -173,11 +174,12 @@ public final class ChainFallback implements ModelFallback {
      */
     @Override
     public Optional<FallbackStatus> status() {
-        ModelRef primary = model.primary();
-        ModelRef current = model.current();
-        if (current == null || current.equals(primary)) {
+        SessionModel.Models models = model.snapshot();
+        if (!models.onFallback()) {
             return Optional.empty();
         }
+        ModelRef primary = models.primary();
+        ModelRef current = models.current();
         Long revertAt = null;
         if (settings.get().retry().fallbackRevertPolicy() != RetrySettings.RevertPolicy.NEVER) {
             revertAt = Math.max(pinnedUntil, cooldowns.until(primary).orElse(clock.millis()));

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each registered plugin gets a bounded queue and its own daemon delivery thread named
  * {@code rebound-plugin-<id>}. {@link #publish(SessionEvent)} never blocks and never throws: when a plugin's queue is
- * full its oldest queued streaming delta ({@code message_update}) is dropped and counted; lifecycle events (turn,
+ * full its oldest queued streaming delta ({@code message_update}) is dropped and counted (or the new delta, when none
+ * is queued); lifecycle events (turn,
  * message, retry, fallback, credential, notice) go only when no delta is left to drop, which the user is told once. Each plugin receives the events in publication order. Every
  * call into a plugin is guarded against {@link Exception}, {@link LinkageError} and {@link StackOverflowError}; a
  * failure is logged with the plugin id, counted and kept as the plugin's last failure. After a number of consecutive
@@ -154,7 +155,7 @@ public final class PluginEventDispatcher implements AutoCloseable {
      * @param id the plugin id, unique among registered plugins
      * @param version the plugin version
      * @param listener its listener
-     * @param capacity how many events may wait for it before the oldest are dropped
+     * @param capacity how many events may wait for it before streaming deltas (and, when none is left, the oldest) go
      * @throws IllegalArgumentException if the id is already registered or the capacity is not positive
      * @throws IllegalStateException if the dispatcher is closed
      */
@@ -308,23 +309,42 @@ public final class PluginEventDispatcher implements AutoCloseable {
             if (callStartedNanos != 0) {
                 status(); // tells the user when the plugin has just become stuck
             }
-            while (!queue.offer(event)) {
-                makeRoom();
+            // Producers of one plugin (several chats publish at once) make room one at a time; the delivery thread
+            // only ever takes, so a second offer after a failed one can only find more room, never less.
+            synchronized (this) {
+                while (!queue.offer(event)) {
+                    if (dropOldestDelta()) {
+                        continue;
+                    }
+                    if (event instanceof MessageUpdate) {
+                        dropped.incrementAndGet(); // nothing but lifecycle events queued: the new delta goes
+                        return;
+                    }
+                    if (queue.offer(event)) {
+                        return; // the delivery thread took one meanwhile
+                    }
+                    dropOldestLifecycleEvent();
+                }
             }
         }
 
-        /**
-         * Drops the oldest streaming delta in the full queue; only when none is left does the oldest event of any kind
-         * go (the plugin is then stuck behind lifecycle events), and the user is told once.
-         */
-        private void makeRoom() {
+        /** Drops the oldest streaming delta queued, if there is one. */
+        private boolean dropOldestDelta() {
             for (Iterator<SessionEvent> it = queue.iterator(); it.hasNext(); ) {
                 if (it.next() instanceof MessageUpdate) {
                     it.remove();
                     dropped.incrementAndGet();
-                    return;
+                    return true;
                 }
             }
+            return false;
+        }
+
+        /**
+         * With nothing but lifecycle events queued (the plugin is stuck behind them), the oldest goes, so that the
+         * newest can be queued; the user is told once.
+         */
+        private void dropOldestLifecycleEvent() {
             SessionEvent lost = queue.poll();
             if (lost != null) {
                 dropped.incrementAndGet();

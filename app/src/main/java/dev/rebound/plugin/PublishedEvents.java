@@ -142,16 +142,37 @@ public final class PublishedEvents {
     private static ProviderFailure failure(dev.rebound.transcript.ProviderFailure f) {
         return f == null
                 ? null
-                : new ProviderFailure(
-                        f.kind() == null ? null : FailureKind.valueOf(f.kind().name()),
-                        f.httpStatus(),
-                        f.errorType(),
-                        f.errorCode(),
-                        f.headers());
+                : new ProviderFailure(failureKind(f.kind()), f.httpStatus(), f.errorType(), f.errorCode(), f.headers());
+    }
+
+    // The enum mappings are exhaustive switches: a value added to the core's enum does not compile until it has its
+    // published counterpart (or a deliberate mapping), instead of failing at run time for every plugin.
+
+    private static FailureKind failureKind(dev.rebound.transcript.FailureKind kind) {
+        return kind == null
+                ? null
+                : switch (kind) {
+                    case HTTP -> FailureKind.HTTP;
+                    case STREAM_ERROR -> FailureKind.STREAM_ERROR;
+                    case TRANSPORT -> FailureKind.TRANSPORT;
+                    case TRUNCATED -> FailureKind.TRUNCATED;
+                    case TIMEOUT -> FailureKind.TIMEOUT;
+                    case PROTOCOL -> FailureKind.PROTOCOL;
+                    case CONFIGURATION -> FailureKind.CONFIGURATION;
+                    case CREDENTIALS_BLOCKED -> FailureKind.CREDENTIALS_BLOCKED;
+                };
     }
 
     private static StopReason stopReason(dev.rebound.transcript.StopReason reason) {
-        return reason == null ? null : StopReason.valueOf(reason.name());
+        return reason == null
+                ? null
+                : switch (reason) {
+                    case STOP -> StopReason.STOP;
+                    case LENGTH -> StopReason.LENGTH;
+                    case TOOL_USE -> StopReason.TOOL_USE;
+                    case ERROR -> StopReason.ERROR;
+                    case ABORTED -> StopReason.ABORTED;
+                };
     }
 
     private static RetryAttempt attempt(dev.rebound.event.RetryAttempt a) {
@@ -166,11 +187,31 @@ public final class PublishedEvents {
     }
 
     private static ErrorKind kind(dev.rebound.event.ErrorKind kind) {
-        return kind == null ? null : ErrorKind.valueOf(kind.name());
+        return kind == null
+                ? null
+                : switch (kind) {
+                    case TRANSIENT -> ErrorKind.TRANSIENT;
+                    case RATE_LIMIT -> ErrorKind.RATE_LIMIT;
+                    case USAGE_LIMIT -> ErrorKind.USAGE_LIMIT;
+                    case STALE_REPLAY -> ErrorKind.STALE_REPLAY;
+                    case REFUSAL -> ErrorKind.REFUSAL;
+                    case REASONLESS_ABORT -> ErrorKind.REASONLESS_ABORT;
+                };
     }
 
     private static RetryEndReason reason(dev.rebound.event.RetryEndReason reason) {
-        return reason == null ? null : RetryEndReason.valueOf(reason.name());
+        return reason == null
+                ? null
+                : switch (reason) {
+                    case SUCCEEDED -> RetryEndReason.SUCCEEDED;
+                    case EXHAUSTED -> RetryEndReason.EXHAUSTED;
+                    case MAX_DELAY_EXCEEDED -> RetryEndReason.MAX_DELAY_EXCEEDED;
+                    case ELAPSED_BUDGET_EXCEEDED -> RetryEndReason.ELAPSED_BUDGET_EXCEEDED;
+                    case CANCELLED -> RetryEndReason.CANCELLED;
+                    case ABORTED -> RetryEndReason.ABORTED;
+                    case NOT_RETRYABLE -> RetryEndReason.NOT_RETRYABLE;
+                    case DISABLED -> RetryEndReason.DISABLED;
+                };
     }
 
     private static ModelRef model(dev.rebound.transcript.ModelRef ref) {

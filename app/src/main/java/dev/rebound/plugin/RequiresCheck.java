@@ -65,9 +65,9 @@ final class RequiresCheck {
                     + "understands (e.g. >=0.2.0 or >=0.2.0 & <1.0.0); fix the plugin's MANIFEST");
         }
         if (accepted && versions.checkVersionConstraint(LAST_API_1_APP, expression)) {
-            return Optional.of("it was built for plugin API 1: its Plugin-Requires '" + requires.strip() + "' accepts "
-                    + "Rebound " + LAST_API_1_APP + ", and this Rebound speaks plugin API 2; rebuild it against "
-                    + "plugin-api 2 and require >=0.2.0 (docs/plugin-api-compatibility.md)");
+            return Optional.of("it looks built for plugin API 1: its Plugin-Requires '" + requires.strip()
+                    + "' accepts Rebound " + LAST_API_1_APP + ", and this Rebound speaks plugin API 2; rebuild it "
+                    + "against plugin-api 2 and require >=0.2.0 (docs/plugin-api-compatibility.md)");
         }
         if (accepted) {
             return Optional.empty();

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * {@link #fallback()} are snapshots read without the lock, so {@code get_state}, the banner and the fallback chip never
  * wait for a decision or the disk.
  *
- * <p>At about 350 lines this is the one place where the steps of §3 are ordered (classify, count, usage limit, key
+ * <p>At about 380 lines (formatted) this is the one place where the steps of §3 are ordered (classify, count, usage limit, key
  * switch, fallback, refusal, hint, fail-fast, budget, revert, schedule); the steps themselves live in their own
  * classes ({@link RetryChain}, {@link Backoff}, {@link MaxDelayExceeded}, the policies).
  */

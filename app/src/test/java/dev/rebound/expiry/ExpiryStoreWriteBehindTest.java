@@ -128,4 +128,42 @@ class ExpiryStoreWriteBehindTest {
                 .forEachRemaining(keys::add);
         return keys;
     }
+
+    @Test
+    void aShorterExtendMadeWhileALongerOneWaitsToBeWrittenNeverShortensIt() throws Exception {
+        ExpiryStore store = disk.open(file(), clock);
+        store.extend("openai/other", FAR_FUTURE, "usage_limit");
+        assertThat(disk.awaitWriting()).isTrue();
+        long hour = clock.millis() + 3_600_000;
+        long minute = clock.millis() + 60_000;
+
+        store.extend("openai/work", hour, "usage_limit");
+        store.extend("openai/work", minute, "usage_limit");
+        disk.release();
+        store.flush();
+
+        assertThat(store.get("openai/work"))
+                .hasValueSatisfying(e -> assertThat(e.until()).isEqualTo(hour));
+        assertThat(ExpiryStore.open(file(), clock).get("openai/work"))
+                .hasValueSatisfying(e -> assertThat(e.until()).isEqualTo(hour));
+    }
+
+    @Test
+    void anUnwrittenExtendThatExpiresLeavesALongerEntryOfAnotherStoreAlone() throws Exception {
+        ExpiryStore theirs = ExpiryStore.open(file(), clock);
+        theirs.extend("anthropic/claude", clock.millis() + 600_000, "overloaded");
+        ExpiryStore mine = disk.open(file(), clock);
+        mine.extend("openai/other", FAR_FUTURE, "usage_limit");
+        assertThat(disk.awaitWriting()).isTrue();
+
+        mine.extend("anthropic/claude", clock.millis() + 1_000, "overloaded");
+        clock.advance(java.time.Duration.ofSeconds(2));
+        assertThat(mine.active()).containsKey("anthropic/claude"); // a read while the extend waits, after it expired
+        disk.release();
+        mine.flush();
+
+        assertThat(ExpiryStore.open(file(), clock).get("anthropic/claude"))
+                .as("the other store's 10 min cooldown")
+                .isPresent();
+    }
 }

@@ -419,6 +419,37 @@ class PluginEventDispatcherTest {
         release.countDown();
     }
 
+    @Test
+    void aDeltaArrivingAtAQueueFullOfLifecycleEventsIsTheOneDropped() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<SessionEvent> received = new CopyOnWriteArrayList<>();
+        SessionEventListener blocking = blockingUntil(entered, release);
+        dispatcher.register(
+                "held",
+                "1.0",
+                new SessionEventListener() {
+                    @Override
+                    public void onEvent(SessionEvent e) {
+                        received.add(e);
+                        blocking.onEvent(e);
+                    }
+                },
+                2);
+        dispatcher.publish(new AgentStart(CHAT, "t1"));
+        assertThat(entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        List<SessionEvent> notices = events(2);
+        notices.forEach(dispatcher::publish);
+
+        dispatcher.publish(deltas(1).getFirst());
+
+        assertThat(status("held").dropped()).isEqualTo(1);
+        release.countDown();
+        awaitStatus("held", s -> s.delivered() == 3);
+        assertThat(received.subList(1, 3)).containsExactlyElementsOf(notices);
+        assertThat(toldUser).isEmpty();
+    }
+
     private static List<SessionEvent> deltas(int n) {
         return IntStream.range(0, n)
                 .<SessionEvent>mapToObj(i -> new MessageUpdate(CHAT, "t1", "m1", DeltaKind.TEXT, "token " + i))

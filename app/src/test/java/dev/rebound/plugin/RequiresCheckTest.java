@@ -35,7 +35,7 @@ class RequiresCheckTest {
     void aPluginThatAlsoAcceptsARebound0Dot1WasBuiltForPluginApi1AndIsRefusedWithWhatToDo(String requires) {
         assertThat(snapshot.refusal(requires))
                 .hasValueSatisfying(reason -> assertThat(reason)
-                        .contains("built for plugin API 1")
+                        .contains("looks built for plugin API 1")
                         .contains("Plugin-Requires '" + requires + "'")
                         .contains("rebuild it against plugin-api 2 and require >=0.2.0"));
     }
