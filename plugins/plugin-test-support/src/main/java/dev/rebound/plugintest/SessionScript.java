@@ -24,13 +24,17 @@ import java.util.Set;
  * with the engine's jitter) and the clock moves on to the replay's last event. Message ids are made unique per turn.
  *
  * <p>The recordings: a turn answered at once; 529 overloaded once or three times, then an answer
- * ({@code retry.maxRetries} 10); 529 overloaded until the chain is exhausted with {@code retry.maxRetries} 1 or 2. All
- * on model {@link #MODEL} with the credential labelled {@link #CREDENTIAL}. Not thread-safe: one script per test.
+ * ({@code retry.maxRetries} 10); 529 overloaded until the chain is exhausted with {@code retry.maxRetries} 1 or 2; a
+ * usage limit on key {@link #CREDENTIAL} that switches to key {@code personal}, which answers; 529 overloaded with a
+ * fallback chain, whose model {@link #FALLBACK} answers. All start on model {@link #MODEL} with the credential
+ * labelled {@link #CREDENTIAL}. Not thread-safe: one script per test.
  */
 public final class SessionScript {
 
     /** The model of every recording. */
     public static final ModelRef MODEL = new ModelRef("anthropic", "claude-sonnet-4-5");
+    /** The model the fallback recording falls back to. */
+    public static final ModelRef FALLBACK = new ModelRef("openai", "gpt-5");
     /** The credential label of every recording. */
     public static final String CREDENTIAL = "work";
     /** The error text the core reports for a 529 {@code overloaded_error} reply. */
@@ -93,6 +97,16 @@ public final class SessionScript {
             throw new IllegalArgumentException("recorded with retry.maxRetries 1 or 2, not " + maxRetries);
         }
         return replay("overloaded-until-exhausted-" + maxRetries, turnId);
+    }
+
+    /** A turn whose first call hits a usage limit on key {@code work}: the session switches to key {@code personal}. */
+    public List<SessionEvent> usageLimitSwitchesKey(String turnId) {
+        return replay("usage-limit-switches-key", turnId);
+    }
+
+    /** A turn whose model is overloaded: the session falls back to {@link #FALLBACK}, which answers. */
+    public List<SessionEvent> overloadedFallsBack(String turnId) {
+        return replay("overloaded-falls-back", turnId);
     }
 
     /**

@@ -117,6 +117,24 @@ class PrometheusMetricsListenerTest {
     }
 
     @Test
+    void aRecordedKeySwitchAndARecordedFallbackAreCountedAsTheyHappened() throws Exception {
+        listener = start(Map.of("port", 0L));
+
+        feed(script.usageLimitSwitchesKey("turn-1"));
+        feed(script.overloadedFallsBack("turn-2"));
+
+        assertThat(scrape())
+                .contains(
+                        "rebound_credential_switches_total{provider=\"anthropic\"} 1.0\n",
+                        "rebound_fallbacks_applied_total{from=\"anthropic/claude-sonnet-4-5\",to=\"openai/gpt-5\"} "
+                                + "1.0\n",
+                        "rebound_retries_total{error_kind=\"usage_limit\"} 1.0\n",
+                        "rebound_retries_total{error_kind=\"transient\"} 1.0\n",
+                        "rebound_retries_per_turn_count 2\n",
+                        "rebound_retries_per_turn_sum 2.0\n");
+    }
+
+    @Test
     void fallbacksAndCredentialSwitchesAreCounted() throws Exception {
         listener = start(Map.of("port", 0L));
 
