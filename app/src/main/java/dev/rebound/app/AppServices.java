@@ -421,8 +421,6 @@ final class AppServices implements AutoCloseable {
         if (journal != null) {
             builder.historySink(new JournalHistorySink(
                             journal,
-                            IdGenerator.random(),
-                            clock,
                             problem -> background.execute(() -> self.get().announce(Notice.WARNING, problem))))
                     .sessionFile(journal.file());
         }

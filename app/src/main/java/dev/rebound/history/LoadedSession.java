@@ -1,7 +1,6 @@
 package dev.rebound.history;
 
 import dev.rebound.files.FileProblem;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -32,16 +31,6 @@ public record LoadedSession(SessionHeader header, List<JournalEntry> entries, Li
 
     /** The ids of the messages whose latest {@link RetriedMark} says they were retried. */
     public Set<String> retriedMessageIds() {
-        Set<String> retried = new HashSet<>();
-        for (JournalEntry entry : entries) {
-            if (entry instanceof RetriedMark mark) {
-                if (mark.retried()) {
-                    retried.add(mark.messageId());
-                } else {
-                    retried.remove(mark.messageId());
-                }
-            }
-        }
-        return retried;
+        return RetriedMark.retriedIds(entries);
     }
 }

@@ -4,6 +4,8 @@ import dev.rebound.auth.CredentialSource;
 import dev.rebound.event.CredentialSwitched;
 import dev.rebound.event.ModelChanged;
 import dev.rebound.event.Notice;
+import dev.rebound.history.JournalEntry;
+import dev.rebound.history.TitleEntry;
 import dev.rebound.provider.CallControl;
 import dev.rebound.settings.Settings;
 import dev.rebound.transcript.ModelRef;
@@ -67,12 +69,12 @@ public final class ChatSession implements AutoCloseable {
         this.historySink = sink;
         this.sessionFile = b.sessionFile;
         if (b.restored != null) {
-            this.history = new History(b.restored.history(), sink);
+            this.history = new History(b.restored.history(), sink, IdGenerator.random(), clock);
             b.restored.context().forEach(context::add);
         } else {
-            this.history = new History(sink);
+            this.history = new History(List.of(), sink, IdGenerator.random(), clock);
         }
-        this.events = new SessionEvents(history, clock, sessionId, sessionFile);
+        this.events = new SessionEvents(history, sessionId, sessionFile);
         ProviderCall call = new ProviderCall(settings, providers, credentials, context, events, clock, lock);
         this.turns = new TurnLoop(ids, clock, model, context, history, events, attempts, call, this::release);
         this.worker = Executors.newSingleThreadExecutor(Thread.ofPlatform()
@@ -192,7 +194,7 @@ public final class ChatSession implements AutoCloseable {
 
     /** Emits a notice to listeners and records it in the history. */
     public void notice(String level, String message) {
-        history.append(new HistoryEntry.Notice(level, message, clock.millis()));
+        history.notice(level, message);
         events.emit(null, new Notice(level, message));
     }
 
@@ -207,8 +209,8 @@ public final class ChatSession implements AutoCloseable {
     /** The session's title, or null before one was set. */
     public String title() {
         String title = null;
-        for (HistoryEntry e : history.entries()) {
-            if (e instanceof HistoryEntry.Title t) {
+        for (JournalEntry e : history.entries()) {
+            if (e instanceof TitleEntry t) {
                 title = t.title();
             }
         }
@@ -217,7 +219,7 @@ public final class ChatSession implements AutoCloseable {
 
     /** Sets the title (auto-title or rename); it is saved with the history. */
     public void setTitle(String title) {
-        history.append(new HistoryEntry.Title(title, clock.millis()));
+        history.title(title);
     }
 
     /** Where the session is saved, or null when it is not. */
@@ -245,7 +247,7 @@ public final class ChatSession implements AutoCloseable {
     }
 
     /** The history of the session, failed attempts included. */
-    public List<HistoryEntry> history() {
+    public List<JournalEntry> history() {
         return history.entries();
     }
 

@@ -1,51 +1,90 @@
 package dev.rebound.session;
 
+import dev.rebound.event.RetryChainEnd;
+import dev.rebound.history.JournalEntry;
+import dev.rebound.history.MessageEntry;
+import dev.rebound.history.ModelChangeEntry;
+import dev.rebound.history.NoticeEntry;
+import dev.rebound.history.RetriedMark;
+import dev.rebound.history.RetryChainEntry;
+import dev.rebound.history.TitleEntry;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
- * What happened in a session, in order: every message including failed attempts, model changes, retry chains and
- * notices. Unlike the runtime context it never forgets a failure. Every change also goes to the {@link HistorySink}
- * (the session file). Thread-safe.
+ * What happened in a session, in order: every message including failed attempts, model changes, retry chains, notices,
+ * titles and retried marks. The entries are those of the session file ({@link JournalEntry}), the same records live and
+ * reopened: appending one here is appending it to the file (through the {@link HistorySink}), and a reopened session
+ * starts from the file's entries as read. Like the file it is append-only: a retried attempt is marked by a later
+ * {@link RetriedMark}, not changed in place. Thread-safe.
  */
 public final class History {
-    private final List<HistoryEntry> entries = new ArrayList<>();
+    private final List<JournalEntry> entries = new ArrayList<>();
     private final HistorySink sink;
+    private final IdGenerator ids;
+    private final Clock clock;
 
-    public History(HistorySink sink) {
+    /**
+     * A history holding restored entries (not written again), to which new ones are appended.
+     *
+     * @param ids the ids of new entries other than messages (a message's entry has the message's id); their own
+     *     source, so that making entries never changes the ids of turns and messages
+     */
+    public History(List<JournalEntry> restored, HistorySink sink, IdGenerator ids, Clock clock) {
         this.sink = sink;
-    }
-
-    /** A history holding restored entries (not written again). */
-    public History(List<HistoryEntry> restored, HistorySink sink) {
-        this(sink);
+        this.ids = ids;
+        this.clock = clock;
         entries.addAll(restored);
     }
 
-    /** Appends an entry. */
-    public void append(HistoryEntry entry) {
+    /** Appends a message, with its own id and time. */
+    public void message(ChatMessage message) {
+        append(MessageEntry.of(message));
+    }
+
+    /** Appends a notice shown to the user. */
+    public void notice(String level, String message) {
+        append(new NoticeEntry(ids.next(), clock.millis(), level, message));
+    }
+
+    /** Appends a change of the session's model. */
+    public void modelChange(ModelRef from, ModelRef to, String role, String reason) {
+        append(new ModelChangeEntry(ids.next(), clock.millis(), from, to, role, reason));
+    }
+
+    /** Appends the record of a finished retry chain. */
+    public void retryChain(RetryChainEnd chain) {
+        append(new RetryChainEntry(ids.next(), clock.millis(), chain));
+    }
+
+    /** Appends a title (the latest wins). */
+    public void title(String title) {
+        append(new TitleEntry(ids.next(), clock.millis(), title));
+    }
+
+    /** Marks the message of that id as a retried failure, or (when its retry was cancelled) as not retried. */
+    public void markRetried(String messageId, boolean retried) {
+        append(new RetriedMark(ids.next(), clock.millis(), messageId, retried));
+    }
+
+    private void append(JournalEntry entry) {
         synchronized (this) {
             entries.add(entry);
         }
         sink.appended(entry);
     }
 
-    /** Marks the message of that id as a retried failure, or (when its retry was cancelled) as not retried. */
-    public void markRetried(String messageId, boolean retried) {
-        synchronized (this) {
-            for (int i = entries.size() - 1; i >= 0; i--) {
-                if (entries.get(i) instanceof HistoryEntry.Message m
-                        && m.message().id().equals(messageId)) {
-                    entries.set(i, new HistoryEntry.Message(m.message(), retried, m.timestamp()));
-                    break;
-                }
-            }
-        }
-        sink.retriedChanged(messageId, retried);
+    /** A snapshot of the entries. */
+    public synchronized List<JournalEntry> entries() {
+        return List.copyOf(entries);
     }
 
-    /** A snapshot of the entries. */
-    public synchronized List<HistoryEntry> entries() {
-        return List.copyOf(entries);
+    /** The ids of the messages the entries mark as retried: the latest mark of each message wins. */
+    public static Set<String> retriedIds(List<JournalEntry> entries) {
+        return RetriedMark.retriedIds(entries);
     }
 }

@@ -12,10 +12,16 @@ import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
 import dev.rebound.event.SessionEvent;
+import dev.rebound.history.JournalEntry;
+import dev.rebound.history.MessageEntry;
+import dev.rebound.history.ModelChangeEntry;
+import dev.rebound.history.NoticeEntry;
+import dev.rebound.history.RetryChainEntry;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.UserMessage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The events a live session emitted for what its history records, in the order it emitted them: a reopened chat is
@@ -30,35 +36,35 @@ public final class HistoryReplay {
     private HistoryReplay() {}
 
     /** The events of a history, in order. */
-    public static List<SessionEvent> events(List<HistoryEntry> history) {
+    public static List<SessionEvent> events(List<JournalEntry> history) {
+        Set<String> retried = History.retriedIds(history);
         List<SessionEvent> events = new ArrayList<>(history.size() * 2);
         for (int i = 0; i < history.size(); i++) {
             switch (history.get(i)) {
-                case HistoryEntry.Message m
+                case MessageEntry m
                 when m.message() instanceof UserMessage user -> {
                     events.add(new MessageStart(user));
                     events.add(new MessageEnd(user));
                 }
-                case HistoryEntry.Message m
+                case MessageEntry m
                 when m.message() instanceof AssistantMessage reply -> {
                     events.add(new MessageStart(started(reply)));
                     events.add(new MessageEnd(reply));
-                    if (m.retried()) {
-                        events.add(retryOf(reply, history, i));
+                    if (retried.contains(reply.id())) {
+                        events.add(retryOf(reply, history, i, retried));
                     }
                 }
-                case HistoryEntry.Message m -> throw new IllegalStateException("unknown message " + m);
-                case HistoryEntry.Notice n -> events.add(new Notice(n.level(), n.message()));
-                case HistoryEntry.ModelChange c -> events.addAll(modelChange(c));
-                case HistoryEntry.RetryChain r -> {
+                case NoticeEntry n -> events.add(new Notice(n.level(), n.message()));
+                case ModelChangeEntry c -> events.addAll(modelChange(c));
+                case RetryChainEntry r -> {
                     RetryChainEnd chain = r.chain();
                     boolean success = chain.reason() == RetryEndReason.SUCCEEDED;
                     events.add(new AutoRetryEnd(
                             success, retriesMade(chain), success ? null : chain.finalError(), chain.reason()));
                     events.add(chain);
                 }
-                case HistoryEntry.Title ignored -> {
-                    // A title is not an event of the chat.
+                default -> {
+                    // Titles and retried marks are not events of the chat; entries of a newer version are skipped.
                 }
             }
         }
@@ -74,23 +80,25 @@ public final class HistoryReplay {
      * The {@code auto_retry_start} that followed a retried attempt: its number is its place among the turn's retried
      * attempts so far; kind and wait come from the chain's record that ends the turn, when it was saved.
      */
-    private static AutoRetryStart retryOf(AssistantMessage reply, List<HistoryEntry> history, int at) {
+    private static AutoRetryStart retryOf(
+            AssistantMessage reply, List<JournalEntry> history, int at, Set<String> retried) {
         int number = 1;
         for (int j = at - 1;
-                j >= 0 && !(history.get(j) instanceof HistoryEntry.Message m && m.message() instanceof UserMessage);
+                j >= 0 && !(history.get(j) instanceof MessageEntry m && m.message() instanceof UserMessage);
                 j--) {
-            if (history.get(j) instanceof HistoryEntry.Message m && m.retried()) {
+            if (history.get(j) instanceof MessageEntry m
+                    && retried.contains(m.message().id())) {
                 number++;
             }
         }
         RetryAttempt attempt = null;
         for (int j = at + 1; j < history.size(); j++) {
-            if (history.get(j) instanceof HistoryEntry.RetryChain r) {
+            if (history.get(j) instanceof RetryChainEntry r) {
                 List<RetryAttempt> attempts = r.chain().attempts();
                 attempt = number - 1 < attempts.size() ? attempts.get(number - 1) : null;
                 break;
             }
-            if (history.get(j) instanceof HistoryEntry.Message m && m.message() instanceof UserMessage) {
+            if (history.get(j) instanceof MessageEntry m && m.message() instanceof UserMessage) {
                 break;
             }
         }
@@ -114,7 +122,7 @@ public final class HistoryReplay {
         return chain.attempts().isEmpty() ? 0 : chain.attempts().getLast().attempt();
     }
 
-    private static List<SessionEvent> modelChange(HistoryEntry.ModelChange c) {
+    private static List<SessionEvent> modelChange(ModelChangeEntry c) {
         ModelChanged changed = new ModelChanged(c.from(), c.to(), c.reason());
         String from = c.from() == null ? null : c.from().selector();
         return switch (c.reason() == null ? "" : c.reason()) {

@@ -2,14 +2,7 @@ package dev.rebound.session;
 
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.JournalWriter;
-import dev.rebound.history.MessageEntry;
-import dev.rebound.history.ModelChangeEntry;
-import dev.rebound.history.NoticeEntry;
-import dev.rebound.history.RetriedMark;
-import dev.rebound.history.RetryChainEntry;
-import dev.rebound.history.TitleEntry;
 import java.io.IOException;
-import java.time.Clock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,8 +17,6 @@ public final class JournalHistorySink implements HistorySink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JournalHistorySink.class);
 
     private final JournalWriter journal;
-    private final IdGenerator ids;
-    private final Clock clock;
     private final Consumer<String> tellUser;
     private final java.util.ArrayDeque<JournalEntry> unsaved = new java.util.ArrayDeque<>();
     private boolean closed;
@@ -33,29 +24,14 @@ public final class JournalHistorySink implements HistorySink, AutoCloseable {
     /**
      * @param tellUser told (as a message for people) when saving stops working and when it works again
      */
-    public JournalHistorySink(JournalWriter journal, IdGenerator ids, Clock clock, Consumer<String> tellUser) {
+    public JournalHistorySink(JournalWriter journal, Consumer<String> tellUser) {
         this.journal = journal;
-        this.ids = ids;
-        this.clock = clock;
         this.tellUser = tellUser;
     }
 
     @Override
-    public void appended(HistoryEntry entry) {
-        write(
-                switch (entry) {
-                    case HistoryEntry.Message m -> new MessageEntry(m.message().id(), m.timestamp(), m.message());
-                    case HistoryEntry.ModelChange c ->
-                        new ModelChangeEntry(ids.next(), c.timestamp(), c.from(), c.to(), c.role(), c.reason());
-                    case HistoryEntry.RetryChain r -> new RetryChainEntry(ids.next(), r.timestamp(), r.chain());
-                    case HistoryEntry.Notice n -> new NoticeEntry(ids.next(), n.timestamp(), n.level(), n.message());
-                    case HistoryEntry.Title t -> new TitleEntry(ids.next(), t.timestamp(), t.title());
-                });
-    }
-
-    @Override
-    public void retriedChanged(String messageId, boolean retried) {
-        write(new RetriedMark(ids.next(), clock.millis(), messageId, retried));
+    public void appended(JournalEntry entry) {
+        write(entry);
     }
 
     private synchronized void write(JournalEntry entry) {

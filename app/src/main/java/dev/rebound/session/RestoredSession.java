@@ -1,9 +1,12 @@
 package dev.rebound.session;
 
+import dev.rebound.history.JournalEntry;
+import dev.rebound.history.MessageEntry;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ModelRef;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A session rebuilt from its history (a reopened chat).
@@ -12,7 +15,7 @@ import java.util.List;
  * @param history its entries, as saved
  * @param primary the model the user last chose, or null; a reopened session never starts on a fallback model
  */
-public record RestoredSession(String sessionId, List<HistoryEntry> history, ModelRef primary) {
+public record RestoredSession(String sessionId, List<JournalEntry> history, ModelRef primary) {
     public RestoredSession {
         history = List.copyOf(history);
     }
@@ -24,8 +27,9 @@ public record RestoredSession(String sessionId, List<HistoryEntry> history, Mode
      */
     public List<ChatMessage> context() {
         List<ChatMessage> kept = new ArrayList<>();
-        for (HistoryEntry e : history) {
-            if (e instanceof HistoryEntry.Message m && !m.retried()) {
+        Set<String> retried = History.retriedIds(history);
+        for (JournalEntry e : history) {
+            if (e instanceof MessageEntry m && !retried.contains(m.message().id())) {
                 kept.add(m.message());
             }
         }
@@ -43,8 +47,9 @@ public record RestoredSession(String sessionId, List<HistoryEntry> history, Mode
     /** Whether the last prompt never got a reply: Rebound stopped (was killed, crashed) while answering it. */
     public boolean interrupted() {
         ChatMessage last = null;
-        for (HistoryEntry e : history) {
-            if (e instanceof HistoryEntry.Message m && !m.retried()) {
+        Set<String> retried = History.retriedIds(history);
+        for (JournalEntry e : history) {
+            if (e instanceof MessageEntry m && !retried.contains(m.message().id())) {
                 last = m.message();
             }
         }

@@ -5,8 +5,8 @@ import dev.rebound.event.ModelChanged;
 import dev.rebound.event.Notice;
 import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.SessionEvent;
+import dev.rebound.history.ModelChangeEntry;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 
 /**
@@ -17,13 +17,11 @@ import java.util.List;
 final class SessionEvents {
     private final EventBus bus = new EventBus();
     private final History history;
-    private final Clock clock;
     private final String sessionId;
     private final Path sessionFile;
 
-    SessionEvents(History history, Clock clock, String sessionId, Path sessionFile) {
+    SessionEvents(History history, String sessionId, Path sessionFile) {
         this.history = history;
-        this.clock = clock;
         this.sessionId = sessionId;
         this.sessionFile = sessionFile;
     }
@@ -41,19 +39,18 @@ final class SessionEvents {
     void record(Turn turn, List<SessionEvent> events) {
         for (SessionEvent event : events) {
             switch (event) {
-                case Notice n -> history.append(new HistoryEntry.Notice(n.level(), n.message(), clock.millis()));
+                case Notice n -> history.notice(n.level(), n.message());
                 // Kept as a notice, so a reopened chat still says why the key changed.
-                case CredentialSwitched c ->
-                    history.append(new HistoryEntry.Notice(
-                            Notice.WARNING, ChatSession.credentialSwitchNotice(c), clock.millis()));
-                case RetryChainEnd r -> history.append(new HistoryEntry.RetryChain(r, clock.millis()));
+                case CredentialSwitched c -> history.notice(Notice.WARNING, ChatSession.credentialSwitchNotice(c));
+                case RetryChainEnd r -> history.retryChain(r);
                 case ModelChanged m ->
-                    history.append(new HistoryEntry.ModelChange(
+                    history.modelChange(
                             m.from(),
                             m.model(),
-                            ModelChanged.USER.equals(m.reason()) ? "user" : "fallback",
-                            m.reason(),
-                            clock.millis()));
+                            ModelChanged.USER.equals(m.reason())
+                                    ? ModelChangeEntry.ROLE_USER
+                                    : ModelChangeEntry.ROLE_FALLBACK,
+                            m.reason());
                 default -> {}
             }
             emit(turn, event);

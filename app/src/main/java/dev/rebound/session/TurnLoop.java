@@ -71,7 +71,7 @@ final class TurnLoop {
             // A revert due before the prompt goes out first, live and in the record, so a reopened chat shows it
             // where the live one did.
             events.record(turn, attempts.beforeTurn());
-            history.append(new HistoryEntry.Message(user, false, user.timestamp()));
+            history.message(user);
             events.emit(turn, new AgentStart(turn.id));
             events.emit(turn, new MessageStart(user));
             events.emit(turn, new MessageEnd(user));
@@ -161,7 +161,7 @@ final class TurnLoop {
                         AssistantMessage.started(messageId, current.provider(), current.id(), clock.millis())));
         AssistantMessage message = call.call(turn, messageId, current);
         context.add(message);
-        history.append(new HistoryEntry.Message(message, false, message.timestamp()));
+        history.message(message);
         events.emit(turn, new MessageEnd(message));
         return message;
     }

@@ -20,8 +20,8 @@ import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
 import dev.rebound.event.RetryFallbackSucceeded;
 import dev.rebound.expiry.ExpiryStore;
+import dev.rebound.history.ModelChangeEntry;
 import dev.rebound.provider.ProviderRequest;
-import dev.rebound.session.HistoryEntry;
 import dev.rebound.settings.RetrySettings;
 import dev.rebound.settings.RetrySettings.RevertPolicy;
 import dev.rebound.transcript.AssistantMessage;
@@ -212,8 +212,7 @@ class CredentialsAndFallbackTest {
                         "retry_chain_end",
                         "agent_end");
         assertThat(h.session.history())
-                .filteredOn(e ->
-                        e instanceof HistoryEntry.ModelChange m && m.role().equals("fallback") && m.to().equals(GPT))
+                .filteredOn(e -> e instanceof ModelChangeEntry m && m.role().equals("fallback") && m.to().equals(GPT))
                 .hasSize(1);
         assertThat(h.session.fallback()).hasValueSatisfying(f -> {
             assertThat(f.primary()).isEqualTo(CLAUDE.selector());

@@ -17,7 +17,10 @@ import dev.rebound.event.Notice;
 import dev.rebound.event.RetryAttempt;
 import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.RetryEndReason;
-import dev.rebound.session.HistoryEntry;
+import dev.rebound.history.MessageEntry;
+import dev.rebound.history.RetriedMark;
+import dev.rebound.history.RetryChainEntry;
+import dev.rebound.session.History;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.TurnOutcome;
 import dev.rebound.settings.RetrySettings;
@@ -131,10 +134,11 @@ class RetryEngineTest {
         assertThat(h.session.messages()).extracting(m -> m.role()).containsExactly("user", "assistant");
         assertThat(h.requests).allSatisfy(r -> assertThat(r.context()).hasSize(1));
         assertThat(h.session.history())
-                .filteredOn(e -> e instanceof HistoryEntry.Message m && m.retried())
+                .filteredOn(e -> e instanceof RetriedMark m && m.retried())
                 .hasSize(2);
+        assertThat(History.retriedIds(h.session.history())).hasSize(2);
         assertThat(h.session.history())
-                .filteredOn(e -> e instanceof HistoryEntry.RetryChain)
+                .filteredOn(e -> e instanceof RetryChainEntry)
                 .hasSize(1);
     }
 
@@ -445,10 +449,11 @@ class RetryEngineTest {
                         dev.rebound.transcript.AssistantMessage.class,
                         m -> assertThat(m.errorMessage()).isEqualTo(OVERLOADED));
         assertThat(h.session.history())
-                .filteredOn(e -> e instanceof HistoryEntry.Message m
-                        && m.message() instanceof dev.rebound.transcript.AssistantMessage)
+                .filteredOn(e ->
+                        e instanceof MessageEntry m && m.message() instanceof dev.rebound.transcript.AssistantMessage)
                 .singleElement()
-                .satisfies(e -> assertThat(((HistoryEntry.Message) e).retried()).isFalse());
+                .satisfies(e -> assertThat(History.retriedIds(h.session.history()))
+                        .doesNotContain(((MessageEntry) e).message().id()));
     }
 
     @Test

@@ -6,6 +6,9 @@ import dev.rebound.event.AgentEnd;
 import dev.rebound.event.MessageEnd;
 import dev.rebound.event.MessageUpdate;
 import dev.rebound.event.ModelChanged;
+import dev.rebound.history.MessageEntry;
+import dev.rebound.history.ModelChangeEntry;
+import dev.rebound.history.RetriedMark;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.settings.ModelConfig;
@@ -273,8 +276,9 @@ class ChatSessionTest {
                 .containsExactly(true, false);
         assertThat(session.messages()).extracting(m -> m.role()).containsExactly("user", "assistant");
         assertThat(requests.get(1).context()).hasSize(1);
+        assertThat(History.retriedIds(session.history())).hasSize(1);
         assertThat(session.history())
-                .filteredOn(e -> e instanceof HistoryEntry.Message m && m.retried())
+                .filteredOn(e -> e instanceof RetriedMark m && m.retried())
                 .hasSize(1);
         AssistantMessage failed =
                 (AssistantMessage) ((MessageEnd) events.events().get(4)).message();
@@ -303,7 +307,7 @@ class ChatSessionTest {
         ((PromptResult.Accepted) session.prompt("hi", null)).completion().get(5, TimeUnit.SECONDS);
         assertThat(requests.get(0).model()).isEqualTo(OTHER);
         assertThat(events.events().get(0)).isEqualTo(new ModelChanged(MODEL, OTHER, "user"));
-        assertThat(session.history().get(0)).isInstanceOf(HistoryEntry.ModelChange.class);
+        assertThat(session.history().get(0)).isInstanceOf(ModelChangeEntry.class);
     }
 
     @Test
@@ -375,22 +379,13 @@ class ChatSessionTest {
         RestoredSession restored = new RestoredSession(
                 "old-session",
                 List.of(
-                        new HistoryEntry.Message(hi, false, 1),
-                        new HistoryEntry.Message(failed, true, 2),
-                        new HistoryEntry.Message(answer, false, 3)),
+                        MessageEntry.of(hi),
+                        MessageEntry.of(failed),
+                        new RetriedMark("m1", 2, failed.id(), true),
+                        MessageEntry.of(answer)),
                 MODEL);
         List<String> sunk = new ArrayList<>();
-        HistorySink sink = new HistorySink() {
-            @Override
-            public void appended(HistoryEntry entry) {
-                sunk.add(entry.getClass().getSimpleName());
-            }
-
-            @Override
-            public void retriedChanged(String messageId, boolean retried) {
-                sunk.add("retried:" + retried);
-            }
-        };
+        HistorySink sink = entry -> sunk.add(entry.getClass().getSimpleName());
         ChatProvider provider = (request, listener, control) -> {
             requests.add(request);
             return reply(request, "again");
@@ -411,24 +406,18 @@ class ChatSessionTest {
                 .extracting(m -> m.id())
                 .startsWith("u1", "a2")
                 .doesNotContain("a1");
-        assertThat(session.history()).hasSize(5);
-        assertThat(sunk).containsExactly("Message", "Message");
+        assertThat(session.history()).hasSize(6);
+        assertThat(sunk).containsExactly("MessageEntry", "MessageEntry");
     }
 
     @Test
     void everyMessageReachesTheHistorySinkBeforeItsEventGoesOut() throws Exception {
         List<String> saved = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<String> seenBeforeSaved = new java.util.concurrent.CopyOnWriteArrayList<>();
-        HistorySink sink = new HistorySink() {
-            @Override
-            public void appended(HistoryEntry entry) {
-                if (entry instanceof HistoryEntry.Message m) {
-                    saved.add(m.message().id());
-                }
+        HistorySink sink = entry -> {
+            if (entry instanceof MessageEntry m) {
+                saved.add(m.message().id());
             }
-
-            @Override
-            public void retriedChanged(String messageId, boolean retried) {}
         };
         ChatProvider provider = (request, listener, control) -> reply(request, "x");
         session = ChatSession.builder()

@@ -9,6 +9,12 @@ import dev.rebound.event.RetryAttempt;
 import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.SessionEvent;
+import dev.rebound.history.JournalEntry;
+import dev.rebound.history.MessageEntry;
+import dev.rebound.history.ModelChangeEntry;
+import dev.rebound.history.RetriedMark;
+import dev.rebound.history.RetryChainEntry;
+import dev.rebound.history.TitleEntry;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ContentBlock;
 import dev.rebound.transcript.ModelRef;
@@ -65,14 +71,16 @@ class HistoryReplayTest {
                 null,
                 100,
                 300);
-        List<HistoryEntry> history = List.of(
-                new HistoryEntry.Message(new UserMessage("u1", "Hi", 50), false, 50),
-                new HistoryEntry.Message(failed("a1", CLAUDE), true, 100),
-                new HistoryEntry.Message(failed("a2", CLAUDE), true, 200),
-                new HistoryEntry.ModelChange(CLAUDE, GPT, "fallback", "fallback", 250),
-                new HistoryEntry.Message(answer("a3", GPT), false, 300),
-                new HistoryEntry.RetryChain(chain, 300),
-                new HistoryEntry.Title("Greeting", 310));
+        List<JournalEntry> history = List.of(
+                MessageEntry.of(new UserMessage("u1", "Hi", 50)),
+                MessageEntry.of(failed("a1", CLAUDE)),
+                new RetriedMark("r1", 100, "a1", true),
+                MessageEntry.of(failed("a2", CLAUDE)),
+                new RetriedMark("r2", 200, "a2", true),
+                new ModelChangeEntry("c1", 250, CLAUDE, GPT, "fallback", "fallback"),
+                MessageEntry.of(answer("a3", GPT)),
+                new RetryChainEntry("k1", 300, chain),
+                new TitleEntry("t1", 310, "Greeting"));
 
         List<SessionEvent> events = HistoryReplay.events(history);
 
@@ -122,16 +130,17 @@ class HistoryReplayTest {
                 100,
                 600);
         List<SessionEvent> gaveUp = HistoryReplay.events(List.of(
-                new HistoryEntry.Message(failed("a1", CLAUDE), true, 100),
-                new HistoryEntry.Message(failed("a2", CLAUDE), false, 600),
-                new HistoryEntry.RetryChain(exhausted, 600)));
+                MessageEntry.of(failed("a1", CLAUDE)),
+                new RetriedMark("r1", 100, "a1", true),
+                MessageEntry.of(failed("a2", CLAUDE)),
+                new RetryChainEntry("k1", 600, exhausted)));
         AutoRetryEnd end = (AutoRetryEnd) gaveUp.get(gaveUp.size() - 2);
         assertThat(end.success()).isFalse();
         assertThat(end.attempt()).isEqualTo(1);
         assertThat(end.finalError()).isEqualTo("529 Overloaded");
 
-        List<SessionEvent> interrupted =
-                HistoryReplay.events(List.of(new HistoryEntry.Message(failed("a1", CLAUDE), true, 100)));
+        List<SessionEvent> interrupted = HistoryReplay.events(
+                List.of(MessageEntry.of(failed("a1", CLAUDE)), new RetriedMark("r1", 100, "a1", true)));
         AutoRetryStart start = (AutoRetryStart) interrupted.getLast();
         assertThat(start.errorKind()).isNull();
         assertThat(start.delayMs()).isZero();

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.JournalWriter;
 import dev.rebound.history.MessageEntry;
+import dev.rebound.history.RetriedMark;
+import dev.rebound.history.TitleEntry;
 import dev.rebound.transcript.UserMessage;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class JournalHistorySinkTest {
@@ -38,17 +38,15 @@ class JournalHistorySinkTest {
         public void close() {}
     }
 
-    private static HistoryEntry message(String id) {
-        return new HistoryEntry.Message(new UserMessage(id, "text " + id, 1), false, 1);
+    private static JournalEntry message(String id) {
+        return MessageEntry.of(new UserMessage(id, "text " + id, 1));
     }
 
     @Test
     void entriesThatCouldNotBeSavedAreWrittenInOrderOnceSavingWorksAgain() {
         FlakyWriter writer = new FlakyWriter();
         List<String> told = new ArrayList<>();
-        AtomicInteger ids = new AtomicInteger();
-        JournalHistorySink sink =
-                new JournalHistorySink(writer, () -> "e" + ids.incrementAndGet(), Clock.systemUTC(), told::add);
+        JournalHistorySink sink = new JournalHistorySink(writer, told::add);
 
         sink.appended(message("m1"));
         writer.full = true;
@@ -66,7 +64,7 @@ class JournalHistorySinkTest {
         assertThat(told).hasSize(2).last().asString().contains("works again");
 
         writer.full = true;
-        sink.retriedChanged("m4", true);
+        sink.appended(new RetriedMark("e1", 2, "m4", true));
         assertThat(told).as("a new failure episode is reported again").hasSize(3);
     }
 
@@ -74,9 +72,9 @@ class JournalHistorySinkTest {
     void writesAfterCloseAreIgnoredQuietly() {
         FlakyWriter writer = new FlakyWriter();
         List<String> told = new ArrayList<>();
-        JournalHistorySink sink = new JournalHistorySink(writer, () -> "e", Clock.systemUTC(), told::add);
+        JournalHistorySink sink = new JournalHistorySink(writer, told::add);
         sink.close();
-        sink.appended(new HistoryEntry.Title("late title", 1));
+        sink.appended(new TitleEntry("e1", 1, "late title"));
         assertThat(writer.written).isEmpty();
         assertThat(told).isEmpty();
     }

@@ -2,6 +2,9 @@ package dev.rebound.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rebound.history.JournalEntry;
+import dev.rebound.history.MessageEntry;
+import dev.rebound.history.RetriedMark;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ContentBlock;
@@ -15,34 +18,38 @@ class SessionRestorerTest {
     private static final ModelRef CLAUDE = ModelRef.parse("anthropic/claude");
     private static final ModelRef GPT = ModelRef.parse("openai/gpt");
 
-    private static HistoryEntry user(String id) {
-        return new HistoryEntry.Message(new UserMessage(id, id, 1), false, 1);
+    private static List<JournalEntry> user(String id) {
+        return List.of(MessageEntry.of(new UserMessage(id, id, 1)));
     }
 
-    private static HistoryEntry reply(String id, ModelRef model, StopReason stop, boolean retried) {
-        return new HistoryEntry.Message(
-                new AssistantMessage(
-                        id,
-                        List.of(new ContentBlock.Text("x")),
-                        model.provider(),
-                        model.id(),
-                        "openai-completions",
-                        null,
-                        null,
-                        stop,
-                        stop == StopReason.ERROR ? "503" : null,
-                        null,
-                        null,
-                        1),
-                retried,
-                1);
+    /** The reply's entry, and a retried mark after it when it was retried. */
+    private static List<JournalEntry> reply(String id, ModelRef model, StopReason stop, boolean retried) {
+        MessageEntry entry = MessageEntry.of(new AssistantMessage(
+                id,
+                List.of(new ContentBlock.Text("x")),
+                model.provider(),
+                model.id(),
+                "openai-completions",
+                null,
+                null,
+                stop,
+                stop == StopReason.ERROR ? "503" : null,
+                null,
+                null,
+                1));
+        return retried ? List.of(entry, new RetriedMark("mark-" + id, 1, id, true)) : List.of(entry);
+    }
+
+    @SafeVarargs
+    private static List<JournalEntry> entries(List<JournalEntry>... parts) {
+        return java.util.Arrays.stream(parts).flatMap(List::stream).toList();
     }
 
     @Test
     void promptsThatNeverGotAReplyStayInHistoryButLeaveTheContext() {
         RestoredSession s = new RestoredSession(
                 "s",
-                List.of(
+                entries(
                         user("u1"),
                         reply("a1", CLAUDE, StopReason.STOP, false),
                         user("u2"),
@@ -58,7 +65,7 @@ class SessionRestorerTest {
     @Test
     void aFinalFailedReplyIsAnAnswerNotAnInterruption() {
         RestoredSession s =
-                new RestoredSession("s", List.of(user("u1"), reply("a1", CLAUDE, StopReason.ERROR, false)), CLAUDE);
+                new RestoredSession("s", entries(user("u1"), reply("a1", CLAUDE, StopReason.ERROR, false)), CLAUDE);
         assertThat(s.context()).extracting(ChatMessage::id).containsExactly("u1", "a1");
         assertThat(s.interrupted()).isFalse();
     }

@@ -2,6 +2,7 @@ package dev.rebound.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rebound.history.TitleEntry;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.settings.ModelConfig;
@@ -89,9 +90,7 @@ class SessionTitlerTest {
         prompt("How do I **configure** exponential backoff for a flaky upstream server in production?");
         prompt("And jitter?");
         assertThat(session.title()).isEqualTo("How do I configure exponential backoff for a flaky upstream…");
-        assertThat(session.history())
-                .filteredOn(e -> e instanceof HistoryEntry.Title)
-                .hasSize(1);
+        assertThat(session.history()).filteredOn(e -> e instanceof TitleEntry).hasSize(1);
         assertThat(requests).hasSize(2);
     }
 

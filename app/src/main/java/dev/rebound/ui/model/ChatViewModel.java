@@ -13,10 +13,10 @@ import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
 import dev.rebound.event.SessionEvent;
+import dev.rebound.history.JournalEntry;
 import dev.rebound.retry.ChainEndWording;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.FallbackStatus;
-import dev.rebound.session.HistoryEntry;
 import dev.rebound.session.HistoryReplay;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.RetryCancel;
@@ -518,7 +518,7 @@ public final class ChatViewModel implements AutoCloseable {
      * Rows from the saved history, drawn by the same code as the live chat: the history is replayed as the events the
      * live session emitted ({@link HistoryReplay}), into a list that becomes the items at once.
      */
-    private void restore(List<HistoryEntry> history) {
+    private void restore(List<JournalEntry> history) {
         List<ChatItem> replayed = new ArrayList<>();
         sink = replayed;
         replaying = true;
