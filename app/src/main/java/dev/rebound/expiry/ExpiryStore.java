@@ -236,9 +236,13 @@ public final class ExpiryStore implements Expiries {
             if (pendingPut != null && pendingPut.until() >= untilEpochMs) {
                 return;
             }
-            unsavedRemovals.remove(key);
+            // After an unwritten remove or put, this store has decided the key's value: the extend replaces what the
+            // file holds. Otherwise it only lengthens it.
+            boolean decided = unsavedRemovals.remove(key) || (pendingPut != null && !extendOnly.contains(key));
             unsavedPuts.put(key, entry);
-            extendOnly.add(key);
+            if (!decided) {
+                extendOnly.add(key);
+            }
             schedule = changed();
         }
         scheduleWrite(schedule);

@@ -300,9 +300,9 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
     }
 
     @Override
-    public synchronized List<SessionEvent> abandon(String turnId, String reason) {
+    public synchronized List<SessionEvent> abandon(String turnId, String reason, AssistantMessage unjudged) {
         try {
-            return endChain(turnId, RetryEndReason.NOT_RETRYABLE, reason, null, null);
+            return endChain(turnId, RetryEndReason.NOT_RETRYABLE, reason, unjudged, null);
         } finally {
             publishStatus();
         }

@@ -1,6 +1,7 @@
 package dev.rebound.session;
 
 import dev.rebound.event.SessionEvent;
+import dev.rebound.transcript.AssistantMessage;
 import java.util.List;
 
 /**
@@ -17,8 +18,11 @@ public interface AttemptPolicy {
     /**
      * The turn ended in a way the policy was not asked about (an internal error): close any running chain and return
      * its closing events.
+     *
+     * @param unjudged the reply of the last call, when the policy has not judged it (a call that broke, or a decision
+     *     that threw): the chain's last attempt; null when there is none
      */
-    default List<SessionEvent> abandon(String turnId, String reason) {
+    default List<SessionEvent> abandon(String turnId, String reason, AssistantMessage unjudged) {
         return List.of();
     }
 

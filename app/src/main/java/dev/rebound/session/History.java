@@ -24,6 +24,7 @@ import java.util.Set;
  */
 public final class History {
     private final List<JournalEntry> entries = new ArrayList<>();
+    private final Object appending = new Object();
     private final HistorySink sink;
     private final IdGenerator ids;
     private final Clock clock;
@@ -71,11 +72,17 @@ public final class History {
         append(new RetriedMark(ids.next(), clock.millis(), messageId, retried));
     }
 
+    /**
+     * Appends in memory and then to the sink, one append at a time, so the file's order is the memory's. Readers take
+     * only the brief lock of {@link #entries()}, never the one held while the sink writes.
+     */
     private void append(JournalEntry entry) {
-        synchronized (this) {
-            entries.add(entry);
+        synchronized (appending) {
+            synchronized (this) {
+                entries.add(entry);
+            }
+            sink.appended(entry);
         }
-        sink.appended(entry);
     }
 
     /** A snapshot of the entries. */

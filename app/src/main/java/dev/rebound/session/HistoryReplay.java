@@ -29,7 +29,9 @@ import java.util.Set;
  *
  * <p>Only what the history keeps comes back: no streaming deltas (a message's start is followed by its whole end), no
  * turn boundaries, and for a retried attempt an {@code auto_retry_start} that holds what the chain's record says of
- * that attempt (its kind and wait), with 0 for the retry limit, which the record does not keep. Titles emit nothing.
+ * that attempt (its kind and wait); its retry limit is 0 and its due time the attempt's time plus the wait, because
+ * the record keeps neither. These replayed events are for drawing a reopened chat, not for anyone who needs the live
+ * values. Titles and retried marks emit nothing.
  */
 public final class HistoryReplay {
 

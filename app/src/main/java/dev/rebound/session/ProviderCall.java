@@ -1,5 +1,6 @@
 package dev.rebound.session;
 
+import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialSource;
 import dev.rebound.auth.CredentialsBlocked;
 import dev.rebound.event.MessageUpdate;
@@ -10,11 +11,13 @@ import dev.rebound.provider.StreamListener;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.Settings;
 import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ContentBlock;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ModelRef;
 import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.transcript.StopReason;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +30,21 @@ import java.util.function.Supplier;
  * blocked) is answered with a failed reply saying why, as a real failure would be.
  */
 final class ProviderCall {
+
+    /** A call that broke inside Rebound; {@link #partial()} is the failed reply it leaves. */
+    static final class Broken extends RuntimeException {
+        private final transient AssistantMessage partial;
+
+        Broken(AssistantMessage partial, RuntimeException cause) {
+            super(cause);
+            this.partial = partial;
+        }
+
+        AssistantMessage partial() {
+            return partial;
+        }
+    }
+
     private final Supplier<Settings> settings;
     private final ProviderDirectory providers;
     private final CredentialSource credentials;
@@ -87,28 +105,52 @@ final class ProviderCall {
                 control.abort();
             }
         }
+        StringBuilder text = new StringBuilder();
+        StringBuilder thinking = new StringBuilder();
+        Credential credential = credentials.credentialFor(current.provider()).orElse(null);
         try {
             ProviderRequest request = new ProviderRequest(
-                    messageId,
-                    config.get(),
-                    current,
-                    context.forProvider(),
-                    credentials.credentialFor(current.provider()).orElse(null),
-                    now.timeouts());
+                    messageId, config.get(), current, context.forProvider(), credential, now.timeouts());
             return implementation.get().stream(
                     request,
                     new StreamListener() {
                         @Override
                         public void onTextDelta(String delta) {
+                            text.append(delta);
                             events.emit(turn, new MessageUpdate(messageId, MessageUpdate.TEXT, delta));
                         }
 
                         @Override
                         public void onThinkingDelta(String delta) {
+                            thinking.append(delta);
                             events.emit(turn, new MessageUpdate(messageId, MessageUpdate.THINKING, delta));
                         }
                     },
                     control);
+        } catch (RuntimeException e) {
+            // A bug, not a provider's failure: the reply ends as failed with what was shown of it, so the chat and
+            // its file keep the same reply (TurnLoop ends the turn).
+            List<ContentBlock> shown = new ArrayList<>();
+            if (!thinking.isEmpty()) {
+                shown.add(new ContentBlock.Thinking(thinking.toString(), false));
+            }
+            if (!text.isEmpty()) {
+                shown.add(new ContentBlock.Text(text.toString()));
+            }
+            AssistantMessage partial = new AssistantMessage(
+                    messageId,
+                    shown,
+                    current.provider(),
+                    current.id(),
+                    config.get().api().toString(),
+                    credential == null ? null : credential.label(),
+                    null,
+                    StopReason.ERROR,
+                    TurnLoop.internalError(e),
+                    null,
+                    null,
+                    clock.millis());
+            throw new Broken(partial, e);
         } finally {
             synchronized (lock) {
                 turn.control = null;

@@ -63,6 +63,8 @@ final class TurnLoop {
         AssistantMessage last = null;
         // The failure taken out of the context for a retry that has not delivered its own reply yet.
         AssistantMessage awaitingReplacement = null;
+        // The reply of the last call, until the attempt policy has judged it.
+        AssistantMessage unjudged = null;
         boolean ended = false;
         Throwable failure = null;
         try {
@@ -81,8 +83,10 @@ final class TurnLoop {
                 }
                 last = runAttempt(turn);
                 awaitingReplacement = null;
+                unjudged = last;
                 AgentEndDecision decision =
                         attempts.onAgentEnd(new AttemptResult(turn.id, attempt, last, turn.userAborted));
+                unjudged = null;
                 if (decision instanceof AgentEndDecision.Finish finish) {
                     endTurn(turn, finish.events());
                     ended = true;
@@ -105,6 +109,14 @@ final class TurnLoop {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ProviderCall.Broken broken) {
+            LOG.error("Turn {} failed unexpectedly", turn.id, broken.getCause());
+            // The broken call's reply is in the chat and its file (runAttempt); it replaced any failure a retry was
+            // for.
+            last = broken.partial();
+            unjudged = last;
+            awaitingReplacement = null;
+            failure = broken.getCause();
         } catch (RuntimeException | Error e) {
             LOG.error("Turn {} failed unexpectedly", turn.id, e);
             failure = e;
@@ -112,11 +124,8 @@ final class TurnLoop {
             if (!ended) {
                 // The retry never delivered: the failure it was to replace is what the turn leaves, as after a cancel.
                 restore(awaitingReplacement);
-                String what = failure == null
-                        ? "The turn was interrupted"
-                        : "Something went wrong inside Rebound while answering ("
-                                + failure.getClass().getSimpleName() + ")";
-                List<SessionEvent> closing = new ArrayList<>(attempts.abandon(turn.id, what));
+                String what = failure == null ? "The turn was interrupted" : internalError(failure);
+                List<SessionEvent> closing = new ArrayList<>(attempts.abandon(turn.id, what, unjudged));
                 if (failure != null) {
                     closing.add(new Notice(
                             Notice.ERROR,
@@ -132,6 +141,12 @@ final class TurnLoop {
                     finalMessage.errorMessage() == null ? "" : " (" + finalMessage.errorMessage() + ")");
             turn.completion.complete(new TurnOutcome(turn.id, finalMessage));
         }
+    }
+
+    /** What an internal error ending a turn is called, live and in its file. */
+    static String internalError(Throwable failure) {
+        return "Something went wrong inside Rebound while answering ("
+                + failure.getClass().getSimpleName() + ")";
     }
 
     /** Puts a failure taken out for a retry back into the context, no longer marked retried; null does nothing. */
@@ -159,10 +174,20 @@ final class TurnLoop {
                 turn,
                 new MessageStart(
                         AssistantMessage.started(messageId, current.provider(), current.id(), clock.millis())));
-        AssistantMessage message = call.call(turn, messageId, current);
+        AssistantMessage message;
+        ProviderCall.Broken broken = null;
+        try {
+            message = call.call(turn, messageId, current);
+        } catch (ProviderCall.Broken e) {
+            message = e.partial();
+            broken = e;
+        }
         context.add(message);
         history.message(message);
         events.emit(turn, new MessageEnd(message));
+        if (broken != null) {
+            throw broken;
+        }
         return message;
     }
 

@@ -139,13 +139,7 @@ class ExpiryStoreWriteBehindTest {
 
         store.extend("openai/work", hour, "usage_limit");
         store.extend("openai/work", minute, "usage_limit");
-        disk.release();
-        store.flush();
-
-        assertThat(store.get("openai/work"))
-                .hasValueSatisfying(e -> assertThat(e.until()).isEqualTo(hour));
-        assertThat(ExpiryStore.open(file(), clock).get("openai/work"))
-                .hasValueSatisfying(e -> assertThat(e.until()).isEqualTo(hour));
+        assertEndsOnceWritten(store, "openai/work", hour);
     }
 
     @Test
@@ -165,5 +159,29 @@ class ExpiryStoreWriteBehindTest {
         assertThat(ExpiryStore.open(file(), clock).get("anthropic/claude"))
                 .as("the other store's 10 min cooldown")
                 .isPresent();
+    }
+
+    @Test
+    void anExtendAfterAnUnwrittenRemoveReplacesTheFilesLongerEntry() throws Exception {
+        ExpiryStore.open(file(), clock).put("openai/work", FAR_FUTURE, "usage_limit");
+        ExpiryStore store = disk.open(file(), clock);
+        store.extend("openai/other", FAR_FUTURE, "usage_limit");
+        assertThat(disk.awaitWriting()).isTrue();
+        long hour = clock.millis() + 3_600_000;
+
+        store.remove("openai/work");
+        store.extend("openai/work", hour, "usage_limit");
+        assertThat(store.get("openai/work"))
+                .hasValueSatisfying(e -> assertThat(e.until()).isEqualTo(hour));
+        assertEndsOnceWritten(store, "openai/work", hour);
+    }
+
+    /** Releases the disk, writes, and checks that the key ends then in this store and in the file. */
+    private void assertEndsOnceWritten(ExpiryStore store, String key, long until) {
+        disk.release();
+        store.flush();
+        assertThat(store.get(key)).hasValueSatisfying(e -> assertThat(e.until()).isEqualTo(until));
+        assertThat(ExpiryStore.open(file(), clock).get(key))
+                .hasValueSatisfying(e -> assertThat(e.until()).isEqualTo(until));
     }
 }

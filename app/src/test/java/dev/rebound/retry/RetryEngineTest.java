@@ -437,23 +437,34 @@ class RetryEngineTest {
     }
 
     @Test
-    void anInternalErrorDuringAChainLeavesTheFailedReplyInTheContextAsACancelDoes() throws Exception {
+    void anInternalErrorDuringAChainLeavesTheBrokenReplyWhereTheRetriedFailureWas() throws Exception {
         h.script(overloaded(), r -> {
             throw new IllegalStateException("a provider bug");
         });
         h.prompt("first");
 
+        assertThat(h.session.messages()).extracting(m -> m.role()).containsExactly("user", "assistant");
         assertThat(h.session.messages())
                 .last()
                 .isInstanceOfSatisfying(
                         dev.rebound.transcript.AssistantMessage.class,
-                        m -> assertThat(m.errorMessage()).isEqualTo(OVERLOADED));
-        assertThat(h.session.history())
-                .filteredOn(e ->
+                        m -> assertThat(m.errorMessage())
+                                .isEqualTo("Something went wrong inside Rebound while answering "
+                                        + "(IllegalStateException)"));
+        List<dev.rebound.transcript.AssistantMessage> replies = h.session.history().stream()
+                .filter(e ->
                         e instanceof MessageEntry m && m.message() instanceof dev.rebound.transcript.AssistantMessage)
-                .singleElement()
-                .satisfies(e -> assertThat(History.retriedIds(h.session.history()))
-                        .doesNotContain(((MessageEntry) e).message().id()));
+                .map(e -> (dev.rebound.transcript.AssistantMessage) ((MessageEntry) e).message())
+                .toList();
+        assertThat(replies).hasSize(2);
+        assertThat(History.retriedIds(h.session.history()))
+                .as("the 529 was retried; the broken retry is what the turn leaves")
+                .containsExactly(replies.getFirst().id());
+        RetryChainEntry chain = (RetryChainEntry) h.session.history().stream()
+                .filter(RetryChainEntry.class::isInstance)
+                .findFirst()
+                .orElseThrow();
+        assertThat(chain.chain().attempts()).extracting(a -> a.attempt()).containsExactly(0, 1);
     }
 
     @Test

@@ -63,6 +63,19 @@ class SessionRestorerTest {
     }
 
     @Test
+    void aFailureWhoseRetryWasCancelledIsBackInTheContextByItsLatestMark() {
+        RestoredSession s = new RestoredSession(
+                "s",
+                entries(
+                        user("u1"),
+                        reply("a1", CLAUDE, StopReason.ERROR, true),
+                        List.of(new RetriedMark("unmark-a1", 2, "a1", false))),
+                CLAUDE);
+        assertThat(s.context()).extracting(ChatMessage::id).containsExactly("u1", "a1");
+        assertThat(s.interrupted()).isFalse();
+    }
+
+    @Test
     void aFinalFailedReplyIsAnAnswerNotAnInterruption() {
         RestoredSession s =
                 new RestoredSession("s", entries(user("u1"), reply("a1", CLAUDE, StopReason.ERROR, false)), CLAUDE);

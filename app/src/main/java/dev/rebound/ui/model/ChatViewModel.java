@@ -404,7 +404,7 @@ public final class ChatViewModel implements AutoCloseable {
     private void messageStarted(ChatMessage message) {
         switch (message) {
             case UserMessage user -> {
-                // A new turn: a reply of an earlier one still open (a chat closed mid-retry) ends as it stood.
+                // A new turn: a reply of an earlier one still open (Rebound was killed mid-retry) ends as failed.
                 endDangling();
                 reply = null;
                 sink.add(new UserItem(user.text()));

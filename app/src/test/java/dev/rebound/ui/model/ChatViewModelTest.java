@@ -108,6 +108,7 @@ class ChatViewModelTest {
         }
         assertThat(chat.rows()).isEqualTo(expected);
         assertThat(((ReplyPart) chat.rows().getLast()).last()).isTrue();
+        assertReopenedAsLive();
 
         NoticeItem notice = new NoticeItem(NoticeItem.Level.INFO, "after the reply");
         chat.items().add(notice);
@@ -144,6 +145,7 @@ class ChatViewModelTest {
         AssistantItem restored = (AssistantItem) reopened.items().get(1);
         assertThat(restored.thinking().toString()).isEqualTo("First, think.");
         reopened.close();
+        assertReopenedAsLive();
     }
 
     @Test
@@ -154,6 +156,20 @@ class ChatViewModelTest {
         assertThat(chat.composer().canSendProperty().get()).isFalse();
         assertThat(chat.composer().send()).isFalse();
         assertThat(server.getRequestCount()).isZero();
+    }
+
+    @Test
+    void stopDuringARetryWaitEndsTheReplyAsStoppedAlsoWhenReopened() throws Exception {
+        open("{}");
+        server.enqueue(Overloaded.response("retry-after", "30"));
+        chat.send("Hi");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.RETRY_WAITING, WAIT);
+
+        chat.stop();
+
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(reply().status()).isEqualTo(AssistantItem.Status.STOPPED);
+        assertReopenedAsLive();
     }
 
     @Test
@@ -530,6 +546,7 @@ class ChatViewModelTest {
         assertThat(reply().errorProperty().get()).isEqualTo("Retry cancelled");
         assertThat(server.takeRequest(500, TimeUnit.MILLISECONDS)).isNull();
         assertThat(server.getRequestCount()).isEqualTo(2);
+        assertReopenedAsLive();
     }
 
     @Test
@@ -548,6 +565,7 @@ class ChatViewModelTest {
         assertThat(reply().status()).isEqualTo(AssistantItem.Status.DONE);
         assertThat(reply().text().toString()).isEqualTo("Kept **as** read");
         assertThat(chat.items()).filteredOn(AssistantItem.class::isInstance).hasSize(1);
+        assertReopenedAsLive();
     }
 
     @Test
