@@ -9,8 +9,9 @@ import okio.BufferedSink;
  * A JSON request body that OkHttp must not send twice. OkHttp silently retries a request whose connection failed; for
  * a body it may resend, that includes a request the server already received (a reset before the response headers),
  * which can bill a prompt twice and hides the failure from the retry engine. A one-shot body limits OkHttp's own
- * retries to requests that never left (a stale pooled connection); every other failure reaches the session, which
- * retries visibly, with backoff and events.
+ * retries to requests whose body was never written (an unreachable route). A request lost on a stale pooled connection
+ * is sent again by the call itself, once, on a fresh connection ({@link ConnectionReuse}); every other failure reaches
+ * the session, which retries visibly, with backoff and events.
  */
 public final class OneShotJsonBody extends RequestBody {
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");

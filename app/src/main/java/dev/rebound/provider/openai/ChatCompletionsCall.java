@@ -2,6 +2,7 @@ package dev.rebound.provider.openai;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.provider.CallControl;
+import dev.rebound.provider.ConnectionReuse;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
 import dev.rebound.provider.FailureHeaders;
@@ -24,6 +25,7 @@ import dev.rebound.transcript.StopReason;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -104,22 +106,44 @@ final class ChatCompletionsCall {
         if (misconfiguration != null) {
             return failed(misconfiguration, ProviderFailure.of(FailureKind.CONFIGURATION));
         }
-        Call call = HttpClients.forCall(client, request.timeouts()).newCall(httpRequest(url));
-        control.onAbort(call::cancel);
+        OkHttpClient callClient = HttpClients.forCall(client, request.timeouts());
+        ConnectionReuse reuse = new ConnectionReuse();
+        AtomicReference<Call> current = new AtomicReference<>(newCall(callClient, url, reuse));
+        control.onAbort(() -> current.get().cancel());
         log.debug(
                 "POST {} (provider {}, model {}, credential {})",
                 url.newBuilder().query(null).build(),
                 provider.key(),
                 request.model().id(),
                 request.credential() == null ? "none" : request.credential().label());
-        try (StreamWatchdog.Watch started = watchdog.watch(request.timeouts(), call::cancel)) {
+        try (StreamWatchdog.Watch started =
+                watchdog.watch(request.timeouts(), () -> current.get().cancel())) {
             watch = started;
-            Response response;
+            Response received;
             try {
-                response = call.execute();
+                received = current.get().execute();
             } catch (IOException e) {
-                return failedBeforeResponse(e, url);
+                if (isAborted() || !reuse.lostOnAReusedConnection()) {
+                    return failedBeforeResponse(e, url);
+                }
+                // The server closed the pooled connection while it was idle: the request never reached it. Send it
+                // again at once, once, on a fresh connection; nothing of this reaches the user.
+                log.debug(
+                        "Request to provider {} lost on a reused connection ({}); sending it again on a fresh one",
+                        provider.key(),
+                        TransportErrors.describe(e));
+                callClient.connectionPool().evictAll();
+                current.set(newCall(callClient, url, new ConnectionReuse()));
+                if (isAborted()) {
+                    return aborted();
+                }
+                try {
+                    received = current.get().execute();
+                } catch (IOException again) {
+                    return failedBeforeResponse(again, url);
+                }
             }
+            Response response = received;
             try (response) {
                 watch.responseStarted();
                 responseHeaders = FailureHeaders.of(response.headers());
@@ -153,6 +177,10 @@ final class ChatCompletionsCall {
                     + "': expected an http:// or https:// URL such as https://api.openai.com/v1";
         }
         return null;
+    }
+
+    private Call newCall(OkHttpClient callClient, HttpUrl url, ConnectionReuse reuse) {
+        return callClient.newBuilder().eventListener(reuse).build().newCall(httpRequest(url));
     }
 
     private Request httpRequest(HttpUrl url) {
