@@ -131,7 +131,11 @@ final class AppServices implements AutoCloseable {
         this.http = CompletableFuture.supplyAsync(HttpClients::newSharedClient, background);
         this.watchdogScheduler = StreamWatchdog.newScheduler();
         ChatProvider openAi = new OpenAiCompletionsProvider(http::join, clock, new StreamWatchdog(watchdogScheduler));
-        ChatProvider simulated = new SimulatorApiProvider(openAi, simulator::baseUrl, clock);
+        // The simulator's own client keeps no idle connection: each scripted fault reaches the user as scripted.
+        CompletableFuture<OkHttpClient> simulatorHttp = http.thenApply(HttpClients::unpooled);
+        ChatProvider simulatorWire =
+                new OpenAiCompletionsProvider(simulatorHttp::join, clock, new StreamWatchdog(watchdogScheduler));
+        ChatProvider simulated = new SimulatorApiProvider(simulatorWire, simulator::baseUrl, clock);
         this.providers = api -> switch (api) {
             case OPENAI_COMPLETIONS -> Optional.of(openAi);
             case SIMULATOR -> Optional.of(simulated);

@@ -32,6 +32,18 @@ public final class HttpClients {
      * The shared client with one call's connect timeout. The result shares the pool and dispatcher of {@code shared}, so
      * it is cheap to make per call.
      */
+    /**
+     * A client like {@code shared} that keeps no idle connection, so every request goes out on a fresh one: for the
+     * built-in simulator, whose scripted faults must each reach the user as scripted. (On a kept-alive connection a
+     * scripted reset before the response headers would look like a connection the server closed while idle, which
+     * is sent again invisibly; see {@link ConnectionReuse}.) Loopback connections cost nothing to open.
+     */
+    public static OkHttpClient unpooled(OkHttpClient shared) {
+        return shared.newBuilder()
+                .connectionPool(new okhttp3.ConnectionPool(0, 1, TimeUnit.MILLISECONDS))
+                .build();
+    }
+
     public static OkHttpClient forCall(OkHttpClient shared, TimeoutSettings timeouts) {
         if (timeouts.connectMs() <= 0 || timeouts.connectMs() == shared.connectTimeoutMillis()) {
             return shared;

@@ -57,7 +57,9 @@ class SimulatedFaultsClassificationTest {
         server = SimulatorServer.start(new SimulatorServer.Config(0, 0, 7), new FaultQueue());
         provider = new SimulatorApiProvider(
                 new OpenAiCompletionsProvider(
-                        HttpClients.newSharedClient(), Clock.systemUTC(), new StreamWatchdog(SCHEDULER)),
+                        HttpClients.unpooled(HttpClients.newSharedClient()),
+                        Clock.systemUTC(),
+                        new StreamWatchdog(SCHEDULER)),
                 server::baseUrl,
                 Clock.systemUTC());
     }
