@@ -40,17 +40,13 @@ public final class CredentialUsageLimits implements UsageLimitPolicy {
     public Decision onUsageLimit(
             AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs, Set<String> spentCredentials) {
         long now = clock.millis();
-        long wait = waitMs.orElseGet(
-                () -> WaitingUsageLimits.defaultWait(reason.neverWaits() ? UsageLimitReason.QUOTA : reason, random));
+        long wait = blockFor(reason, waitMs);
         String provider = failed.provider();
         String label = failed.credential();
         if (label == null) {
             return reason.neverWaits() ? new Decision.GiveUp() : new Decision.Wait(wait);
         }
-        if (!UsageLimitPolicy.sentNothing(failed) && reason != UsageLimitReason.ENTITLEMENT) {
-            // A billing block lasts like a quota block: the key stays useless for a while, for every session.
-            pool.block(provider, label, now + wait, reason == UsageLimitReason.BILLING ? "billing" : "usage_limit");
-        }
+        block(failed, reason, now + wait);
         Optional<Credential> next = session.switchFrom(provider, label, spentCredentials);
         if (next.isPresent()) {
             return new Decision.Switched(
@@ -63,5 +59,30 @@ public final class CredentialUsageLimits implements UsageLimitPolicy {
         long delay =
                 sibling.isPresent() ? Math.min(wait, Math.max(0, sibling.getAsLong() - now) + UNBLOCK_MARGIN_MS) : wait;
         return new Decision.Wait(delay);
+    }
+
+    @Override
+    public void blockOnly(AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs) {
+        if (failed.credential() != null) {
+            block(failed, reason, clock.millis() + blockFor(reason, waitMs));
+        }
+    }
+
+    /** How long a usage limit blocks its key: the decided wait, else the reason's default. */
+    private long blockFor(UsageLimitReason reason, OptionalLong waitMs) {
+        return waitMs.orElseGet(
+                () -> WaitingUsageLimits.defaultWait(reason.neverWaits() ? UsageLimitReason.QUOTA : reason, random));
+    }
+
+    /** Blocks the key that hit the limit, unless the call sent nothing or the limit is an entitlement gate. */
+    private void block(AssistantMessage failed, UsageLimitReason reason, long untilEpochMs) {
+        if (!UsageLimitPolicy.sentNothing(failed) && reason != UsageLimitReason.ENTITLEMENT) {
+            // A billing block lasts like a quota block: the key stays useless for a while, for every session.
+            pool.block(
+                    failed.provider(),
+                    failed.credential(),
+                    untilEpochMs,
+                    reason == UsageLimitReason.BILLING ? "billing" : "usage_limit");
+        }
     }
 }

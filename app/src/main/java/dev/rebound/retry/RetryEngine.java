@@ -126,10 +126,12 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
     private AgentEndDecision onRetryable(String turnId, AssistantMessage failed, Classification c) {
         RetrySettings s = settings.get();
         if (!s.enabled()) {
+            blockOnly(failed, c);
             return new AgentEndDecision.Finish(
                     endChain(turnId, RetryEndReason.DISABLED, failed.errorMessage(), failed, c.kind()));
         }
         if (chain == null && s.maxRetries() <= 0) {
+            blockOnly(failed, c);
             return AgentEndDecision.FINISH;
         }
         long now = clock.millis();
@@ -138,6 +140,7 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
         }
         int attempt = ++chain.attempt;
         if (attempt > s.maxRetries()) {
+            blockOnly(failed, c);
             return stop(turnId, RetryEndReason.EXHAUSTED, failed.errorMessage(), failed, c);
         }
         List<SessionEvent> events = new ArrayList<>();
@@ -220,6 +223,18 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                 failed.errorMessage());
         pending = new Pending(turnId, attempt, timer.start(delay));
         return new AgentEndDecision.Retry(events, pending);
+    }
+
+    /** A usage limit that ends the chain before step 6 still blocks its key (issue 18: the last key of a chain). */
+    private void blockOnly(AssistantMessage failed, Classification c) {
+        if (c.kind() != ErrorKind.USAGE_LIMIT) {
+            return;
+        }
+        OptionalLong hint = hints.parse(failed.failure(), failed.errorMessage())
+                .map(h -> OptionalLong.of(h.delayMs()))
+                .orElse(OptionalLong.empty());
+        OptionalLong wait = chain == null ? hint : chain.usageLimitWait(failed, c.usageLimitReason(), hint);
+        usageLimits.blockOnly(failed, c.usageLimitReason(), wait);
     }
 
     /** A stop rule of §3: the retry just counted is not made. */

@@ -27,6 +27,15 @@ public interface UsageLimitPolicy {
             AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs, Set<String> spentCredentials);
 
     /**
+     * A usage limit that ends the chain before it is weighed (retries are off, or used up): nothing is switched or
+     * waited for, but the credential that hit it is still blocked, for as long as the limit says, so that the next
+     * prompt does not send it again.
+     *
+     * @param waitMs as for {@link #onUsageLimit}
+     */
+    default void blockOnly(AssistantMessage failed, UsageLimitReason reason, OptionalLong waitMs) {}
+
+    /**
      * Whether the call sent nothing because every key of its provider was blocked already: it blocks nothing more and
      * is no repeat of a usage limit.
      */

@@ -163,6 +163,61 @@ class CredentialsAndFallbackTest {
     }
 
     @Test
+    void theLastKeyOfAnExhaustedChainIsBlockedTooSoTheNextPromptDoesNotSendItAgain() throws Exception {
+        RetrySettings d = RetrySettings.DEFAULTS;
+        RetrySettings twoRetries = new RetrySettings(
+                true,
+                2,
+                d.baseDelayMs(),
+                300_000,
+                600_000,
+                false,
+                Map.of(),
+                RevertPolicy.COOLDOWN_EXPIRY,
+                d.refusalPinMs());
+        h = new PoolHarness(
+                dir,
+                twoRetries,
+                "{ \"anthropic\": [ { \"label\": \"a\", \"apiKey\": \"sk-ant-aaaaaaaaaaaa\" },"
+                        + " { \"label\": \"b\", \"apiKey\": \"sk-ant-bbbbbbbbbbbb\" },"
+                        + " { \"label\": \"c\", \"apiKey\": \"sk-ant-cccccccccccc\" },"
+                        + " { \"label\": \"d\", \"apiKey\": \"sk-ant-dddddddddddd\" } ] }");
+        h.script(insufficientQuota(), insufficientQuota(), insufficientQuota(), ok("paid by d"));
+
+        h.prompt("first");
+        assertThat(h.all(dev.rebound.event.AutoRetryEnd.class))
+                .singleElement()
+                .satisfies(end -> assertThat(end.reason()).isEqualTo(dev.rebound.event.RetryEndReason.EXHAUSTED));
+        h.prompt("second");
+
+        assertThat(h.targets()).extracting(t -> t.substring(t.indexOf('@') + 1)).containsExactly("a", "b", "c", "d");
+        assertThat(h.blocks.active()).containsKeys("anthropic/a", "anthropic/b", "anthropic/c");
+    }
+
+    @Test
+    void aUsageLimitWithRetriesOffStillBlocksItsKey() throws Exception {
+        RetrySettings d = RetrySettings.DEFAULTS;
+        RetrySettings off = new RetrySettings(
+                false,
+                d.maxRetries(),
+                d.baseDelayMs(),
+                300_000,
+                600_000,
+                false,
+                Map.of(),
+                RevertPolicy.COOLDOWN_EXPIRY,
+                d.refusalPinMs());
+        h = new PoolHarness(dir, off, PoolHarness.twoKeys());
+        h.script(usageLimit("1800"), ok("from b"));
+
+        h.prompt("first");
+        h.prompt("second");
+
+        assertThat(h.targets()).extracting(t -> t.substring(t.indexOf('@') + 1)).containsExactly("a", "b");
+        assertThat(h.blocks.get("anthropic/a")).isPresent();
+    }
+
+    @Test
     void aUsageLimitCanNeverLoop() throws Exception {
         h = new PoolHarness(dir, retry(0, 0, RevertPolicy.COOLDOWN_EXPIRY, Map.of()), PoolHarness.twoKeys());
         for (int i = 0; i < 11; i++) {
