@@ -41,6 +41,13 @@ public final class CredentialPool {
         this.builtInBlocks = builtInBlocks;
     }
 
+    /** Every configured credential of every provider, and the built-in ones. */
+    public List<Credential> all() {
+        List<Credential> all = new java.util.ArrayList<>(store.all());
+        all.addAll(builtIn.get());
+        return all;
+    }
+
     /** The usable credentials of a provider, in file order; else its built-in ones. */
     public List<Credential> credentials(String provider) {
         List<Credential> configured = store.forProvider(provider);

@@ -249,6 +249,11 @@ public final class CredentialStore {
         return state.credentials().getOrDefault(provider, List.of());
     }
 
+    /** Every usable credential, of every provider. */
+    public List<Credential> all() {
+        return state.credentials().values().stream().flatMap(List::stream).toList();
+    }
+
     /** The labels of a provider's well-formed entries in file order, including those whose variable is not set. */
     public List<String> labels(String provider) {
         return state.labels().getOrDefault(provider, List.of());

@@ -15,6 +15,11 @@ public final class SessionCredentials implements CredentialSource {
     private final CredentialPool pool;
     private final Map<String, String> chosen = new ConcurrentHashMap<>();
 
+    @Override
+    public List<Credential> allCredentials() {
+        return pool.all();
+    }
+
     public SessionCredentials(CredentialPool pool) {
         this.pool = pool;
     }

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param context the runtime context: the messages sent, oldest first (failed attempts already removed)
  * @param credential the credential to authenticate with, or null for servers that need none (a local Ollama)
  * @param timeouts connect, first-byte and idle timeouts
+ * @param otherCredentials every other configured credential: a server that echoes any of their keys (one in use before
+ *     a switch, say) has it removed like the key in use, from every text kept or shown
  */
 public record ProviderRequest(
         String messageId,
@@ -24,12 +26,35 @@ public record ProviderRequest(
         ModelRef model,
         List<ChatMessage> context,
         Credential credential,
-        TimeoutSettings timeouts) {
+        TimeoutSettings timeouts,
+        List<Credential> otherCredentials) {
     public ProviderRequest {
         Objects.requireNonNull(messageId, "messageId");
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(model, "model");
         context = List.copyOf(context);
         Objects.requireNonNull(timeouts, "timeouts");
+        otherCredentials = otherCredentials == null ? List.of() : List.copyOf(otherCredentials);
+    }
+
+    /** A request that knows no other credential than its own. */
+    public ProviderRequest(
+            String messageId,
+            ProviderConfig provider,
+            ModelRef model,
+            List<ChatMessage> context,
+            Credential credential,
+            TimeoutSettings timeouts) {
+        this(messageId, provider, model, context, credential, timeouts, List.of());
+    }
+
+    /** Every key a text from the provider must never show: the one in use and every other configured one. */
+    public List<String> keysToHide() {
+        List<String> keys = new java.util.ArrayList<>(otherCredentials.size() + 1);
+        if (credential != null) {
+            keys.add(credential.secret().reveal());
+        }
+        otherCredentials.forEach(c -> keys.add(c.secret().reveal()));
+        return keys;
     }
 }

@@ -46,11 +46,8 @@ public final class ReplyBuilder {
         this.request = request;
         this.api = api;
         this.listener = listener;
-        String key = request.credential() == null
-                ? null
-                : request.credential().secret().reveal();
-        this.textScrubber = new KeyScrubber(key);
-        this.thinkingScrubber = new KeyScrubber(key);
+        this.textScrubber = new KeyScrubber(request.keysToHide());
+        this.thinkingScrubber = new KeyScrubber(request.keysToHide());
     }
 
     /**

@@ -110,7 +110,15 @@ final class ProviderCall {
         Credential credential = credentials.credentialFor(current.provider()).orElse(null);
         try {
             ProviderRequest request = new ProviderRequest(
-                    messageId, config.get(), current, context.forProvider(), credential, now.timeouts());
+                    messageId,
+                    config.get(),
+                    current,
+                    context.forProvider(),
+                    credential,
+                    now.timeouts(),
+                    credentials.allCredentials().stream()
+                            .filter(c -> credential == null || !c.equals(credential))
+                            .toList());
             return implementation.get().stream(
                     request,
                     new StreamListener() {

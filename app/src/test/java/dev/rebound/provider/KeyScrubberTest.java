@@ -64,6 +64,19 @@ class KeyScrubberTest {
 
     @Test
     void withoutAKeyEverythingPassesThrough() {
-        assertThat(streamed(new KeyScrubber(null), "sk-", "anything")).isEqualTo("sk-anything");
+        assertThat(streamed(new KeyScrubber((String) null), "sk-", "anything")).isEqualTo("sk-anything");
+    }
+
+    @Test
+    void everyKeyIsRemovedEvenSplitAcrossPieces() {
+        KeyScrubber s = new KeyScrubber(java.util.List.of("sk-ant-old-1234", "sk-new-5678"));
+        assertThat(streamed(s, "echo sk-ant-o", "ld-1234 and sk-n", "ew-5678 and sk-ne", "arly."))
+                .isEqualTo("echo [redacted] and [redacted] and sk-nearly.");
+    }
+
+    @Test
+    void inAWholeTextALongerKeyContainingAShorterOneIsRemovedWhole() {
+        KeyScrubber s = new KeyScrubber(java.util.List.of("sk-ant-old-1234", "sk-ant-old-1234-extended"));
+        assertThat(s.scrub("a sk-ant-old-1234-extended b sk-ant-old-1234")).isEqualTo("a [redacted] b [redacted]");
     }
 }

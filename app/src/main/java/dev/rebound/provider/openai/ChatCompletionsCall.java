@@ -85,10 +85,7 @@ final class ChatCompletionsCall {
         this.reply = reply;
         this.control = control;
         this.parser = new ChatCompletionsStreamParser(mapper, errorBodies, reply);
-        this.scrubber = new KeyScrubber(
-                request.credential() == null
-                        ? null
-                        : request.credential().secret().reveal());
+        this.scrubber = new KeyScrubber(request.keysToHide());
     }
 
     /** The URL of the Chat Completions endpoint under a base URL (with or without trailing slash), or null. */

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rebound.transcript.StopReason;
 import mockwebserver3.MockResponse;
 import mockwebserver3.SocketEffect;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,18 +12,7 @@ import org.junit.jupiter.api.Test;
  * request goes out on the pooled connection and finds it closed before any byte of a response. That request never
  * reached the server, so it is sent again at once on a fresh connection, invisibly, once (issue 18, defect 1).
  */
-class StaleConnectionTest {
-    private CompletionsFixture fixture;
-
-    @BeforeEach
-    void start() throws Exception {
-        fixture = new CompletionsFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
-    }
+class StaleConnectionTest extends WithCompletionsFixture {
 
     /** A streamed answer after which the server closes the connection it had kept alive. */
     private static MockResponse answerThenCloseTheIdleConnection(String text) {
