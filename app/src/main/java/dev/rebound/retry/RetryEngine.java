@@ -144,9 +144,7 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
             return stop(turnId, RetryEndReason.EXHAUSTED, failed.errorMessage(), failed, c);
         }
         List<SessionEvent> events = new ArrayList<>();
-        OptionalLong hint = hints.parse(failed.failure(), failed.errorMessage())
-                .map(h -> OptionalLong.of(h.delayMs()))
-                .orElse(OptionalLong.empty());
+        OptionalLong hint = hintOf(failed);
         long delay = c.kind() == ErrorKind.STALE_REPLAY ? 0 : Backoff.delay(s.baseDelayMs(), attempt, random);
         boolean switched = false;
         boolean waitDecided = false;
@@ -230,11 +228,16 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
         if (c.kind() != ErrorKind.USAGE_LIMIT) {
             return;
         }
-        OptionalLong hint = hints.parse(failed.failure(), failed.errorMessage())
-                .map(h -> OptionalLong.of(h.delayMs()))
-                .orElse(OptionalLong.empty());
+        OptionalLong hint = hintOf(failed);
         OptionalLong wait = chain == null ? hint : chain.usageLimitWait(failed, c.usageLimitReason(), hint);
         usageLimits.blockOnly(failed, c.usageLimitReason(), wait);
+    }
+
+    /** The provider's requested wait for this failure (§4), if it named one. */
+    private OptionalLong hintOf(AssistantMessage failed) {
+        return hints.parse(failed.failure(), failed.errorMessage())
+                .map(h -> OptionalLong.of(h.delayMs()))
+                .orElse(OptionalLong.empty());
     }
 
     /** A stop rule of §3: the retry just counted is not made. */

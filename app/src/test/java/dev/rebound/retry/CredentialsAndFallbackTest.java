@@ -164,17 +164,7 @@ class CredentialsAndFallbackTest {
 
     @Test
     void theLastKeyOfAnExhaustedChainIsBlockedTooSoTheNextPromptDoesNotSendItAgain() throws Exception {
-        RetrySettings d = RetrySettings.DEFAULTS;
-        RetrySettings twoRetries = new RetrySettings(
-                true,
-                2,
-                d.baseDelayMs(),
-                300_000,
-                600_000,
-                false,
-                Map.of(),
-                RevertPolicy.COOLDOWN_EXPIRY,
-                d.refusalPinMs());
+        RetrySettings twoRetries = PoolHarness.retry(true, 2);
         h = new PoolHarness(
                 dir,
                 twoRetries,
@@ -196,17 +186,7 @@ class CredentialsAndFallbackTest {
 
     @Test
     void aUsageLimitWithRetriesOffStillBlocksItsKey() throws Exception {
-        RetrySettings d = RetrySettings.DEFAULTS;
-        RetrySettings off = new RetrySettings(
-                false,
-                d.maxRetries(),
-                d.baseDelayMs(),
-                300_000,
-                600_000,
-                false,
-                Map.of(),
-                RevertPolicy.COOLDOWN_EXPIRY,
-                d.refusalPinMs());
+        RetrySettings off = PoolHarness.retry(false, RetrySettings.DEFAULTS.maxRetries());
         h = new PoolHarness(dir, off, PoolHarness.twoKeys());
         h.script(usageLimit("1800"), ok("from b"));
 

@@ -142,6 +142,21 @@ final class PoolHarness implements AutoCloseable {
         return "{ \"anthropic\": [ { \"label\": \"a\", \"apiKey\": \"sk-ant-aaaaaaaaaaaa\" } ] }";
     }
 
+    /** Retries on or off, at most {@code maxRetries}, no model fallback; 5 min fail-fast, 10 min budget. */
+    static RetrySettings retry(boolean enabled, int maxRetries) {
+        RetrySettings d = RetrySettings.DEFAULTS;
+        return new RetrySettings(
+                enabled,
+                maxRetries,
+                d.baseDelayMs(),
+                300_000,
+                600_000,
+                false,
+                Map.of(),
+                RetrySettings.RevertPolicy.COOLDOWN_EXPIRY,
+                d.refusalPinMs());
+    }
+
     static RetrySettings retry(
             long maxDelayMs, long maxElapsedMs, RetrySettings.RevertPolicy policy, Map<String, List<String>> chains) {
         RetrySettings d = RetrySettings.DEFAULTS;

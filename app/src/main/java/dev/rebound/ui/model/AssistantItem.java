@@ -73,10 +73,7 @@ public final class AssistantItem implements ChatItem {
             String messageId, String model, String text, String thinking, Status status, String error) {
         AssistantItem item = new AssistantItem(messageId, model, status);
         item.appendThinking(thinking);
-        item.settled = text == null ? "" : text;
-        item.findParts();
-        item.segmenter = null;
-        item.length.set(item.settled.length());
+        item.settle(text);
         item.error.set(error);
         return item;
     }

@@ -194,9 +194,7 @@ class ChatViewModelTest {
         assertThat(reply().detailProperty().get()).contains("Overloaded");
         assertThat(reply().canRetry()).isTrue();
         assertThat(server.getRequestCount()).isEqualTo(1);
-        assertThat(describe(reopenedItems()))
-                .as("the same rows when the chat is reopened")
-                .isEqualTo(describe(chat.items()));
+        assertReopenedAsLive();
     }
 
     @Test
@@ -254,9 +252,7 @@ class ChatViewModelTest {
                 .startsWith("Retry failed after 2 attempts: ")
                 .contains("Overloaded");
         assertThat(chat.banner().state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
-        assertThat(describe(reopenedItems()))
-                .as("the same rows when the chat is reopened")
-                .isEqualTo(describe(chat.items()));
+        assertReopenedAsLive();
     }
 
     @Test
@@ -276,9 +272,7 @@ class ChatViewModelTest {
                 .isEqualTo("Not retried: the provider asked for a 24 h wait, more "
                         + "than the 5 min allowed (Settings → Retry). 429 Too Many Requests: Rate limit exceeded "
                         + "(type: rate_limit_error)");
-        assertThat(describe(reopenedItems()))
-                .as("the same words when the chat is reopened")
-                .isEqualTo(describe(chat.items()));
+        assertReopenedAsLive();
     }
 
     /** The chat as a reopened window shows it: the session file read back by a new session. */
@@ -421,9 +415,7 @@ class ChatViewModelTest {
                 new NoticeItem(NoticeItem.Level.WARNING, "Switched local from key \"a\" to \"b\" after a usage limit.");
         assertThat(chat.items()).contains(switched);
 
-        assertThat(describe(reopenedItems()))
-                .as("the same rows, in the same order, when the chat is reopened")
-                .isEqualTo(describe(chat.items()));
+        assertReopenedAsLive();
     }
 
     @Test
@@ -447,9 +439,7 @@ class ChatViewModelTest {
                 .as("a plain Stop needs no reason")
                 .isNull();
         assertThat(reply().text().toString()).isEqualTo("The first words");
-        assertThat(describe(reopenedItems()))
-                .as("the same rows when the chat is reopened")
-                .isEqualTo(describe(chat.items()));
+        assertReopenedAsLive();
     }
 
     @Test
