@@ -130,11 +130,12 @@ final class AppServices implements AutoCloseable {
                 m -> settings.usesBuiltInProvider() && BuiltInSimulator.PROVIDER_KEY.equals(m.provider()));
         this.http = CompletableFuture.supplyAsync(HttpClients::newSharedClient, background);
         this.watchdogScheduler = StreamWatchdog.newScheduler();
-        ChatProvider openAi = new OpenAiCompletionsProvider(http::join, clock, new StreamWatchdog(watchdogScheduler));
+        ChatProvider openAi =
+                new OpenAiCompletionsProvider(http::join, clock, new StreamWatchdog(watchdogScheduler), env);
         // The simulator's own client keeps no idle connection: each scripted fault reaches the user as scripted.
         CompletableFuture<OkHttpClient> simulatorHttp = http.thenApply(HttpClients::unpooled);
         ChatProvider simulatorWire =
-                new OpenAiCompletionsProvider(simulatorHttp::join, clock, new StreamWatchdog(watchdogScheduler));
+                new OpenAiCompletionsProvider(simulatorHttp::join, clock, new StreamWatchdog(watchdogScheduler), env);
         ChatProvider simulated = new SimulatorApiProvider(simulatorWire, simulator::baseUrl, clock);
         this.providers = api -> switch (api) {
             case OPENAI_COMPLETIONS -> Optional.of(openAi);

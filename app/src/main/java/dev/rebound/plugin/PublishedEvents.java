@@ -154,6 +154,7 @@ public final class PublishedEvents {
                 : switch (kind) {
                     case HTTP -> FailureKind.HTTP;
                     case STREAM_ERROR -> FailureKind.STREAM_ERROR;
+                    case ENVELOPE -> FailureKind.ENVELOPE;
                     case TRANSPORT -> FailureKind.TRANSPORT;
                     case TRUNCATED -> FailureKind.TRUNCATED;
                     case TIMEOUT -> FailureKind.TIMEOUT;

@@ -19,6 +19,10 @@ import java.util.Objects;
  * @param timeouts connect, first-byte and idle timeouts
  * @param otherCredentials every other configured credential: a server that echoes any of their keys (one in use before
  *     a switch, say) has it removed like the key in use, from every text kept or shown
+ * @param hiddenValues other secrets of the call (secret extra headers and query values, a password in the base URL),
+ *     removed like keys
+ * @param conversation what the server keeps of this chat (the Responses API's stored replies), or null when the
+ *     caller keeps nothing: every call then sends the whole conversation
  */
 public record ProviderRequest(
         String messageId,
@@ -27,7 +31,9 @@ public record ProviderRequest(
         List<ChatMessage> context,
         Credential credential,
         TimeoutSettings timeouts,
-        List<Credential> otherCredentials) {
+        List<Credential> otherCredentials,
+        List<String> hiddenValues,
+        ServerConversation conversation) {
     public ProviderRequest {
         Objects.requireNonNull(messageId, "messageId");
         Objects.requireNonNull(provider, "provider");
@@ -35,6 +41,19 @@ public record ProviderRequest(
         context = List.copyOf(context);
         Objects.requireNonNull(timeouts, "timeouts");
         otherCredentials = otherCredentials == null ? List.of() : List.copyOf(otherCredentials);
+        hiddenValues = hiddenValues == null ? List.of() : List.copyOf(hiddenValues);
+    }
+
+    /** A request that keeps no server-side conversation and hides no secret but keys. */
+    public ProviderRequest(
+            String messageId,
+            ProviderConfig provider,
+            ModelRef model,
+            List<ChatMessage> context,
+            Credential credential,
+            TimeoutSettings timeouts,
+            List<Credential> otherCredentials) {
+        this(messageId, provider, model, context, credential, timeouts, otherCredentials, List.of(), null);
     }
 
     /** A request that knows no other credential than its own. */
@@ -55,6 +74,32 @@ public record ProviderRequest(
             keys.add(credential.secret().reveal());
         }
         otherCredentials.forEach(c -> keys.add(c.secret().reveal()));
+        keys.addAll(hiddenValues);
         return keys;
+    }
+
+    /** This request sent to another provider configuration (the built-in simulator's base URL, say). */
+    public ProviderRequest withProvider(ProviderConfig replaced) {
+        return new ProviderRequest(
+                messageId,
+                replaced,
+                model,
+                context,
+                credential,
+                timeouts,
+                otherCredentials,
+                hiddenValues,
+                conversation);
+    }
+
+    /** This request, also hiding {@code more} secrets. */
+    public ProviderRequest hiding(List<String> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<String> all = new java.util.ArrayList<>(hiddenValues);
+        all.addAll(more);
+        return new ProviderRequest(
+                messageId, provider, model, context, credential, timeouts, otherCredentials, all, conversation);
     }
 }

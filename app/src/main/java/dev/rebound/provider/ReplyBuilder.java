@@ -103,6 +103,13 @@ public final class ReplyBuilder {
         listener.onThinkingDelta(delta);
     }
 
+    /** Adds a block of reasoning the provider sent encrypted (Anthropic's {@code redacted_thinking}): not shown. */
+    public void appendRedactedThinking() {
+        releaseText(textScrubber.flush());
+        releaseThinking(thinkingScrubber.flush());
+        parts.add(new RedactedPart());
+    }
+
     /**
      * Adds a piece of the tool call at {@code index}: its id and name when given (the first one sent is kept), and a
      * piece of its JSON arguments.
@@ -227,7 +234,7 @@ public final class ReplyBuilder {
         return parts.isEmpty() ? null : parts.getLast();
     }
 
-    private sealed interface Part permits TextPart, ThinkingPart, ToolPart {
+    private sealed interface Part permits TextPart, ThinkingPart, RedactedPart, ToolPart {
         ContentBlock toBlock();
     }
 
@@ -242,6 +249,13 @@ public final class ReplyBuilder {
         @Override
         public ContentBlock toBlock() {
             return new ContentBlock.Thinking(text.toString(), false);
+        }
+    }
+
+    private record RedactedPart() implements Part {
+        @Override
+        public ContentBlock toBlock() {
+            return new ContentBlock.Thinking("", true);
         }
     }
 

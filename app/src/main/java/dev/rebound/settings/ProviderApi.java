@@ -5,6 +5,7 @@ public enum ProviderApi {
     OPENAI_COMPLETIONS("openai-completions"),
     OPENAI_RESPONSES("openai-responses"),
     ANTHROPIC_MESSAGES("anthropic-messages"),
+    GOOGLE_GEMINI("google-gemini"),
     SIMULATOR("simulator");
 
     private final String value;

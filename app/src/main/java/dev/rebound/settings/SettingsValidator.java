@@ -149,7 +149,13 @@ public final class SettingsValidator {
         String baseUrl = baseUrl(node.get("baseUrl"), KeyPath.child(path, "baseUrl"), api);
         boolean baseUrlValid = errorCount() == errorsBefore;
         List<ModelConfig> models = models(node.get("models"), KeyPath.child(path, "models"));
-        return api != null && baseUrlValid ? new ProviderConfig(key, api, baseUrl, models) : null;
+        ProviderExtrasReader extras = new ProviderExtrasReader(problems);
+        Map<String, ConfigValue> headers = extras.headers(node.get("headers"), KeyPath.child(path, "headers"));
+        Map<String, ConfigValue> query = extras.query(node.get("query"), KeyPath.child(path, "query"));
+        boolean store = extras.store(node.get("store"), KeyPath.child(path, "store"));
+        return api != null && baseUrlValid
+                ? new ProviderConfig(key, api, baseUrl, models, headers, query, store)
+                : null;
     }
 
     private ProviderApi api(JsonNode node, String path) {

@@ -6,6 +6,12 @@ public enum FailureKind {
     HTTP("http"),
     /** The server sent an error object inside a successful (200) stream. */
     STREAM_ERROR("stream_error"),
+    /**
+     * The stream failed before its first event: the server accepted the request, then sent an error instead of the
+     * reply's envelope (Anthropic's {@code error} event before {@code message_start}). Transient unless the error's
+     * type says otherwise.
+     */
+    ENVELOPE("envelope"),
     /** Connecting, sending or receiving failed (refused, reset, DNS, TLS...). */
     TRANSPORT("transport"),
     /** The stream ended without its terminal signal. */

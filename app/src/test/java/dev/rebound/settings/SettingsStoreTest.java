@@ -168,7 +168,7 @@ class SettingsStoreTest {
         assertThat(store.problems())
                 .map(FileProblem::describe)
                 .containsExactlyInAnyOrder(
-                        "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, simulator",
+                        "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, google-gemini, simulator",
                         "model: 'gpt4' is not a model selector of the form provider/modelId",
                         "retry.maxRetries: must be ≥ 0",
                         "retry.fallbackRevertPolicy: must be one of cooldown-expiry, never",

@@ -181,9 +181,9 @@ class SettingsValidatorTest {
 
         assertThat(described(result))
                 .containsExactly(
-                        "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, simulator",
+                        "providers.openai.api: must be one of openai-completions, openai-responses, anthropic-messages, google-gemini, simulator",
                         "providers.noapi.api: is required; must be one of openai-completions, openai-responses, "
-                                + "anthropic-messages, simulator",
+                                + "anthropic-messages, google-gemini, simulator",
                         "providers.nourl.baseUrl: is required (the base URL of the provider's API, like https://api.openai.com/v1)",
                         "providers.relative.baseUrl: 'api.example.com/v1' must be an absolute http(s) URL, like "
                                 + "https://api.openai.com/v1",

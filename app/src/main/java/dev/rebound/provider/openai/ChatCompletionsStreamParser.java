@@ -6,8 +6,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
 import dev.rebound.provider.ReplyBuilder;
+import dev.rebound.provider.StreamEnding;
+import dev.rebound.provider.StreamParser;
+import dev.rebound.provider.StreamProblem;
 import dev.rebound.transcript.FailureKind;
+import dev.rebound.transcript.StopDetails;
+import dev.rebound.transcript.StopReason;
 import dev.rebound.transcript.Usage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads Chat Completions chunks into a {@link ReplyBuilder}, one server-sent event at a time.
@@ -21,7 +28,8 @@ import dev.rebound.transcript.Usage;
  *
  * <p>Not thread-safe: used by the thread that reads the stream.
  */
-final class ChatCompletionsStreamParser {
+final class ChatCompletionsStreamParser implements StreamParser {
+    private static final Logger log = LoggerFactory.getLogger(ChatCompletionsStreamParser.class);
     private static final int MAX_QUOTED_EVENT_CHARS = 200;
     private static final int LEGACY_FUNCTION_CALL_INDEX = -1;
 
@@ -44,7 +52,8 @@ final class ChatCompletionsStreamParser {
      *
      * @return true when reading must stop: {@code [DONE]}, an error object, or a protocol problem
      */
-    boolean onEvent(String type, String data) {
+    @Override
+    public boolean onEvent(String type, String data) {
         String payload = data == null ? "" : data.strip();
         if (payload.isEmpty()) {
             return false;
@@ -81,7 +90,8 @@ final class ChatCompletionsStreamParser {
      * @return true when it was a chat completion or an error object (now recorded); false when it is neither, and
      *     nothing was recorded
      */
-    boolean onCompleteResponse(String body) {
+    @Override
+    public boolean onCompleteResponse(String body) {
         JsonNode root;
         try {
             root = mapper.readTree(body);
@@ -108,22 +118,55 @@ final class ChatCompletionsStreamParser {
     }
 
     /** Whether the stream sent its terminal signal: a {@code finish_reason} or {@code [DONE]}. */
-    boolean ended() {
+    @Override
+    public boolean ended() {
         return finishReason != null || done;
     }
 
-    /** The {@code finish_reason} received, or null. */
-    String finishReason() {
-        return finishReason;
+    @Override
+    public String missingEnd() {
+        return "no finish_reason or [DONE] received";
     }
 
-    /** The refusal text received; empty when the model did not refuse. */
-    String refusal() {
-        return refusal.toString();
+    @Override
+    public StreamEnding ending() {
+        if (!refusal.isEmpty()) {
+            return new StreamEnding.Stopped(
+                    "The model refused to answer: " + refusal,
+                    new StopDetails(StopDetails.REFUSAL, refusal.toString()));
+        }
+        return switch (finishReason == null ? "stop" : finishReason) {
+            case "stop", "end_turn", "eos" -> new StreamEnding.Complete(StopReason.STOP);
+            case "length", "max_tokens" -> new StreamEnding.Complete(StopReason.LENGTH);
+            case "tool_calls", "function_call" -> new StreamEnding.Complete(StopReason.TOOL_USE);
+            case "content_filter" ->
+                new StreamEnding.Stopped(
+                        "The provider's content filter stopped the reply after " + reply.characters()
+                                + " characters (finish_reason: content_filter)",
+                        new StopDetails(StopDetails.SENSITIVE, "finish_reason: content_filter"));
+            case "error" ->
+                new StreamEnding.Failed(new StreamProblem(
+                        FailureKind.STREAM_ERROR,
+                        "The provider ended the reply with finish_reason 'error' after " + reply.characters()
+                                + " characters",
+                        ErrorBody.EMPTY));
+            case "insufficient_system_resource" ->
+                new StreamEnding.Failed(new StreamProblem(
+                        FailureKind.STREAM_ERROR,
+                        "The provider ran out of capacity while replying "
+                                + "(finish_reason: insufficient_system_resource) after " + reply.characters()
+                                + " characters",
+                        new ErrorBody(null, null, finishReason, null)));
+            default -> {
+                log.debug("Unknown finish_reason '{}' taken as a normal stop", finishReason);
+                yield new StreamEnding.Complete(StopReason.STOP);
+            }
+        };
     }
 
     /** The error or protocol problem that stopped the stream, or null. */
-    StreamProblem problem() {
+    @Override
+    public StreamProblem problem() {
         return problem;
     }
 
@@ -222,7 +265,7 @@ final class ChatCompletionsStreamParser {
     }
 
     private static StreamProblem protocol(String message) {
-        return new StreamProblem(FailureKind.PROTOCOL, message, ErrorBody.EMPTY);
+        return StreamProblem.protocol(message);
     }
 
     private static boolean hasError(JsonNode root) {

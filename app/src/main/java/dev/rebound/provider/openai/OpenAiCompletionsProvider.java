@@ -1,25 +1,20 @@
 package dev.rebound.provider.openai;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.json.Json;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ChatProvider;
-import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ProviderRequest;
-import dev.rebound.provider.ReplyBuilder;
 import dev.rebound.provider.StreamListener;
 import dev.rebound.provider.StreamWatchdog;
-import dev.rebound.provider.TransportErrors;
+import dev.rebound.provider.StreamingProvider;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ProviderFailure;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Streams replies from OpenAI's Chat Completions API and every server compatible with it (Ollama, LM Studio, vLLM,
@@ -59,19 +54,14 @@ import org.slf4j.LoggerFactory;
  *   <li>an abort → stop reason aborted, {@code Request was aborted}.</li>
  * </ul>
  * A failure with observable content gets the stop details {@code stream_interrupted_after_content}. "Characters" count
- * text, thinking and tool-call arguments.
+ * text, thinking and tool-call arguments. The calls themselves are made by a {@link StreamingProvider} speaking
+ * {@link ChatCompletionsWire}.
  */
 public final class OpenAiCompletionsProvider implements ChatProvider {
     /** The settings name of the api this provider speaks. */
     public static final String API = ProviderApi.OPENAI_COMPLETIONS.toString();
 
-    private static final Logger log = LoggerFactory.getLogger(OpenAiCompletionsProvider.class);
-
-    private final Supplier<OkHttpClient> client;
-    private final Clock clock;
-    private final StreamWatchdog watchdog;
-    private final ObjectMapper mapper = Json.newMapper();
-    private final ErrorBodies errorBodies = new ErrorBodies(mapper);
+    private final StreamingProvider streaming;
 
     /**
      * @param client the shared client ({@link dev.rebound.provider.HttpClients#newSharedClient()})
@@ -79,7 +69,7 @@ public final class OpenAiCompletionsProvider implements ChatProvider {
      * @param watchdog enforces the first-byte and idle timeouts
      */
     public OpenAiCompletionsProvider(OkHttpClient client, Clock clock, StreamWatchdog watchdog) {
-        this(supplier(Objects.requireNonNull(client, "client")), clock, watchdog);
+        this(supplier(Objects.requireNonNull(client, "client")), clock, watchdog, Map.of());
     }
 
     /**
@@ -87,11 +77,11 @@ public final class OpenAiCompletionsProvider implements ChatProvider {
      *     which is worth keeping off the start-up path
      * @param clock stamps the final messages
      * @param watchdog enforces the first-byte and idle timeouts
+     * @param environment where extra header and query values named by an environment variable are read
      */
-    public OpenAiCompletionsProvider(Supplier<OkHttpClient> client, Clock clock, StreamWatchdog watchdog) {
-        this.client = Objects.requireNonNull(client, "client");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.watchdog = Objects.requireNonNull(watchdog, "watchdog");
+    public OpenAiCompletionsProvider(
+            Supplier<OkHttpClient> client, Clock clock, StreamWatchdog watchdog, Map<String, String> environment) {
+        this.streaming = new StreamingProvider(new ChatCompletionsWire(), client, clock, watchdog, environment);
     }
 
     private static Supplier<OkHttpClient> supplier(OkHttpClient client) {
@@ -100,33 +90,6 @@ public final class OpenAiCompletionsProvider implements ChatProvider {
 
     @Override
     public AssistantMessage stream(ProviderRequest request, StreamListener listener, CallControl control) {
-        // The simulator speaks this wire format; its replies are still recorded as the simulator's.
-        String api = request.provider().api() == ProviderApi.SIMULATOR ? ProviderApi.SIMULATOR.toString() : API;
-        ReplyBuilder reply = new ReplyBuilder(request, api, listener);
-        AssistantMessage result;
-        try {
-            result = new ChatCompletionsCall(
-                            client.get(), clock, watchdog, mapper, errorBodies, request, reply, control)
-                    .run();
-        } catch (Exception e) {
-            log.warn(
-                    "Unexpected error in a call to provider {}: {}",
-                    request.provider().key(),
-                    TransportErrors.describe(e),
-                    e);
-            result = reply.failed(
-                    "Internal error while handling the reply: " + TransportErrors.describe(e),
-                    null,
-                    ProviderFailure.of(FailureKind.PROTOCOL),
-                    clock.millis());
-        }
-        if (log.isDebugEnabled()) {
-            log.debug(
-                    "Call to provider {} ended: {}{}",
-                    request.provider().key(),
-                    result.stopReason(),
-                    result.errorMessage() == null ? "" : " - " + result.errorMessage());
-        }
-        return result;
+        return streaming.stream(request, listener, control);
     }
 }

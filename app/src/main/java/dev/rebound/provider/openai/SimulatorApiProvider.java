@@ -59,14 +59,9 @@ public final class SimulatorApiProvider implements ChatProvider {
                                 clock.millis());
             }
         }
-        ProviderConfig withBaseUrl = new ProviderConfig(config.key(), config.api(), baseUrl, config.models());
-        ProviderRequest routed = new ProviderRequest(
-                request.messageId(),
-                withBaseUrl,
-                request.model(),
-                request.context(),
-                request.credential(),
-                request.timeouts());
+        ProviderConfig withBaseUrl = new ProviderConfig(
+                config.key(), config.api(), baseUrl, config.models(), config.headers(), config.query(), config.store());
+        ProviderRequest routed = request.withProvider(withBaseUrl);
         return completions.stream(routed, listener, control);
     }
 }

@@ -270,7 +270,7 @@ class OpenAiCompletionsStreamingTest {
         assertThat(message.errorMessage())
                 .isEqualTo(
                         "Expected an event stream (text/event-stream) but the server "
-                                + "sent text/html that is not a chat completion: <html><body><h1>Welcome to nginx!</h1></body></html>");
+                                + "sent text/html that is not a reply of openai-completions: <html><body><h1>Welcome to nginx!</h1></body></html>");
     }
 
     @Test

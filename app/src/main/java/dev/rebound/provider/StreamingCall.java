@@ -1,27 +1,10 @@
-package dev.rebound.provider.openai;
+package dev.rebound.provider;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rebound.provider.CallControl;
-import dev.rebound.provider.ConnectionReuse;
-import dev.rebound.provider.ErrorBodies;
-import dev.rebound.provider.ErrorBody;
-import dev.rebound.provider.FailureHeaders;
-import dev.rebound.provider.HttpClients;
-import dev.rebound.provider.HttpReasonPhrases;
-import dev.rebound.provider.KeyScrubber;
-import dev.rebound.provider.OneShotJsonBody;
-import dev.rebound.provider.ProviderRequest;
-import dev.rebound.provider.ReplyBuilder;
-import dev.rebound.provider.ResponseBodies;
-import dev.rebound.provider.StreamWatchdog;
-import dev.rebound.provider.TransportErrors;
-import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ProviderFailure;
-import dev.rebound.transcript.StopDetails;
-import dev.rebound.transcript.StopReason;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Map;
@@ -40,13 +23,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Chat Completions call, from request to final message; see {@link OpenAiCompletionsProvider} for the outcomes and
- * their messages. Used once, by the thread that runs it.
+ * One streaming call, from request to final message, the same for every wire protocol: the {@link WireFormat} says
+ * where the request goes and how the reply reads; this class sends it, enforces the timeouts, honours an abort at once,
+ * sends a request lost on a stale kept-alive connection again (once, invisibly), reads HTTP errors and event streams,
+ * and turns every way the call can end into a message. See {@link StreamingProvider} for the outcomes. Used once, by
+ * the thread that runs it.
  */
-final class ChatCompletionsCall {
+final class StreamingCall {
     static final long MAX_ERROR_BODY_BYTES = 64 * 1024;
     static final long MAX_COMPLETE_BODY_BYTES = 8 * 1024 * 1024;
-    private static final Logger log = LoggerFactory.getLogger(ChatCompletionsCall.class);
+    private static final Logger log = LoggerFactory.getLogger(StreamingCall.class);
     private static final int MAX_QUOTED_BODY_CHARS = 200;
 
     private final OkHttpClient client;
@@ -54,11 +40,13 @@ final class ChatCompletionsCall {
     private final StreamWatchdog watchdog;
     private final ObjectMapper mapper;
     private final ErrorBodies errorBodies;
+    private final WireFormat wire;
     private final ProviderRequest request;
+    private final RequestExtras extras;
     private final CallControl control;
     private final ReplyBuilder reply;
-    private final ChatCompletionsStreamParser parser;
-    /** Every text the server sends is scrubbed of the key before it is parsed, cut or quoted. */
+    private final StreamParser parser;
+    /** Every text the server sends is scrubbed of every secret before it is parsed, cut or quoted. */
     private final KeyScrubber scrubber;
 
     private StreamWatchdog.Watch watch;
@@ -67,42 +55,37 @@ final class ChatCompletionsCall {
     private Throwable readFailure;
     private RuntimeException handlingFailure;
 
-    ChatCompletionsCall(
-            OkHttpClient client,
-            Clock clock,
-            StreamWatchdog watchdog,
-            ObjectMapper mapper,
-            ErrorBodies errorBodies,
+    StreamingCall(
+            StreamingProvider.Parts parts,
+            WireFormat wire,
             ProviderRequest request,
+            RequestExtras extras,
             ReplyBuilder reply,
             CallControl control) {
-        this.client = client;
-        this.clock = clock;
-        this.watchdog = watchdog;
-        this.mapper = mapper;
-        this.errorBodies = errorBodies;
+        this.client = parts.client();
+        this.clock = parts.clock();
+        this.watchdog = parts.watchdog();
+        this.mapper = parts.mapper();
+        this.errorBodies = parts.errorBodies();
+        this.wire = wire;
         this.request = request;
+        this.extras = extras;
         this.reply = reply;
         this.control = control;
-        this.parser = new ChatCompletionsStreamParser(mapper, errorBodies, reply);
+        this.parser = wire.newParser(request, reply, mapper, errorBodies);
         this.scrubber = new KeyScrubber(request.keysToHide());
-    }
-
-    /** The URL of the Chat Completions endpoint under a base URL (with or without trailing slash), or null. */
-    static HttpUrl endpoint(String baseUrl) {
-        HttpUrl base = baseUrl == null ? null : HttpUrl.parse(baseUrl.strip());
-        return base == null
-                ? null
-                : base.newBuilder().addPathSegments("chat/completions").build();
     }
 
     AssistantMessage run() {
         ProviderConfig provider = request.provider();
-        HttpUrl url = endpoint(provider.baseUrl());
-        String misconfiguration = misconfiguration(provider, url);
+        HttpUrl base = provider.baseUrl() == null
+                ? null
+                : HttpUrl.parse(provider.baseUrl().strip());
+        String misconfiguration = misconfiguration(provider, base);
         if (misconfiguration != null) {
             return failed(misconfiguration, ProviderFailure.of(FailureKind.CONFIGURATION));
         }
+        HttpUrl url = extras.apply(wire.endpoint(base, request));
         OkHttpClient callClient = HttpClients.forCall(client, request.timeouts());
         ConnectionReuse reuse = new ConnectionReuse();
         AtomicReference<Call> current = new AtomicReference<>(newCall(callClient, url, reuse));
@@ -158,20 +141,14 @@ final class ChatCompletionsCall {
         }
     }
 
-    private static String misconfiguration(ProviderConfig provider, HttpUrl url) {
-        if (provider.api() != null
-                && provider.api() != ProviderApi.OPENAI_COMPLETIONS
-                && provider.api() != ProviderApi.SIMULATOR) {
-            return "Provider '" + provider.key() + "' uses api '" + provider.api() + "', not "
-                    + OpenAiCompletionsProvider.API;
-        }
+    private String misconfiguration(ProviderConfig provider, HttpUrl base) {
         if (provider.baseUrl() == null || provider.baseUrl().isBlank()) {
             return "Provider '" + provider.key() + "' has no baseUrl: set providers." + provider.key()
-                    + ".baseUrl in settings.json (for example https://api.openai.com/v1)";
+                    + ".baseUrl in settings.json (for example " + wire.exampleBaseUrl() + ")";
         }
-        if (url == null) {
+        if (base == null) {
             return "Provider '" + provider.key() + "' has an invalid baseUrl '" + provider.baseUrl()
-                    + "': expected an http:// or https:// URL such as https://api.openai.com/v1";
+                    + "': expected an http:// or https:// URL such as " + wire.exampleBaseUrl();
         }
         return null;
     }
@@ -181,16 +158,9 @@ final class ChatCompletionsCall {
     }
 
     private Request httpRequest(HttpUrl url) {
-        String json = ChatCompletionsRequestBody.of(request.model().id(), request.context())
-                .toJson(mapper);
-        Request.Builder builder = new Request.Builder()
-                .url(url)
-                .header("Accept", "text/event-stream")
-                .post(new OneShotJsonBody(json));
-        if (request.credential() != null) {
-            builder.header(
-                    "Authorization", "Bearer " + request.credential().secret().reveal());
-        }
+        Request.Builder builder = new Request.Builder().url(url).header("Accept", "text/event-stream");
+        wire.prepare(builder, request, mapper);
+        extras.apply(builder);
         return builder.build();
     }
 
@@ -251,7 +221,7 @@ final class ChatCompletionsCall {
         return failed(
                 "Expected an event stream (text/event-stream) but the server sent "
                         + (type == null ? "a body without content type" : type.toString())
-                        + " that is not a chat completion: " + quoted,
+                        + " that is not a reply of " + wire.api() + ": " + quoted,
                 failure(FailureKind.PROTOCOL, ErrorBody.EMPTY));
     }
 
@@ -282,46 +252,25 @@ final class ChatCompletionsCall {
             return failed(message, failure(FailureKind.TRANSPORT, ErrorBody.EMPTY));
         }
         return failed(
-                "The stream ended before the reply was complete (no finish_reason or [DONE] received); "
-                        + reply.characters() + " characters had arrived",
+                "The stream ended before the reply was complete (" + parser.missingEnd() + "); " + reply.characters()
+                        + " characters had arrived",
                 failure(FailureKind.TRUNCATED, ErrorBody.EMPTY));
     }
 
     private AssistantMessage finished() {
-        String finishReason = parser.finishReason();
-        if (!parser.refusal().isEmpty()) {
-            return reply.failed(
-                    "The model refused to answer: " + parser.refusal(),
-                    new StopDetails(StopDetails.REFUSAL, parser.refusal()),
-                    null,
-                    clock.millis());
-        }
-        return switch (finishReason == null ? "stop" : finishReason) {
-            case "stop", "end_turn", "eos" -> reply.complete(StopReason.STOP, clock.millis());
-            case "length", "max_tokens" -> reply.complete(StopReason.LENGTH, clock.millis());
-            case "tool_calls", "function_call" -> reply.complete(StopReason.TOOL_USE, clock.millis());
-            case "content_filter" ->
-                reply.failed(
-                        "The provider's content filter stopped the reply after " + reply.characters()
-                                + " characters (finish_reason: content_filter)",
-                        new StopDetails(StopDetails.SENSITIVE, "finish_reason: content_filter"),
-                        null,
-                        clock.millis());
-            case "error" ->
-                failed(
-                        "The provider ended the reply with finish_reason 'error' after " + reply.characters()
-                                + " characters",
-                        failure(FailureKind.STREAM_ERROR, ErrorBody.EMPTY));
-            case "insufficient_system_resource" ->
-                failed(
-                        "The provider ran out of capacity while replying "
-                                + "(finish_reason: insufficient_system_resource) after " + reply.characters()
-                                + " characters",
-                        failure(FailureKind.STREAM_ERROR, new ErrorBody(null, null, finishReason, null)));
-            default -> {
-                log.debug("Unknown finish_reason '{}' taken as a normal stop", finishReason);
-                yield reply.complete(StopReason.STOP, clock.millis());
+        return switch (parser.ending()) {
+            case StreamEnding.Complete complete -> {
+                wire.completed(request, parser);
+                yield reply.complete(complete.reason(), clock.millis());
             }
+            case StreamEnding.Stopped stopped ->
+                reply.failed(stopped.message(), stopped.details(), null, clock.millis());
+            case StreamEnding.Failed failedEnding ->
+                failed(
+                        failedEnding.problem().message(),
+                        failure(
+                                failedEnding.problem().kind(),
+                                failedEnding.problem().error()));
         };
     }
 
