@@ -19,7 +19,10 @@ import dev.rebound.plugin.PluginReport;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.StreamWatchdog;
+import dev.rebound.provider.StreamingProvider;
+import dev.rebound.provider.anthropic.AnthropicMessagesWire;
 import dev.rebound.provider.openai.OpenAiCompletionsProvider;
+import dev.rebound.provider.openai.ResponsesWire;
 import dev.rebound.provider.openai.SimulatorApiProvider;
 import dev.rebound.retry.CredentialUsageLimits;
 import dev.rebound.retry.RetryEngine;
@@ -137,8 +140,14 @@ final class AppServices implements AutoCloseable {
         ChatProvider simulatorWire =
                 new OpenAiCompletionsProvider(simulatorHttp::join, clock, new StreamWatchdog(watchdogScheduler), env);
         ChatProvider simulated = new SimulatorApiProvider(simulatorWire, simulator::baseUrl, clock);
+        ChatProvider anthropic = new StreamingProvider(
+                new AnthropicMessagesWire(), http::join, clock, new StreamWatchdog(watchdogScheduler), env);
+        ChatProvider responses = new StreamingProvider(
+                new ResponsesWire(), http::join, clock, new StreamWatchdog(watchdogScheduler), env);
         this.providers = api -> switch (api) {
             case OPENAI_COMPLETIONS -> Optional.of(openAi);
+            case OPENAI_RESPONSES -> Optional.of(responses);
+            case ANTHROPIC_MESSAGES -> Optional.of(anthropic);
             case SIMULATOR -> Optional.of(simulated);
             default -> Optional.empty();
         };

@@ -92,6 +92,26 @@ public record ProviderRequest(
                 conversation);
     }
 
+    /** This request with other timeouts. */
+    public ProviderRequest withTimeouts(TimeoutSettings replaced) {
+        return new ProviderRequest(
+                messageId,
+                provider,
+                model,
+                context,
+                credential,
+                replaced,
+                otherCredentials,
+                hiddenValues,
+                conversation);
+    }
+
+    /** This request, keeping what the server stores of the chat in {@code state}. */
+    public ProviderRequest withConversation(ServerConversation state) {
+        return new ProviderRequest(
+                messageId, provider, model, context, credential, timeouts, otherCredentials, hiddenValues, state);
+    }
+
     /** This request, also hiding {@code more} secrets. */
     public ProviderRequest hiding(List<String> more) {
         if (more.isEmpty()) {

@@ -30,6 +30,11 @@ public final class ServerConversation {
                 : Optional.empty();
     }
 
+    /** Forgets every id (a cleared conversation). */
+    public void clear() {
+        byMessage.clear();
+    }
+
     /** Forgets every id the server of {@code providerKey} gave: the next call replays the whole conversation. */
     public void forget(String providerKey) {
         byMessage.values().removeIf(stored -> stored.providerKey().equals(providerKey));

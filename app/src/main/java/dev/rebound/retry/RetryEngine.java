@@ -220,7 +220,8 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                 c.rule(),
                 failed.errorMessage());
         pending = new Pending(turnId, attempt, timer.start(delay));
-        return new AgentEndDecision.Retry(events, pending);
+        // §3 step 5: a stale replay resets the cached provider session (the previous response id) before the retry.
+        return new AgentEndDecision.Retry(events, pending, c.kind() == ErrorKind.STALE_REPLAY);
     }
 
     /** A usage limit that ends the chain before step 6 still blocks its key (issue 18: the last key of a chain). */

@@ -30,12 +30,19 @@ public sealed interface AgentEndDecision {
 
     /**
      * Continue the turn. The session removes the failed message from the runtime context (keeping it in history,
-     * marked retried), emits {@code agent_end{willRetry:true}}, then {@code events} (e.g. {@code auto_retry_start}),
-     * then waits on {@link ScheduledRetry#awaitDue()}.
+     * marked retried), forgets what the failed provider's server was said to keep when {@code resetServerState} (a
+     * stale replay: the next call sends the whole conversation), emits {@code agent_end{willRetry:true}}, then
+     * {@code events} (e.g. {@code auto_retry_start}), then waits on {@link ScheduledRetry#awaitDue()}.
      */
-    record Retry(List<SessionEvent> events, ScheduledRetry retry) implements AgentEndDecision {
+    record Retry(List<SessionEvent> events, ScheduledRetry retry, boolean resetServerState)
+            implements AgentEndDecision {
         public Retry {
             events = List.copyOf(events);
+        }
+
+        /** A retry that keeps the server's state. */
+        public Retry(List<SessionEvent> events, ScheduledRetry retry) {
+            this(events, retry, false);
         }
 
         @Override

@@ -118,7 +118,9 @@ final class ProviderCall {
                     now.timeouts(),
                     credentials.allCredentials().stream()
                             .filter(c -> credential == null || !c.equals(credential))
-                            .toList());
+                            .toList(),
+                    List.of(),
+                    context.server());
             return implementation.get().stream(
                     request,
                     new StreamListener() {

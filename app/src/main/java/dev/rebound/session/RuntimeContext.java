@@ -1,5 +1,6 @@
 package dev.rebound.session;
 
+import dev.rebound.provider.ServerConversation;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.StopReason;
@@ -7,11 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The messages of a session that are sent to the model, oldest first. A retried failure is removed from here (and stays
- * in the {@link History}). Thread-safe.
+ * The messages of a session that are sent to the model, oldest first, and what a provider's server keeps of them
+ * ({@link #server()}). A retried failure is removed from here (and stays in the {@link History}). Thread-safe.
  */
 public final class RuntimeContext {
     private final List<ChatMessage> messages = new ArrayList<>();
+    private final ServerConversation server = new ServerConversation();
 
     public synchronized void add(ChatMessage message) {
         messages.add(message);
@@ -24,6 +26,15 @@ public final class RuntimeContext {
 
     public synchronized void clear() {
         messages.clear();
+        server.clear();
+    }
+
+    /**
+     * What providers' servers keep of this conversation (the Responses API's stored replies), so that a turn can send
+     * only what is new; reset after a stale replay.
+     */
+    public ServerConversation server() {
+        return server;
     }
 
     /** A snapshot of every message in the context. */

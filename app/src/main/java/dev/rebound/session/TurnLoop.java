@@ -95,6 +95,10 @@ final class TurnLoop {
                 AgentEndDecision.Retry retry = (AgentEndDecision.Retry) decision;
                 awaitingReplacement = last;
                 context.remove(last.id());
+                if (retry.resetServerState()) {
+                    // A stale replay: the server no longer knows what it was told; the retry sends everything.
+                    context.server().forget(last.provider());
+                }
                 history.markRetried(last.id(), true);
                 events.emit(turn, new AgentEnd(turn.id, true));
                 events.record(turn, retry.events());

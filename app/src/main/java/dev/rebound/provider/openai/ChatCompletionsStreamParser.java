@@ -1,10 +1,10 @@
 package dev.rebound.provider.openai;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
+import dev.rebound.provider.EventJson;
 import dev.rebound.provider.ReplyBuilder;
 import dev.rebound.provider.StreamEnding;
 import dev.rebound.provider.StreamParser;
@@ -62,19 +62,12 @@ final class ChatCompletionsStreamParser implements StreamParser {
             done = true;
             return true;
         }
-        JsonNode root;
-        try {
-            root = mapper.readTree(payload);
-        } catch (JacksonException e) {
-            problem = protocol("The server sent a stream event that is not valid JSON ("
-                    + ErrorBodies.singleLine(String.valueOf(e.getOriginalMessage()), MAX_QUOTED_EVENT_CHARS) + "): "
-                    + quote(payload));
+        EventJson.Parsed parsed = EventJson.read(mapper, payload);
+        if (parsed.problem() != null) {
+            problem = parsed.problem();
             return true;
         }
-        if (!root.isObject()) {
-            problem = protocol("The server sent a stream event that is not a JSON object: " + quote(payload));
-            return true;
-        }
+        JsonNode root = parsed.object();
         JsonNode holder = ErrorBodies.errorHolder(root);
         if (holder != null || "error".equals(type)) {
             problem = providerError("The provider reported an error mid-stream", holder != null ? holder : root);
@@ -92,13 +85,8 @@ final class ChatCompletionsStreamParser implements StreamParser {
      */
     @Override
     public boolean onCompleteResponse(String body) {
-        JsonNode root;
-        try {
-            root = mapper.readTree(body);
-        } catch (JacksonException e) {
-            return false;
-        }
-        if (root == null || !root.isObject()) {
+        JsonNode root = EventJson.objectOrNull(mapper, body);
+        if (root == null) {
             return false;
         }
         if (hasError(root)) {
