@@ -21,6 +21,7 @@ import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.StreamingProvider;
 import dev.rebound.provider.anthropic.AnthropicMessagesWire;
+import dev.rebound.provider.gemini.GeminiWire;
 import dev.rebound.provider.openai.OpenAiCompletionsProvider;
 import dev.rebound.provider.openai.ResponsesWire;
 import dev.rebound.provider.openai.SimulatorApiProvider;
@@ -144,12 +145,14 @@ final class AppServices implements AutoCloseable {
                 new AnthropicMessagesWire(), http::join, clock, new StreamWatchdog(watchdogScheduler), env);
         ChatProvider responses = new StreamingProvider(
                 new ResponsesWire(), http::join, clock, new StreamWatchdog(watchdogScheduler), env);
+        ChatProvider gemini =
+                new StreamingProvider(new GeminiWire(), http::join, clock, new StreamWatchdog(watchdogScheduler), env);
         this.providers = api -> switch (api) {
             case OPENAI_COMPLETIONS -> Optional.of(openAi);
             case OPENAI_RESPONSES -> Optional.of(responses);
             case ANTHROPIC_MESSAGES -> Optional.of(anthropic);
+            case GOOGLE_GEMINI -> Optional.of(gemini);
             case SIMULATOR -> Optional.of(simulated);
-            default -> Optional.empty();
         };
     }
 

@@ -45,7 +45,8 @@ public final class AnthropicMessagesWire implements WireFormat {
 
     @Override
     public HttpUrl endpoint(HttpUrl baseUrl, ProviderRequest request) {
-        List<String> segments = baseUrl.pathSegments();
+        List<String> segments =
+                baseUrl.pathSegments().stream().filter(s -> !s.isEmpty()).toList();
         boolean versioned = !segments.isEmpty() && segments.getLast().equals("v1");
         return baseUrl.newBuilder()
                 .addPathSegments(versioned ? "messages" : "v1/messages")

@@ -111,10 +111,11 @@ class AnthropicMessagesTest {
                 .isTrue();
     }
 
-    @Test
-    void aBaseUrlThatAlreadyEndsInV1IsNotVersionedTwiceAndExtraHeadersReplaceDefaults() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"/v1", "/v1/"})
+    void aBaseUrlThatAlreadyEndsInV1IsNotVersionedTwiceAndExtraHeadersReplaceDefaults(String path) throws Exception {
         fixture.enqueue(eventStream(fixture("anthropic/stream-text.sse")));
-        ProviderConfig config = fixture.config(fixture.baseUrl("/v1"), MODEL)
+        ProviderConfig config = fixture.config(fixture.baseUrl(path), MODEL)
                 .withHeaders(Map.of(
                         "anthropic-beta", ConfigValue.fromEnv("ANTHROPIC_BETA_FLAGS"),
                         "anthropic-version", ConfigValue.of("2024-01-01")));
