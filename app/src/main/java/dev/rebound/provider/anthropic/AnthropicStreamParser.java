@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
 import dev.rebound.provider.EventJson;
+import dev.rebound.provider.JsonStreamParser;
 import dev.rebound.provider.ReplyBuilder;
 import dev.rebound.provider.StreamEnding;
-import dev.rebound.provider.StreamParser;
 import dev.rebound.provider.StreamProblem;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.StopDetails;
@@ -32,12 +32,9 @@ import org.slf4j.LoggerFactory;
  * {@code model_context_window_exceeded} → length; {@code tool_use} → toolUse; {@code refusal} → stop details
  * {@code refusal} with the explanation of {@code stop_details} when there is one.
  */
-final class AnthropicStreamParser implements StreamParser {
+final class AnthropicStreamParser extends JsonStreamParser {
     private static final Logger log = LoggerFactory.getLogger(AnthropicStreamParser.class);
 
-    private final ObjectMapper mapper;
-    private final ErrorBodies errorBodies;
-    private final ReplyBuilder reply;
     /** Block index → kind of the blocks that are open. */
     private final Map<Integer, String> blocks = new HashMap<>();
 
@@ -45,30 +42,17 @@ final class AnthropicStreamParser implements StreamParser {
     private boolean stopped;
     private String stopReason;
     private String refusalExplanation;
-    private StreamProblem problem;
     private long inputTokens;
     private long cacheRead;
     private long cacheWrite;
     private long outputTokens;
 
     AnthropicStreamParser(ObjectMapper mapper, ErrorBodies errorBodies, ReplyBuilder reply) {
-        this.mapper = mapper;
-        this.errorBodies = errorBodies;
-        this.reply = reply;
+        super(mapper, errorBodies, reply);
     }
 
     @Override
-    public boolean onEvent(String type, String data) {
-        String payload = data == null ? "" : data.strip();
-        if (payload.isEmpty()) {
-            return false;
-        }
-        EventJson.Parsed parsed = EventJson.read(mapper, payload);
-        if (parsed.problem() != null) {
-            problem = parsed.problem();
-            return true;
-        }
-        JsonNode event = parsed.object();
+    protected boolean onJson(String type, JsonNode event) {
         String kind = event.path("type").asText(type == null ? "" : type);
         switch (kind) {
             case "message_start" -> {
@@ -190,11 +174,6 @@ final class AnthropicStreamParser implements StreamParser {
     @Override
     public boolean ended() {
         return stopped || stopReason != null;
-    }
-
-    @Override
-    public StreamProblem problem() {
-        return problem;
     }
 
     @Override

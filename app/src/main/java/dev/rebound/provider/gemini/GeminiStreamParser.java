@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
 import dev.rebound.provider.EventJson;
+import dev.rebound.provider.JsonStreamParser;
 import dev.rebound.provider.ReplyBuilder;
 import dev.rebound.provider.StreamEnding;
-import dev.rebound.provider.StreamParser;
 import dev.rebound.provider.StreamProblem;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.StopDetails;
@@ -30,7 +30,7 @@ import java.util.Set;
  * prompt → stop details {@code refusal}; {@code MALFORMED_FUNCTION_CALL}, {@code LANGUAGE}, {@code OTHER} and unknown
  * values → a stream error naming the reason.
  */
-final class GeminiStreamParser implements StreamParser {
+final class GeminiStreamParser extends JsonStreamParser {
     private static final Set<String> REFUSALS = Set.of(
             "SAFETY",
             "RECITATION",
@@ -41,35 +41,19 @@ final class GeminiStreamParser implements StreamParser {
             "IMAGE_PROHIBITED_CONTENT",
             "IMAGE_RECITATION");
 
-    private final ObjectMapper mapper;
-    private final ErrorBodies errorBodies;
-    private final ReplyBuilder reply;
     private String finishReason;
     private String blockReason;
     private String blockedCategories;
-    private StreamProblem problem;
 
     GeminiStreamParser(ObjectMapper mapper, ErrorBodies errorBodies, ReplyBuilder reply) {
-        this.mapper = mapper;
-        this.errorBodies = errorBodies;
-        this.reply = reply;
+        super(mapper, errorBodies, reply);
     }
 
     @Override
-    public boolean onEvent(String type, String data) {
-        String payload = data == null ? "" : data.strip();
-        if (payload.isEmpty()) {
-            return false;
-        }
-        EventJson.Parsed parsed = EventJson.read(mapper, payload);
-        if (parsed.problem() != null) {
-            problem = parsed.problem();
-            return true;
-        }
-        JsonNode chunk = parsed.object();
+    protected boolean onJson(String type, JsonNode chunk) {
         if (chunk.has("error") && !chunk.get("error").isNull()) {
             ErrorBody error = errorBodies.fromJson(chunk);
-            String said = error.message() != null ? error.message() : EventJson.quote(payload);
+            String said = error.message() != null ? error.message() : EventJson.quote(chunk.toString());
             problem = new StreamProblem(
                     FailureKind.STREAM_ERROR,
                     "The provider reported an error mid-stream: " + said + error.qualifiers(),
@@ -148,11 +132,6 @@ final class GeminiStreamParser implements StreamParser {
     @Override
     public boolean ended() {
         return finishReason != null || blockReason != null;
-    }
-
-    @Override
-    public StreamProblem problem() {
-        return problem;
     }
 
     @Override

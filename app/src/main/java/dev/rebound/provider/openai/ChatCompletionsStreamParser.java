@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
 import dev.rebound.provider.EventJson;
+import dev.rebound.provider.JsonStreamParser;
 import dev.rebound.provider.ReplyBuilder;
 import dev.rebound.provider.StreamEnding;
-import dev.rebound.provider.StreamParser;
 import dev.rebound.provider.StreamProblem;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.StopDetails;
@@ -28,46 +28,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: used by the thread that reads the stream.
  */
-final class ChatCompletionsStreamParser implements StreamParser {
+final class ChatCompletionsStreamParser extends JsonStreamParser {
     private static final Logger log = LoggerFactory.getLogger(ChatCompletionsStreamParser.class);
     private static final int MAX_QUOTED_EVENT_CHARS = 200;
     private static final int LEGACY_FUNCTION_CALL_INDEX = -1;
 
-    private final ObjectMapper mapper;
-    private final ErrorBodies errorBodies;
-    private final ReplyBuilder reply;
     private final StringBuilder refusal = new StringBuilder();
     private String finishReason;
     private boolean done;
-    private StreamProblem problem;
 
     ChatCompletionsStreamParser(ObjectMapper mapper, ErrorBodies errorBodies, ReplyBuilder reply) {
-        this.mapper = mapper;
-        this.errorBodies = errorBodies;
-        this.reply = reply;
+        super(mapper, errorBodies, reply);
     }
 
-    /**
-     * Handles one server-sent event.
-     *
-     * @return true when reading must stop: {@code [DONE]}, an error object, or a protocol problem
-     */
+    /** Handles one chunk; true when it holds an error object, after which reading must stop. */
     @Override
-    public boolean onEvent(String type, String data) {
-        String payload = data == null ? "" : data.strip();
-        if (payload.isEmpty()) {
-            return false;
-        }
-        if (payload.equals("[DONE]")) {
-            done = true;
-            return true;
-        }
-        EventJson.Parsed parsed = EventJson.read(mapper, payload);
-        if (parsed.problem() != null) {
-            problem = parsed.problem();
-            return true;
-        }
-        JsonNode root = parsed.object();
+    protected boolean onJson(String type, JsonNode root) {
         JsonNode holder = ErrorBodies.errorHolder(root);
         if (holder != null || "error".equals(type)) {
             problem = providerError("The provider reported an error mid-stream", holder != null ? holder : root);
@@ -106,6 +82,12 @@ final class ChatCompletionsStreamParser implements StreamParser {
     }
 
     /** Whether the stream sent its terminal signal: a {@code finish_reason} or {@code [DONE]}. */
+    @Override
+    protected boolean onDone() {
+        done = true;
+        return true;
+    }
+
     @Override
     public boolean ended() {
         return finishReason != null || done;
@@ -150,12 +132,6 @@ final class ChatCompletionsStreamParser implements StreamParser {
                 yield new StreamEnding.Complete(StopReason.STOP);
             }
         };
-    }
-
-    /** The error or protocol problem that stopped the stream, or null. */
-    @Override
-    public StreamProblem problem() {
-        return problem;
     }
 
     private void readChunk(JsonNode root, String payloadField) {

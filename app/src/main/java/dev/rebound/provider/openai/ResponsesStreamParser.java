@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.provider.ErrorBodies;
 import dev.rebound.provider.ErrorBody;
 import dev.rebound.provider.EventJson;
+import dev.rebound.provider.JsonStreamParser;
 import dev.rebound.provider.ReplyBuilder;
 import dev.rebound.provider.StreamEnding;
-import dev.rebound.provider.StreamParser;
 import dev.rebound.provider.StreamProblem;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.StopDetails;
@@ -26,21 +26,15 @@ import dev.rebound.transcript.Usage;
  * {@code error} event (fields nested under {@code error}, or at the top level as the reference shows them) is a
  * stream error too. There is no {@code [DONE]}.
  */
-final class ResponsesStreamParser implements StreamParser {
+final class ResponsesStreamParser extends JsonStreamParser {
 
-    private final ObjectMapper mapper;
-    private final ErrorBodies errorBodies;
-    private final ReplyBuilder reply;
     private final StringBuilder refusal = new StringBuilder();
     private String responseId;
     private StreamEnding ending;
-    private StreamProblem problem;
     private boolean toolCalls;
 
     ResponsesStreamParser(ObjectMapper mapper, ErrorBodies errorBodies, ReplyBuilder reply) {
-        this.mapper = mapper;
-        this.errorBodies = errorBodies;
-        this.reply = reply;
+        super(mapper, errorBodies, reply);
     }
 
     /** The id the server gave the response ({@code resp_…}), or null. */
@@ -49,17 +43,7 @@ final class ResponsesStreamParser implements StreamParser {
     }
 
     @Override
-    public boolean onEvent(String type, String data) {
-        String payload = data == null ? "" : data.strip();
-        if (payload.isEmpty() || payload.equals("[DONE]")) {
-            return false;
-        }
-        EventJson.Parsed parsed = EventJson.read(mapper, payload);
-        if (parsed.problem() != null) {
-            problem = parsed.problem();
-            return true;
-        }
-        JsonNode event = parsed.object();
+    protected boolean onJson(String type, JsonNode event) {
         return handle(event.path("type").asText(type == null ? "" : type), event);
     }
 
@@ -205,11 +189,6 @@ final class ResponsesStreamParser implements StreamParser {
     @Override
     public boolean ended() {
         return ending != null;
-    }
-
-    @Override
-    public StreamProblem problem() {
-        return problem;
     }
 
     @Override
