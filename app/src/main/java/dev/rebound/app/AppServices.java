@@ -110,7 +110,11 @@ final class AppServices implements AutoCloseable {
     /** The requests of model roles (titles), retried and falling back like a chat's. */
     private final RoleSessions roleCalls = new RoleSessions(this::roleSession);
 
+    /** The environment, where keys and extra header values named by a variable are read. */
+    private final Map<String, String> env;
+
     private AppServices(ConfigDirectory dir, Map<String, String> env, Clock clock) {
+        this.env = Map.copyOf(env);
         this.dir = dir;
         this.clock = clock;
         this.settings = SettingsStore.open(dir, clock, BuiltInProvider.config());
@@ -288,7 +292,7 @@ final class AppServices implements AutoCloseable {
                 new SettingsServices(
                         settings,
                         credentials,
-                        new HttpConnectionTester(http::join, credentials),
+                        new HttpConnectionTester(http::join, credentials, env),
                         new SettingsPlugins(settings, this::plugins),
                         dir.pluginsDir()),
                 new SimulatorControl(simulator));

@@ -5,14 +5,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.json.Json;
+import dev.rebound.provider.RequestExtras;
 import dev.rebound.settings.ProviderApi;
+import dev.rebound.settings.ProviderConfig;
 import dev.rebound.ui.settings.model.ConnectionTester;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 import okhttp3.HttpUrl;
@@ -23,128 +30,239 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The settings window's Test connection: one {@code GET {baseUrl}/models} with the provider's key, the cheapest call
- * every supported API answers, told back as a sentence. The key goes only into its header; no message quotes the
- * response body, so a server echoing the key cannot put it on screen.
+ * The settings window's Test connection: one request for the provider's list of models, with its key and its extra
+ * headers and query parameters, told back as a sentence that tells apart a server that cannot be reached, a key it
+ * refuses, a base URL it does not serve, and configured models it does not offer. The key goes only into its header;
+ * no message quotes the response body, so a server echoing the key cannot put it on screen.
+ *
+ * <p>Lists asked for: {@code GET {baseUrl}/models} (OpenAI and compatible servers), {@code GET {baseUrl}/v1/models}
+ * with {@code x-api-key} (Anthropic), {@code GET {baseUrl}/v1beta/models} with {@code x-goog-api-key} (Gemini, whose
+ * refused key is a 400 naming {@code API_KEY_INVALID}).
  */
 final class HttpConnectionTester implements ConnectionTester {
     private static final Logger LOG = LoggerFactory.getLogger(HttpConnectionTester.class);
     static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final String ANTHROPIC_VERSION = "2023-06-01";
+    private static final int MAX_LISTED_MISSING = 3;
 
     private final Supplier<OkHttpClient> http;
     private final CredentialStore credentials;
+    private final Map<String, String> environment;
     private final ObjectMapper mapper = Json.newMapper();
 
     HttpConnectionTester(OkHttpClient shared, CredentialStore credentials) {
-        this(() -> shared, credentials);
+        this(() -> shared, credentials, Map.of());
     }
 
-    /** @param shared gives the app's shared client when a test is made (see {@link AppServices}) */
-    HttpConnectionTester(Supplier<OkHttpClient> shared, CredentialStore credentials) {
+    /**
+     * @param shared gives the app's shared client when a test is made (see {@link AppServices})
+     * @param environment where header and query values named by an environment variable are read
+     */
+    HttpConnectionTester(Supplier<OkHttpClient> shared, CredentialStore credentials, Map<String, String> environment) {
         this.http = () -> shared.get().newBuilder().callTimeout(TIMEOUT).build();
         this.credentials = credentials;
+        this.environment = Map.copyOf(environment);
     }
 
     @Override
-    public Result test(String provider, String api, String baseUrl, String typedKey) {
-        ProviderApi kind = ProviderApi.fromValue(api);
+    public Result test(Target target) {
+        ProviderApi kind = ProviderApi.fromValue(target.api());
         if (kind == ProviderApi.SIMULATOR) {
             return new Result(true, "The built-in simulator runs inside Rebound; there is nothing to connect to.");
         }
         if (kind == null) {
             return new Result(false, "Choose the provider's API first.");
         }
-        HttpUrl base = baseUrl == null ? null : HttpUrl.parse(baseUrl.strip());
+        HttpUrl base =
+                target.baseUrl() == null ? null : HttpUrl.parse(target.baseUrl().strip());
         if (base == null) {
             return new Result(
-                    false, "'" + baseUrl + "' is not an http(s) URL; type one like https://api.openai.com/v1.");
+                    false, "'" + target.baseUrl() + "' is not an http(s) URL; type one like " + example(kind) + ".");
         }
-        HttpUrl url = modelsUrl(base, kind);
-        String key = typedKey;
+        RequestExtras extras;
+        try {
+            extras = RequestExtras.of(
+                    new ProviderConfig(
+                            target.provider(),
+                            kind,
+                            target.baseUrl(),
+                            List.of(),
+                            target.headers(),
+                            target.query(),
+                            true),
+                    environment);
+        } catch (RequestExtras.Unresolved e) {
+            return new Result(false, e.getMessage() + ".");
+        }
+        HttpUrl url = extras.apply(modelsUrl(base, kind));
+        String key = target.typedKey();
         String keyNote = "with the key you typed";
         if (key == null) {
-            List<Credential> saved = credentials.forProvider(provider);
+            List<Credential> saved = credentials.forProvider(target.provider());
             key = saved.isEmpty() ? null : saved.getFirst().secret().reveal();
             keyNote = saved.isEmpty()
-                    ? "without a key (none is saved for " + provider + ")"
+                    ? "without a key (none is saved for " + target.provider() + ")"
                     : "with the key '" + saved.getFirst().label() + "'";
         }
         Request.Builder request = new Request.Builder().url(url).get();
         if (key != null) {
-            if (kind == ProviderApi.ANTHROPIC_MESSAGES) {
-                request.header("x-api-key", key).header("anthropic-version", ANTHROPIC_VERSION);
-            } else {
-                request.header("Authorization", "Bearer " + key);
+            switch (kind) {
+                case ANTHROPIC_MESSAGES ->
+                    request.header("x-api-key", key).header("anthropic-version", ANTHROPIC_VERSION);
+                case GOOGLE_GEMINI -> request.header("x-goog-api-key", key);
+                default -> request.header("Authorization", "Bearer " + key);
             }
+        } else if (kind == ProviderApi.ANTHROPIC_MESSAGES) {
+            request.header("anthropic-version", ANTHROPIC_VERSION);
         }
+        extras.apply(request);
+        String host = url.host();
         try (Response response = http.get().newCall(request.build()).execute()) {
-            return outcome(response, url, keyNote);
+            return outcome(response, url, kind, keyNote, target.models());
         } catch (UnknownHostException e) {
-            return new Result(
-                    false, "Could not find the host " + url.host() + ". Check the base URL and your network.");
+            return new Result(false, "Could not find the host " + host + ". Check the base URL and your network.");
         } catch (ConnectException e) {
             return new Result(
                     false,
-                    "Could not connect to " + url.host() + ":" + url.port()
+                    "Could not connect to " + host + ":" + url.port()
                             + " (nothing answered there). Check the base URL, and that the server is running.");
         } catch (InterruptedIOException e) {
-            return new Result(false, "No answer from " + url.host() + " within " + TIMEOUT.toSeconds() + " s.");
+            return new Result(false, "No answer from " + host + " within " + TIMEOUT.toSeconds() + " s.");
         } catch (SSLException e) {
-            return new Result(false, "The secure connection to " + url.host() + " failed (" + e.getMessage() + ").");
+            return new Result(false, "The secure connection to " + host + " failed (" + e.getMessage() + ").");
         } catch (IOException e) {
-            LOG.info("Test connection to {} failed", url, e);
+            LOG.info(
+                    "Test connection to {} failed", url.newBuilder().query(null).build(), e);
             return new Result(
                     false,
-                    "The connection to " + url.host() + " failed ("
-                            + e.getClass().getSimpleName() + "); see the log for details.");
+                    "The connection to " + host + " failed (" + e.getClass().getSimpleName()
+                            + "); see the log for details.");
         }
     }
 
-    /** {@code {base}/models}; Anthropic's base URL has no version segment, so {@code /v1/models} there. */
+    private static String example(ProviderApi kind) {
+        return switch (kind) {
+            case ANTHROPIC_MESSAGES -> "https://api.anthropic.com";
+            case GOOGLE_GEMINI -> "https://generativelanguage.googleapis.com";
+            default -> "https://api.openai.com/v1";
+        };
+    }
+
+    /**
+     * The models list under a base URL: {@code {base}/models}; Anthropic's and Gemini's base URLs are hosts, so their
+     * version segment ({@code v1}, {@code v1beta}) is added unless the URL already has one. Every model is asked for
+     * in one page.
+     */
     private static HttpUrl modelsUrl(HttpUrl base, ProviderApi kind) {
         HttpUrl.Builder url = base.newBuilder();
         List<String> segments = base.pathSegments();
         if (!segments.isEmpty() && segments.getLast().isEmpty()) {
             url.removePathSegment(segments.size() - 1);
         }
-        boolean versioned = segments.stream().anyMatch(s -> s.matches("v\\d+"));
-        if (kind == ProviderApi.ANTHROPIC_MESSAGES && !versioned) {
-            url.addPathSegment("v1");
+        boolean versioned = segments.stream().anyMatch(s -> s.matches("v\\d+(alpha|beta)?\\d*"));
+        switch (kind) {
+            case ANTHROPIC_MESSAGES -> {
+                if (!versioned) {
+                    url.addPathSegment("v1");
+                }
+                url.addPathSegment("models").addQueryParameter("limit", "1000");
+            }
+            case GOOGLE_GEMINI -> {
+                if (!versioned) {
+                    url.addPathSegment("v1beta");
+                }
+                url.addPathSegment("models").addQueryParameter("pageSize", "1000");
+            }
+            default -> url.addPathSegment("models");
         }
-        return url.addPathSegment("models").build();
+        return url.build();
     }
 
-    private Result outcome(Response response, HttpUrl url, String keyNote) throws IOException {
+    private Result outcome(Response response, HttpUrl url, ProviderApi kind, String keyNote, List<String> configured)
+            throws IOException {
         int code = response.code();
-        if (code == 401 || code == 403) {
-            return new Result(
-                    false, url.host() + " refused the request " + keyNote + " (HTTP " + code + "). Check the key.");
+        String host = url.host();
+        if (code == 401 || code == 403 || (kind == ProviderApi.GOOGLE_GEMINI && code == 400 && refusedKey(response))) {
+            return new Result(false, host + " refused the request " + keyNote + " (HTTP " + code + "). Check the key.");
         }
         if (code == 404) {
             return new Result(
                     false,
-                    "Reached " + url.host() + ", but " + url.encodedPath() + " does not exist there "
-                            + "(HTTP 404). Check the base URL; OpenAI-compatible servers usually end in /v1.");
+                    "Reached " + host + ", but " + url.encodedPath() + " does not exist there "
+                            + "(HTTP 404). Check the base URL; " + baseUrlAdvice(kind));
         }
         if (!response.isSuccessful()) {
-            return new Result(false, url.host() + " answered HTTP " + code + " " + keyNote + ".");
+            return new Result(false, host + " answered HTTP " + code + " " + keyNote + ".");
         }
-        int models = countModels(response);
-        return new Result(
-                true,
-                "Connected to " + url.host() + " " + keyNote
-                        + (models >= 0 ? "; it offers " + models + (models == 1 ? " model." : " models.") : "."));
+        Set<String> offered = offeredModels(response);
+        if (offered == null) {
+            return new Result(true, "Connected to " + host + " " + keyNote + ".");
+        }
+        List<String> missing = new ArrayList<>();
+        for (String model : configured) {
+            if (!offered.contains(model) && !offered.contains("models/" + model)) {
+                missing.add(model);
+            }
+        }
+        String offers = "; it offers " + offered.size() + (offered.size() == 1 ? " model" : " models");
+        if (!missing.isEmpty()) {
+            List<String> named = missing.subList(0, Math.min(MAX_LISTED_MISSING, missing.size()));
+            return new Result(
+                    false,
+                    "Connected to " + host + " " + keyNote + offers + ", but not "
+                            + String.join(", ", named)
+                            + (missing.size() > named.size() ? " and " + (missing.size() - named.size()) + " more" : "")
+                            + ". Check the model ids.");
+        }
+        return new Result(true, "Connected to " + host + " " + keyNote + offers + ".");
     }
 
-    /** The number of models a models list names, or -1 when the body is not one. */
-    private int countModels(Response response) {
+    private static String baseUrlAdvice(ProviderApi kind) {
+        return switch (kind) {
+            case ANTHROPIC_MESSAGES -> "Anthropic's is https://api.anthropic.com.";
+            case GOOGLE_GEMINI -> "Gemini's is https://generativelanguage.googleapis.com.";
+            default -> "OpenAI-compatible servers usually end in /v1.";
+        };
+    }
+
+    /** Whether a Gemini 400 is its refused key ({@code API_KEY_INVALID}); the body is read, never shown. */
+    private static boolean refusedKey(Response response) {
+        try {
+            String body = response.peekBody(64 * 1024).string();
+            return body.contains("API_KEY_INVALID")
+                    || body.toLowerCase(Locale.ROOT).contains("api key not valid");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The model ids a models list names ({@code data[].id}, Gemini's {@code models[].name}), or null when the body is
+     * not such a list.
+     */
+    private Set<String> offeredModels(Response response) {
         try {
             JsonNode body = mapper.readTree(response.body().byteStream());
-            JsonNode data = body == null ? null : body.get("data");
-            return data != null && data.isArray() ? data.size() : -1;
+            if (body == null) {
+                return null;
+            }
+            Set<String> ids = new TreeSet<>();
+            JsonNode data = body.get("data");
+            if (data != null && data.isArray()) {
+                data.forEach(m -> ids.add(m.path("id").asText("")));
+                return ids;
+            }
+            JsonNode models = body.get("models");
+            if (models != null && models.isArray()) {
+                models.forEach(m -> ids.add(
+                        m.has("name")
+                                ? m.path("name").asText("")
+                                : m.path("model").asText("")));
+                return ids;
+            }
+            return null;
         } catch (IOException | RuntimeException e) {
-            return -1;
+            return null;
         }
     }
 }

@@ -6,11 +6,15 @@ import dev.rebound.auth.ApiKeySource;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.auth.Secret;
 import dev.rebound.provider.HttpClients;
+import dev.rebound.provider.WireFixture;
 import dev.rebound.settings.ConfigDirectory;
+import dev.rebound.settings.ConfigValue;
+import dev.rebound.ui.settings.model.ConnectionTester;
 import dev.rebound.ui.settings.model.ConnectionTester.Result;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
@@ -90,7 +94,7 @@ class HttpConnectionTesterTest {
         tester.test("claude", "anthropic-messages", server.url("/").toString(), "sk-ant-key");
 
         RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS);
-        assertThat(request.getTarget()).isEqualTo("/v1/models");
+        assertThat(request.getTarget()).isEqualTo("/v1/models?limit=1000");
         assertThat(request.getHeaders().get("x-api-key")).isEqualTo("sk-ant-key");
         assertThat(request.getHeaders().get("anthropic-version")).isNotBlank();
     }
@@ -106,5 +110,88 @@ class HttpConnectionTesterTest {
 
         assertThat(result.ok()).isFalse();
         assertThat(result.message()).startsWith("Could not connect to 127.0.0.1:" + port);
+    }
+
+    @Test
+    void geminiGetsItsKeyHeaderAndVersionedPathAndTheKeyStaysOutOfTheUrl() throws Exception {
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .body("{\"models\":[{\"name\":\"models/gemini-2.5-flash\"}]}")
+                .build());
+
+        Result result = tester.test(new ConnectionTester.Target(
+                "gemini",
+                "google-gemini",
+                server.url("/").toString(),
+                "AIzaTyped-0123456789",
+                List.of("gemini-2.5-flash"),
+                Map.of(),
+                Map.of()));
+
+        assertThat(result.ok()).isTrue();
+        RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS);
+        assertThat(request.getUrl().encodedPath()).isEqualTo("/v1beta/models");
+        assertThat(request.getTarget()).doesNotContain("AIza");
+        assertThat(request.getHeaders().get("x-goog-api-key")).isEqualTo("AIzaTyped-0123456789");
+    }
+
+    @Test
+    void geminisRefusedKeyIsA400ThatIsReportedAsARefusedKey() {
+        server.enqueue(new MockResponse.Builder()
+                .code(400)
+                .body(WireFixture.fixture("gemini/error-400-INVALID_ARGUMENT-api-key.json"))
+                .build());
+
+        Result result = tester.test("gemini", "google-gemini", server.url("/").toString(), "AIzaBad-0000000000");
+
+        assertThat(result.ok()).isFalse();
+        assertThat(result.message()).contains("refused the request with the key you typed (HTTP 400). Check the key.");
+    }
+
+    @Test
+    void aConfiguredModelTheServerDoesNotOfferIsNamed() {
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .body("{\"object\":\"list\",\"data\":[{\"id\":\"gpt-4.1\"},{\"id\":\"gpt-4.1-mini\"}]}")
+                .build());
+
+        Result result = tester.test(new ConnectionTester.Target(
+                "openai", "openai-responses", baseUrl(), "sk-x", List.of("gpt-4.1", "gpt-9"), Map.of(), Map.of()));
+
+        assertThat(result.ok()).isFalse();
+        assertThat(result.message())
+                .isEqualTo("Connected to " + server.getHostName() + " with the key you typed; it offers 2 models, "
+                        + "but not gpt-9. Check the model ids.");
+    }
+
+    @Test
+    void extraHeadersAndQueryGoWithTheTestAndAnUnsetVariableIsSaid() throws Exception {
+        HttpConnectionTester withEnv =
+                new HttpConnectionTester(() -> http, credentials, Map.of("AZURE_KEY", "az-1234567"));
+        server.enqueue(
+                new MockResponse.Builder().code(200).body("{\"data\":[]}").build());
+
+        withEnv.test(new ConnectionTester.Target(
+                "azure",
+                "openai-completions",
+                baseUrl(),
+                null,
+                List.of(),
+                Map.of("api-key", ConfigValue.fromEnv("AZURE_KEY")),
+                Map.of("api-version", ConfigValue.of("2024-10-21"))));
+        Result unset = tester.test(new ConnectionTester.Target(
+                "azure",
+                "openai-completions",
+                baseUrl(),
+                null,
+                List.of(),
+                Map.of("api-key", ConfigValue.fromEnv("AZURE_KEY")),
+                Map.of()));
+
+        RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS);
+        assertThat(request.getHeaders().get("api-key")).isEqualTo("az-1234567");
+        assertThat(request.getUrl().queryParameter("api-version")).isEqualTo("2024-10-21");
+        assertThat(unset.ok()).isFalse();
+        assertThat(unset.message()).contains("environment variable AZURE_KEY, which is not set");
     }
 }

@@ -43,7 +43,7 @@ class SettingsViewModelTest {
     private final Queue<Runnable> background = new ArrayDeque<>();
     private final List<String[]> switched = new ArrayList<>();
     private List<PluginsPort.PluginRow> pluginRows = List.of();
-    private ConnectionTester tester = (p, api, url, key) -> new ConnectionTester.Result(true, "fine");
+    private ConnectionTester tester = target -> new ConnectionTester.Result(true, "fine");
 
     @BeforeEach
     void files() throws IOException {
@@ -66,7 +66,7 @@ class SettingsViewModelTest {
         };
         return new SettingsViewModel(
                 new SettingsServices(
-                        store, credentials, (p, a, u, k) -> tester.test(p, a, u, k), plugins, dir.resolve("plugins")),
+                        store, credentials, target -> tester.test(target), plugins, dir.resolve("plugins")),
                 Runnable::run,
                 background::add);
     }
@@ -325,8 +325,8 @@ class SettingsViewModelTest {
     @Test
     void testConnectionRunsInTheBackgroundWithTheTypedKeyAndShowsTheOutcome() {
         List<String> asked = new ArrayList<>();
-        tester = (provider, api, url, key) -> {
-            asked.add(provider + " " + api + " " + url + " " + key);
+        tester = target -> {
+            asked.add(target.provider() + " " + target.api() + " " + target.baseUrl() + " " + target.typedKey());
             return new ConnectionTester.Result(false, "refused");
         };
         SettingsViewModel model = open();
