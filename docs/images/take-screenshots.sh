@@ -180,8 +180,17 @@ settings_config() {
 {
   "model": "openai/gpt-4.1-mini",
   "providers": {
-    "openai": { "api": "openai-completions", "baseUrl": "https://api.openai.com/v1",
+    "azure": { "api": "openai-completions",
+               "baseUrl": "https://contoso.openai.azure.com/openai/deployments/gpt-4o",
+               "models": [ { "id": "gpt-4o" } ],
+               "headers": { "api-key": { "env": "AZURE_OPENAI_API_KEY" } },
+               "query": { "api-version": "2024-10-21" } },
+    "openai": { "api": "openai-responses", "baseUrl": "https://api.openai.com/v1",
                 "models": [ { "id": "gpt-4.1-mini" }, { "id": "gpt-4.1-nano" } ] },
+    "anthropic": { "api": "anthropic-messages", "baseUrl": "https://api.anthropic.com",
+                   "models": [ { "id": "claude-sonnet-4-5" } ] },
+    "gemini": { "api": "google-gemini", "baseUrl": "https://generativelanguage.googleapis.com",
+                "models": [ { "id": "gemini-2.5-flash" } ] },
     "ollama": { "api": "openai-completions", "baseUrl": "http://127.0.0.1:11434/v1",
                 "models": [ { "id": "llama3.2" } ] }
   },
@@ -220,6 +229,18 @@ scene_settings() {
   window=$settings
   for tab in retry chains providers plugins; do
     shot "settings-$tab-$theme"
+    if [ "$tab" = providers ]; then
+      # The Add provider menu (Alt+P), with the kinds it fills in.
+      xdotool windowfocus --sync "$settings" 2> /dev/null || true
+      xdotool key --window "$settings" alt+p
+      sleep 1.5
+      # The menu is a window of its own: crop the screen to the settings window instead of shooting that window.
+      eval "$(xdotool getwindowgeometry --shell "$settings")"
+      import -window root -crop "${WIDTH}x${HEIGHT}+${X}+${Y}" +repage "$here/settings-providers-add-$theme.png"
+      echo "take-screenshots: settings-providers-add-$theme.png"
+      xdotool key Escape
+      sleep 1
+    fi
     xdotool windowfocus --sync "$settings" 2> /dev/null || true
     xdotool key --window "$settings" ctrl+Tab
     sleep 1.5

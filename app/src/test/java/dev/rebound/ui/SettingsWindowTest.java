@@ -236,4 +236,70 @@ class SettingsWindowTest {
         assertThat(Files.readString(configDir.resolve("credentials.json"))).contains("sk-test-000011112222wxyz");
         assertThat(Files.readString(configDir.resolve("settings.json"))).doesNotContain("sk-test");
     }
+
+    private boolean visible(String query) {
+        return robot.lookup(query).tryQuery().map(Node::isVisible).orElse(false);
+    }
+
+    @Test
+    void providersOfEachKindAreAddedFromTheMenuWithOnlyTheirFieldsAndSavedWithHeadersAndQuery() throws Exception {
+        openChatWindow();
+        openSettings();
+        robot.clickOn("Providers and credentials");
+
+        robot.clickOn("#provider-add");
+        robot.clickOn("#provider-add-azure");
+        FxWait.until(() -> "azure"
+                .equals(robot.lookup("#provider-key").queryTextInputControl().getText()));
+        assertThat(visible("#provider-headers")).isTrue();
+        assertThat(visible("#provider-store"))
+                .as("only the Responses API stores replies")
+                .isFalse();
+        assertThat(robot.lookup("#provider-headers").queryTextInputControl().getText())
+                .isEqualTo("api-key: ${AZURE_OPENAI_API_KEY}");
+        replaceText("#provider-baseUrl", "https://contoso.openai.azure.com/openai/deployments/gpt-4o");
+        replaceText("#provider-models", "gpt-4o");
+        robot.clickOn("#provider-add");
+        robot.clickOn("#provider-add-openai");
+        FxWait.until(() -> "openai"
+                .equals(robot.lookup("#provider-key").queryTextInputControl().getText()));
+        assertThat(visible("#provider-store")).isTrue();
+        robot.clickOn("#provider-store");
+        robot.clickOn("#provider-add");
+        robot.clickOn("#provider-add-anthropic");
+        FxWait.until(() -> "anthropic"
+                .equals(robot.lookup("#provider-key").queryTextInputControl().getText()));
+        assertThat(robot.lookup("#provider-baseUrl").queryTextInputControl().getText())
+                .isEqualTo("https://api.anthropic.com");
+        choose("#provider-api", "simulator");
+        FxWait.until(() -> !visible("#provider-baseUrl"));
+        assertThat(visible("#provider-headers")).isFalse();
+        assertThat(visible("#provider-test")).isFalse();
+        choose("#provider-api", "anthropic-messages");
+        FxWait.until(() -> visible("#provider-baseUrl"));
+        replaceText("#provider-headers", "no separator here");
+        FxWait.until(() -> visible("#provider-headers-error"));
+        assertThat(robot.lookup("#settings-save").query().isDisabled()).isTrue();
+        replaceText("#provider-headers", "anthropic-beta: prompt-caching-2024-07-31");
+        FxWait.until(() -> !robot.lookup("#settings-save").query().isDisabled());
+        robot.clickOn("#settings-save");
+
+        FxWait.until(() -> !settingsOpen());
+        JsonNode providers = JSON.readTree(Files.readString(configDir.resolve("settings.json")))
+                .path("providers");
+        assertThat(providers.path("azure").path("headers").toString())
+                .isEqualTo("{\"api-key\":{\"env\":\"AZURE_OPENAI_API_KEY\"}}");
+        assertThat(providers.path("azure").path("query").toString()).isEqualTo("{\"api-version\":\"2024-10-21\"}");
+        assertThat(providers.path("openai").path("api").asText()).isEqualTo("openai-responses");
+        assertThat(providers.path("openai").path("store").asBoolean(true)).isFalse();
+        assertThat(providers
+                        .path("anthropic")
+                        .path("headers")
+                        .path("anthropic-beta")
+                        .asText())
+                .isEqualTo("prompt-caching-2024-07-31");
+        assertThat(providers.path("local").path("api").asText())
+                .as("the other provider untouched")
+                .isNotEmpty();
+    }
 }

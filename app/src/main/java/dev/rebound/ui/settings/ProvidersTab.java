@@ -2,6 +2,8 @@ package dev.rebound.ui.settings;
 
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.ui.settings.model.CredentialRow;
+import dev.rebound.ui.settings.model.FieldModel;
+import dev.rebound.ui.settings.model.ProviderPreset;
 import dev.rebound.ui.settings.model.ProviderRow;
 import dev.rebound.ui.settings.model.ProvidersTabModel;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -11,11 +13,14 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
+import javafx.scene.control.MenuButton;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.PasswordField;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
@@ -24,8 +29,10 @@ import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 
 /**
- * The Providers and credentials tab: the providers on the left and the selected one's form on the right (key, api,
- * base URL, models, Test connection); below, the credentials with their keys masked and a form to add one.
+ * The Providers and credentials tab: the providers on the left, added from a menu of known kinds, and the selected
+ * one's form on the right with the fields its api has (key, api, base URL, models, extra headers and query parameters,
+ * the Responses API's store flag, Test connection; the built-in simulator has no URL, headers or connection to test);
+ * below, the credentials with their keys masked and a form to add one.
  */
 final class ProvidersTab {
     private static final int TEXT_COLUMNS = 14;
@@ -50,9 +57,14 @@ final class ProvidersTab {
         list.setPrefHeight(180);
         list.setPrefWidth(180);
         list.setCellFactory(v -> Forms.boundCell(row -> row.key().textProperty()));
-        Button add = new Button("Add _provider");
+        MenuButton add = new MenuButton("Add _provider");
         add.setId("provider-add");
-        add.setOnAction(e -> list.getSelectionModel().select(model.addProvider()));
+        for (ProviderPreset preset : ProviderPreset.ALL) {
+            MenuItem item = new MenuItem(preset.name());
+            item.setId("provider-add-" + (preset.key().isEmpty() ? "other" : preset.key()));
+            item.setOnAction(e -> list.getSelectionModel().select(model.addProvider(preset)));
+            add.getItems().add(item);
+        }
         Button remove = new Button("Remove provide_r");
         remove.setId("provider-remove");
         remove.disableProperty()
@@ -99,6 +111,7 @@ final class ProvidersTab {
         formSubs.bindBidirectional(api.valueProperty(), row.apiProperty());
         grid.add(Forms.label("_API", api), 0, r);
         grid.add(api, 1, r++);
+        int httpFrom = r;
         r = Forms.field(
                 grid,
                 r,
@@ -108,6 +121,7 @@ final class ProvidersTab {
                 "like https://api.openai.com/v1",
                 URL_COLUMNS,
                 formSubs);
+        int httpTo = r;
         r = Forms.field(
                 grid,
                 r,
@@ -117,6 +131,15 @@ final class ProvidersTab {
                 "model ids, comma-separated",
                 URL_COLUMNS,
                 formSubs);
+        int extrasFrom = r;
+        r = area(
+                grid, r, "_Headers", row.headers(), "provider-headers", "Name: value, one per line; ${VAR} = variable");
+        r = area(grid, r, "_Query", row.query(), "provider-query", "name=value, one per line (Azure: api-version)");
+        CheckBox store = new CheckBox("The server _stores replies (send only what is new each turn)");
+        store.setId("provider-store");
+        formSubs.bindBidirectional(store.selectedProperty(), row.storeProperty());
+        grid.add(store, 1, r++, 2, 1);
+        int extrasTo = r;
         Button test = new Button("_Test connection");
         test.setId("provider-test");
         formSubs.bind(test.disableProperty(), row.testingProperty());
@@ -129,7 +152,40 @@ final class ProvidersTab {
         styleResult(result, row.testResultProperty().get());
         grid.add(test, 1, r);
         grid.add(result, 1, r + 1, 2, 1);
+        // Only the fields of the provider's kind show: the simulator has no URL, headers or connection to test, and
+        // only the Responses API stores replies. Reason labels keep their own visibility (shown while invalid).
+        Runnable showFieldsOfKind = () -> {
+            boolean http = row.speaksHttp();
+            for (Node node : grid.getChildren()) {
+                int at = GridPane.getRowIndex(node) == null ? 0 : GridPane.getRowIndex(node);
+                boolean ofKind = (at >= httpFrom && at < httpTo) || (at >= extrasFrom && at < extrasTo) || node == test;
+                if (ofKind && !node.visibleProperty().isBound()) {
+                    node.setVisible(http && (node != store || row.apiProperty().get() == ProviderApi.OPENAI_RESPONSES));
+                    node.setManaged(node.isVisible());
+                }
+            }
+        };
+        formSubs.listen(row.apiProperty(), kind -> showFieldsOfKind.run());
+        showFieldsOfKind.run();
         formHolder.getChildren().setAll(grid);
+    }
+
+    /** A multi-line field with its label, hint and reason; returns the row after the two used. */
+    private int area(GridPane grid, int r, String label, FieldModel field, String id, String hint) {
+        TextArea input = new TextArea();
+        input.setId(id);
+        input.setPrefColumnCount(URL_COLUMNS);
+        input.setPrefRowCount(2);
+        formSubs.bindBidirectional(input.textProperty(), field.textProperty());
+        grid.add(Forms.label(label, input), 0, r);
+        grid.add(input, 1, r);
+        Label hintLabel = new Label(hint);
+        hintLabel.getStyleClass().add("field-hint");
+        hintLabel.setWrapText(true);
+        hintLabel.setMaxWidth(220);
+        grid.add(hintLabel, 2, r);
+        grid.add(Forms.errorLabel(id + "-error", field, input, formSubs), 1, r + 1, 2, 1);
+        return r + 2;
     }
 
     private static void styleResult(Label label, String text) {

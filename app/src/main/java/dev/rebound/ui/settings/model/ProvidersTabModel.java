@@ -63,13 +63,17 @@ public final class ProvidersTabModel {
         this.fx = fx;
         this.background = background;
         this.changed = changed;
-        configured
-                .values()
-                .forEach(p -> addRow(new ProviderRow(
-                        p.key(),
-                        p.api(),
-                        p.baseUrl() == null ? "" : p.baseUrl(),
-                        p.models().stream().map(m -> m.id()).toList())));
+        configured.values().forEach(p -> {
+            JsonNode entry = originalJson.path(p.key());
+            addRow(new ProviderRow(
+                    p.key(),
+                    p.api(),
+                    p.baseUrl() == null ? "" : p.baseUrl(),
+                    String.join(", ", p.models().stream().map(m -> m.id()).toList()),
+                    ExtrasText.HEADERS.format(entry.get("headers")),
+                    ExtrasText.QUERY.format(entry.get("query")),
+                    p.store()));
+        });
         configured.keySet().stream().findFirst().ifPresent(credentialProvider::set);
         for (String provider : configured.keySet()) {
             List<Credential> usable = store.forProvider(provider);
@@ -91,6 +95,9 @@ public final class ProvidersTabModel {
         row.apiProperty().addListener((o, a, b) -> changed.run());
         row.baseUrl().textProperty().addListener((o, a, b) -> changed.run());
         row.models().textProperty().addListener((o, a, b) -> changed.run());
+        row.headers().textProperty().addListener((o, a, b) -> changed.run());
+        row.query().textProperty().addListener((o, a, b) -> changed.run());
+        row.storeProperty().addListener((o, a, b) -> changed.run());
         providers.add(row);
     }
 
@@ -101,6 +108,28 @@ public final class ProvidersTabModel {
     /** Adds an empty provider speaking OpenAI Chat Completions; returns it. */
     public ProviderRow addProvider() {
         ProviderRow row = new ProviderRow(null, ProviderApi.OPENAI_COMPLETIONS, "", List.of());
+        addRow(row);
+        changed.run();
+        return row;
+    }
+
+    /**
+     * Adds a provider of a known kind, filled in as its documentation says (a key already taken gets a number); returns
+     * it.
+     */
+    public ProviderRow addProvider(ProviderPreset preset) {
+        String key = preset.key();
+        if (!key.isEmpty()) {
+            Set<String> taken = new HashSet<>();
+            providers.forEach(p -> taken.add(p.key().text().strip()));
+            String base = key;
+            for (int n = 2; taken.contains(key); n++) {
+                key = base + n;
+            }
+        }
+        ProviderRow row = new ProviderRow(
+                null, preset.api(), preset.baseUrl(), preset.models(), preset.headers(), preset.query(), true);
+        row.key().textProperty().set(key);
         addRow(row);
         changed.run();
         return row;
@@ -214,11 +243,21 @@ public final class ProvidersTabModel {
         String api =
                 row.apiProperty().get() == null ? "" : row.apiProperty().get().toString();
         String baseUrl = row.baseUrl().text().strip();
+        List<String> modelIds = row.modelIds();
+        ExtrasText.Parsed headers = ExtrasText.HEADERS.parse(row.headers().text());
+        ExtrasText.Parsed query = ExtrasText.QUERY.parse(row.query().text());
+        if (!headers.error().isEmpty() || !query.error().isEmpty()) {
+            row.testFinished(new ConnectionTester.Result(
+                    false,
+                    "Fix the extra headers or query parameters first (" + headers.error() + query.error() + ")."));
+            return;
+        }
         row.testStarted();
         background.execute(() -> {
             ConnectionTester.Result result;
             try {
-                result = tester.test(provider, api, baseUrl, typedKey);
+                result = tester.test(new ConnectionTester.Target(
+                        provider, api, baseUrl, typedKey, modelIds, headers.values(), query.values()));
             } catch (RuntimeException e) {
                 LOG.warn("Test connection of {} failed", provider, e);
                 result = new ConnectionTester.Result(
@@ -252,6 +291,14 @@ public final class ProvidersTabModel {
                 entry.put("baseUrl", url);
             }
             entry.set("models", models(row, original));
+            extras(entry, "headers", ExtrasText.HEADERS.parse(row.headers().text()));
+            extras(entry, "query", ExtrasText.QUERY.parse(row.query().text()));
+            if (row.apiProperty().get() == ProviderApi.OPENAI_RESPONSES
+                    && !row.storeProperty().get()) {
+                entry.put("store", false);
+            } else {
+                entry.remove("store");
+            }
             wanted.set(key, entry);
         }
         if (wanted.equals(originalJson)) {
@@ -264,6 +311,18 @@ public final class ProvidersTabModel {
             }
         });
         out.setAll(wanted);
+    }
+
+    /** Sets a provider's headers or query member as typed; a text that cannot be read leaves it as it was. */
+    private static void extras(ObjectNode entry, String member, ExtrasText.Parsed parsed) {
+        if (!parsed.error().isEmpty()) {
+            return;
+        }
+        if (parsed.values().isEmpty()) {
+            entry.remove(member);
+        } else {
+            entry.set(member, ExtrasText.toJson(parsed.values()));
+        }
     }
 
     /** The typed model ids, each keeping the members it had (its context window...). */
@@ -305,14 +364,31 @@ public final class ProvidersTabModel {
                             .map(p -> p.keyPath().substring(path.length() + 1) + " " + p.message())
                             .distinct()
                             .collect(Collectors.joining("; ")));
+            row.headers().setError(extrasError(row.headers(), ExtrasText.HEADERS, problems, path + ".headers"));
+            row.query().setError(extrasError(row.query(), ExtrasText.QUERY, problems, path + ".query"));
         }
+    }
+
+    /** Why a headers or query text is wrong: it cannot be read, or the validator refused an entry. */
+    private static String extrasError(FieldModel field, ExtrasText format, Problems problems, String path) {
+        String unreadable = format.parse(field.text()).error();
+        if (!unreadable.isEmpty()) {
+            return unreadable;
+        }
+        return problems.under(path).stream()
+                .filter(FileProblem::isError)
+                .map(p -> p.keyPath().substring(path.length() + 1) + " " + p.message())
+                .distinct()
+                .collect(Collectors.joining("; "));
     }
 
     boolean valid() {
         return providers.stream()
                 .allMatch(r -> r.key().errorProperty().get().isEmpty()
                         && r.baseUrl().errorProperty().get().isEmpty()
-                        && r.models().errorProperty().get().isEmpty());
+                        && r.models().errorProperty().get().isEmpty()
+                        && r.headers().errorProperty().get().isEmpty()
+                        && r.query().errorProperty().get().isEmpty());
     }
 
     /** The credential edits as they are now; call on the FX thread. */
