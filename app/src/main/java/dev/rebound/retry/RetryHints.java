@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
@@ -23,6 +24,10 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li>{@code retry-after-ms} (milliseconds);</li>
  *   <li>{@code retry-after} (seconds, or an HTTP date);</li>
+ *   <li>a Google per-day quota ({@code quota: GenerateRequestsPerDayPerProjectPerModel-FreeTier} among the error's
+ *       qualifiers, from a {@code QuotaFailure}): the next midnight in Pacific time, when Google resets daily quotas.
+ *       Such errors carry a {@code retryDelay} of seconds that does not mean the quota is back, so it is not
+ *       believed;</li>
  *   <li>phrases in the error text ({@code Please retry in 47.4s}, {@code "retryDelay": "38s"}, {@code try again in
  *       20ms}, {@code reset after 1h2m3s}, {@code retry after 6 seconds}) and wall-clock resets ({@code limits will
  *       reset at 9:30 AM}, read by {@link WallClockResets} in the clock's zone); the longest of them wins;</li>
@@ -67,6 +72,12 @@ public final class RetryHints {
             new BodyPhrase("body:reset in", NOT_A_TRANSPORT_RESET + "\\bresets?\\s++in\\s++" + DURATION),
             new BodyPhrase("body:retryDelay", "\\bretryDelay\\\\?\"?\\s*+[:=]\\s*+\\\\?\"?" + DURATION),
             new BodyPhrase("body:wait", "\\bwait\\s++(?:for\\s++)?" + DURATION + "\\s++before\\b"));
+    /** A per-day quota named among an error's qualifiers ({@code quota: …PerDay…}), as {@code ErrorBody} writes them. */
+    private static final Pattern PER_DAY_QUOTA = Pattern.compile("\\bquota: [^)]*(?:PerDay|per_day)");
+    /** Where Google's daily quotas reset: midnight Pacific time (Gemini API rate-limit documentation). */
+    static final ZoneId GOOGLE_QUOTA_ZONE = ZoneId.of("America/Los_Angeles");
+    /** The source of a per-day quota's hint. */
+    static final String PER_DAY_QUOTA_SOURCE = "quota:per-day";
     /** The source of a hint read from a wall-clock reset in the text. */
     static final String WALL_CLOCK_SOURCE = "body:resets at";
 
@@ -94,6 +105,9 @@ public final class RetryHints {
             hint = fromHeader(failure, "retry-after", value -> retryAfter(value, now));
         }
         if (hint.isEmpty()) {
+            hint = perDayQuota(errorMessage, now);
+        }
+        if (hint.isEmpty()) {
             hint = fromText(errorMessage, now, clock.getZone());
         }
         if (!rateLimited(failure)) {
@@ -114,6 +128,19 @@ public final class RetryHints {
             hint = longest(failure, ANTHROPIC_RESETS, value -> rfc3339(value, now));
         }
         return hint;
+    }
+
+    /** The wait until Google's daily quotas reset (midnight, Pacific time) when the error names a per-day quota. */
+    private static Optional<RetryHint> perDayQuota(String errorMessage, Instant now) {
+        if (errorMessage == null || !PER_DAY_QUOTA.matcher(errorMessage).find()) {
+            return Optional.empty();
+        }
+        ZonedDateTime pacific = now.atZone(GOOGLE_QUOTA_ZONE);
+        Instant midnight = pacific.toLocalDate()
+                .plusDays(1)
+                .atStartOfDay(GOOGLE_QUOTA_ZONE)
+                .toInstant();
+        return Optional.of(new RetryHint(Duration.between(now, midnight).toMillis(), PER_DAY_QUOTA_SOURCE));
     }
 
     /** Whether the failure is a rate limit: HTTP 429, or an in-stream error whose code is 429. */

@@ -244,4 +244,20 @@ class GeminiApiTest {
         assertThat(c.kind()).isEqualTo(ErrorKind.USAGE_LIMIT);
         assertThat(c.usageLimitReason()).isEqualTo(UsageLimitReason.QUOTA);
     }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "error-429-RESOURCE_EXHAUSTED-per-day.json",
+                "error-429-RESOURCE_EXHAUSTED-per-day-and-minute.json"
+            })
+    void aPerDayQuotaWaitsUntilMidnightPacificNotForItsShortRetryDelay(String file) {
+        fixture.enqueue(error(429, fixture("gemini/" + file)));
+
+        AssistantMessage message = message();
+
+        // 2026-12-01T10:00Z is 02:00 in Los Angeles (PST): the quota is back at 08:00Z the next day.
+        assertThat(new RetryHints(WireFixture.CLOCK).parse(message.failure(), message.errorMessage()))
+                .contains(new dev.rebound.retry.RetryHint(22 * 3_600_000L, "quota:per-day"));
+    }
 }
