@@ -17,6 +17,7 @@ import dev.rebound.session.SessionFactory;
 import dev.rebound.session.SessionState;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.Settings;
+import dev.rebound.settings.SettingsSecrets;
 import dev.rebound.settings.SettingsStore;
 import dev.rebound.settings.SettingsUpdate;
 import dev.rebound.simulator.BuiltInSimulator;
@@ -215,7 +216,9 @@ public final class RpcServer {
             out.success(id, "get_last_assistant_text", data);
         });
         table.put("new_session", (id, c) -> newSession(id));
-        table.put("get_settings", (id, c) -> out.success(id, "get_settings", settings.effectiveJson()));
+        table.put(
+                "get_settings",
+                (id, c) -> out.success(id, "get_settings", SettingsSecrets.masked(settings.effectiveJson())));
         table.put("set_settings", this::setSettings);
         table.put("get_plugins", (id, c) -> out.success(id, "get_plugins", pluginList()));
         table.put("simulate", (id, c) -> out.success(id, "simulate", simulator.simulate(c)));
@@ -384,7 +387,8 @@ public final class RpcServer {
     private void applySettings(JsonNode id, String command, JsonNode patch) {
         java.util.Set<String> known =
                 settings.problems().stream().map(FileProblem::describe).collect(Collectors.toSet());
-        SettingsUpdate update = settings.update(patch);
+        // A masked secret sent back unchanged keeps the stored one (docs/rpc.md).
+        SettingsUpdate update = settings.update(SettingsSecrets.restored(patch, settings.effectiveJson()));
         if (update instanceof SettingsUpdate.Rejected rejected) {
             out.failure(
                     id,
@@ -395,7 +399,7 @@ public final class RpcServer {
                                     .collect(Collectors.joining("; ")));
             return;
         }
-        out.success(id, command, settings.effectiveJson());
+        out.success(id, command, SettingsSecrets.masked(settings.effectiveJson()));
         // New warnings of the saved settings (an unknown model in a fallback chain...) are shown, not silently kept.
         for (FileProblem warning : settings.problems()) {
             if (!known.contains(warning.describe())) {

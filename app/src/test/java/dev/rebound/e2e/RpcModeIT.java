@@ -317,6 +317,51 @@ class RpcModeIT {
     }
 
     @Test
+    void secretHeadersAreMaskedInGetSettingsAndAMaskedValueSentBackKeepsTheStoredOne() throws Exception {
+        String secret = "az-rpc-secret-0123456789";
+        Files.writeString(configDir.resolve("settings.json"), """
+                { "model": "azure/gpt-4o",
+                  "providers": {
+                    "azure": { "api": "openai-completions", "baseUrl": "%s",
+                               "models": [ { "id": "gpt-4o" } ],
+                               "headers": { "api-key": "%s", "X-Title": "Rebound" },
+                               "query": { "api-version": "2024-10-21" } } } }
+                """.formatted(
+                        server.url("/v1").toString(), secret));
+        server.enqueue(Sse.reply("hi"));
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+
+        rebound.send("{\"id\":1,\"type\":\"get_settings\"}");
+        JsonNode shown = rebound.until(f -> f.path("id").asInt() == 1, WAIT).path("data");
+        JsonNode azure = shown.path("providers").path("azure");
+        assertThat(azure.path("headers").path("api-key").asText()).isEqualTo("••••6789");
+        assertThat(azure.path("headers").path("X-Title").asText()).isEqualTo("Rebound");
+        rebound.send("{\"id\":2,\"type\":\"set_settings\",\"patch\":{\"providers\":{\"azure\":" + azure.toString()
+                + "},\"retry\":{\"maxRetries\":4}}}");
+        JsonNode saved = rebound.until(f -> f.path("id").asInt() == 2, WAIT);
+        rebound.wholeTurn("hello", WAIT);
+
+        assertThat(saved.path("success").asBoolean()).isTrue();
+        assertThat(saved.path("data")
+                        .path("providers")
+                        .path("azure")
+                        .path("headers")
+                        .path("api-key")
+                        .asText())
+                .isEqualTo("••••6789");
+        assertThat(Files.readString(configDir.resolve("settings.json")))
+                .contains(secret)
+                .contains("\"maxRetries\": 4");
+        var request = server.takeRequest(1, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(request.getHeaders().get("api-key")).isEqualTo(secret);
+        assertThat(request.getUrl().queryParameter("api-version")).isEqualTo("2024-10-21");
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        assertThat(rebound.stdout()).doesNotContain(secret);
+    }
+
+    @Test
     void anInvalidSettingsPatchIsRefusedWholeAndNothingIsWritten() throws Exception {
         writeSettings("");
         Path settings = configDir.resolve("settings.json");
