@@ -6,6 +6,7 @@ import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.json.Json;
 import dev.rebound.provider.RequestExtras;
+import dev.rebound.provider.anthropic.AnthropicMessagesWire;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.ui.settings.model.ConnectionTester;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
 final class HttpConnectionTester implements ConnectionTester {
     private static final Logger LOG = LoggerFactory.getLogger(HttpConnectionTester.class);
     static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static final String ANTHROPIC_VERSION = "2023-06-01";
+    private static final String ANTHROPIC_VERSION = AnthropicMessagesWire.VERSION;
     private static final int MAX_LISTED_MISSING = 3;
 
     private final Supplier<OkHttpClient> http;
