@@ -155,6 +155,7 @@ public final class PublishedEvents {
                     case HTTP -> FailureKind.HTTP;
                     case STREAM_ERROR -> FailureKind.STREAM_ERROR;
                     case ENVELOPE -> FailureKind.ENVELOPE;
+                    case TOO_LARGE -> FailureKind.TOO_LARGE;
                     case TRANSPORT -> FailureKind.TRANSPORT;
                     case TRUNCATED -> FailureKind.TRUNCATED;
                     case TIMEOUT -> FailureKind.TIMEOUT;

@@ -1,6 +1,7 @@
 package dev.rebound.provider;
 
 import dev.rebound.auth.Credential;
+import dev.rebound.settings.LimitSettings;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.TimeoutSettings;
 import dev.rebound.transcript.ChatMessage;
@@ -23,6 +24,7 @@ import java.util.Objects;
  *     removed like keys
  * @param conversation what the server keeps of this chat (the Responses API's stored replies), or null when the
  *     caller keeps nothing: every call then sends the whole conversation
+ * @param limits how much the reply may hold before reading stops
  */
 public record ProviderRequest(
         String messageId,
@@ -33,7 +35,8 @@ public record ProviderRequest(
         TimeoutSettings timeouts,
         List<Credential> otherCredentials,
         List<String> hiddenValues,
-        ServerConversation conversation) {
+        ServerConversation conversation,
+        LimitSettings limits) {
     public ProviderRequest {
         Objects.requireNonNull(messageId, "messageId");
         Objects.requireNonNull(provider, "provider");
@@ -42,6 +45,7 @@ public record ProviderRequest(
         Objects.requireNonNull(timeouts, "timeouts");
         otherCredentials = otherCredentials == null ? List.of() : List.copyOf(otherCredentials);
         hiddenValues = hiddenValues == null ? List.of() : List.copyOf(hiddenValues);
+        limits = limits == null ? LimitSettings.DEFAULTS : limits;
     }
 
     /** A request that keeps no server-side conversation and hides no secret but keys. */
@@ -53,7 +57,7 @@ public record ProviderRequest(
             Credential credential,
             TimeoutSettings timeouts,
             List<Credential> otherCredentials) {
-        this(messageId, provider, model, context, credential, timeouts, otherCredentials, List.of(), null);
+        this(messageId, provider, model, context, credential, timeouts, otherCredentials, List.of(), null, null);
     }
 
     /** A request that knows no other credential than its own. */
@@ -89,7 +93,8 @@ public record ProviderRequest(
                 timeouts,
                 otherCredentials,
                 hiddenValues,
-                conversation);
+                conversation,
+                limits);
     }
 
     /** This request with other timeouts. */
@@ -103,13 +108,38 @@ public record ProviderRequest(
                 replaced,
                 otherCredentials,
                 hiddenValues,
-                conversation);
+                conversation,
+                limits);
     }
 
     /** This request, keeping what the server stores of the chat in {@code state}. */
     public ProviderRequest withConversation(ServerConversation state) {
         return new ProviderRequest(
-                messageId, provider, model, context, credential, timeouts, otherCredentials, hiddenValues, state);
+                messageId,
+                provider,
+                model,
+                context,
+                credential,
+                timeouts,
+                otherCredentials,
+                hiddenValues,
+                state,
+                limits);
+    }
+
+    /** This request with other limits. */
+    public ProviderRequest withLimits(LimitSettings replaced) {
+        return new ProviderRequest(
+                messageId,
+                provider,
+                model,
+                context,
+                credential,
+                timeouts,
+                otherCredentials,
+                hiddenValues,
+                conversation,
+                replaced);
     }
 
     /** This request, also hiding {@code more} secrets. */
@@ -120,6 +150,6 @@ public record ProviderRequest(
         List<String> all = new java.util.ArrayList<>(hiddenValues);
         all.addAll(more);
         return new ProviderRequest(
-                messageId, provider, model, context, credential, timeouts, otherCredentials, all, conversation);
+                messageId, provider, model, context, credential, timeouts, otherCredentials, all, conversation, limits);
     }
 }

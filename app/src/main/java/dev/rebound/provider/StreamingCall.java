@@ -1,12 +1,14 @@
 package dev.rebound.provider;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rebound.settings.LimitSettings;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ProviderFailure;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.Call;
@@ -52,6 +54,7 @@ final class StreamingCall {
     private StreamWatchdog.Watch watch;
     private Map<String, String> responseHeaders = Map.of();
     private boolean stoppedReading;
+    private boolean replyTooLarge;
     private Throwable readFailure;
     private RuntimeException handlingFailure;
 
@@ -127,7 +130,9 @@ final class StreamingCall {
             try (response) {
                 watch.responseStarted();
                 responseHeaders = FailureHeaders.of(response.headers());
-                ResponseBody body = ResponseBodies.trackingActivity(response.body(), watch::activity);
+                LimitSettings limits = request.limits();
+                ResponseBody body = ResponseBodies.bounded(
+                        response.body(), limits.maxResponseBytes(), limits.maxEventBytes(), watch::activity);
                 if (!response.isSuccessful()) {
                     return httpError(response.code(), response.message(), body);
                 }
@@ -208,7 +213,8 @@ final class StreamingCall {
     private AssistantMessage completeResponse(ResponseBody body) {
         String text;
         try {
-            text = scrubber.scrub(ResponseBodies.readAtMost(body, MAX_COMPLETE_BODY_BYTES));
+            text = scrubber.scrub(ResponseBodies.readAtMost(
+                    body, Math.min(MAX_COMPLETE_BODY_BYTES, request.limits().maxResponseBytes())));
         } catch (IOException e) {
             readFailure = e;
             return outcome();
@@ -227,6 +233,20 @@ final class StreamingCall {
 
     /** What the stream amounts to once reading stopped, for whatever reason. */
     private AssistantMessage outcome() {
+        if (replyTooLarge) {
+            return failed(
+                    String.format(
+                            Locale.ROOT,
+                            "The reply is longer than limits.maxReplyChars (%,d characters); Rebound stopped reading it "
+                                    + "after %,d characters. Raise the limit in settings.json if such replies are "
+                                    + "expected",
+                            request.limits().maxReplyChars(),
+                            reply.characters()),
+                    failure(FailureKind.TOO_LARGE, ErrorBody.EMPTY));
+        }
+        if (readFailure instanceof ResponseBodies.TooLarge tooLarge) {
+            return failed(tooLarge.getMessage(), failure(FailureKind.TOO_LARGE, ErrorBody.EMPTY));
+        }
         if (parser.ended()) {
             return finished();
         }
@@ -330,6 +350,9 @@ final class StreamingCall {
         public void onEvent(EventSource eventSource, String id, String type, String data) {
             try {
                 if (parser.onEvent(type, scrubber.scrub(data))) {
+                    stopReading(eventSource);
+                } else if (reply.characters() > request.limits().maxReplyChars()) {
+                    replyTooLarge = true;
                     stopReading(eventSource);
                 }
             } catch (RuntimeException e) {

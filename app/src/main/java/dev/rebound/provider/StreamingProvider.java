@@ -107,7 +107,8 @@ public final class StreamingProvider implements ChatProvider {
         try {
             Parts parts = new Parts(client.get(), clock, watchdog, mapper, errorBodies);
             result = new StreamingCall(parts, wire, hiding, extras, reply, control).run();
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
+            // Also an Error (an OutOfMemoryError while reading, say): the call still ends as a failed reply.
             log.warn(
                     "Unexpected error in a call to provider {}: {}",
                     request.provider().key(),

@@ -8,7 +8,7 @@ import java.util.Optional;
  * Decides by where the call failed, for failures that carry no HTTP status or provider type: timeouts (no first byte,
  * a stalled stream, a connect timeout) and truncated streams are transient; transport failures are transient unless a
  * TLS certificate could not be verified; a stream that failed before its first event (an envelope failure) is transient
- * when its error type did not already decide; a reply that is not the protocol is terminal (a login page, a proxy speaking
+ * when its error type did not already decide; a reply over the size limits is terminal; a reply that is not the protocol is terminal (a login page, a proxy speaking
  * something else, or Rebound failing to handle the reply: repeating the request would not change it).
  */
 final class KindRules {
@@ -29,6 +29,7 @@ final class KindRules {
                                 : Classification.retry(ErrorKind.TRANSIENT, "kind:transport"));
             case ENVELOPE -> Optional.of(Classification.retry(ErrorKind.TRANSIENT, "kind:envelope"));
             case PROTOCOL -> Optional.of(Classification.terminal("kind:protocol"));
+            case TOO_LARGE -> Optional.of(Classification.terminal("kind:too_large"));
             case CONFIGURATION -> Optional.of(Classification.terminal("kind:configuration"));
             case CREDENTIALS_BLOCKED ->
                 Optional.of(Classification.usageLimit(UsageLimitReason.UNKNOWN, "kind:credentials_blocked"));

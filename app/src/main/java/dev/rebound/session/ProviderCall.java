@@ -35,7 +35,7 @@ final class ProviderCall {
     static final class Broken extends RuntimeException {
         private final transient AssistantMessage partial;
 
-        Broken(AssistantMessage partial, RuntimeException cause) {
+        Broken(AssistantMessage partial, Throwable cause) {
             super(cause);
             this.partial = partial;
         }
@@ -120,7 +120,8 @@ final class ProviderCall {
                             .filter(c -> credential == null || !c.equals(credential))
                             .toList(),
                     List.of(),
-                    context.server());
+                    context.server(),
+                    now.limits());
             return implementation.get().stream(
                     request,
                     new StreamListener() {
@@ -137,7 +138,7 @@ final class ProviderCall {
                         }
                     },
                     control);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             // A bug, not a provider's failure: the reply ends as failed with what was shown of it, so the chat and
             // its file keep the same reply (TurnLoop ends the turn).
             List<ContentBlock> shown = new ArrayList<>();

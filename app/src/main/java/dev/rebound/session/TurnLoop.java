@@ -125,25 +125,38 @@ final class TurnLoop {
             LOG.error("Turn {} failed unexpectedly", turn.id, e);
             failure = e;
         } finally {
-            if (!ended) {
-                // The retry never delivered: the failure it was to replace is what the turn leaves, as after a cancel.
-                restore(awaitingReplacement);
-                String what = failure == null ? "The turn was interrupted" : internalError(failure);
-                List<SessionEvent> closing = new ArrayList<>(attempts.abandon(turn.id, what, unjudged));
-                if (failure != null) {
-                    closing.add(new Notice(
-                            Notice.ERROR,
-                            what + ". The details are in the log; you can send your " + "message again."));
+            AssistantMessage finalMessage = last;
+            try {
+                if (!ended) {
+                    // The retry never delivered: the failure it was to replace is what the turn leaves, as after a
+                    // cancel.
+                    restore(awaitingReplacement);
+                    String what = failure == null ? "The turn was interrupted" : internalError(failure);
+                    List<SessionEvent> closing = new ArrayList<>(attempts.abandon(turn.id, what, unjudged));
+                    if (failure != null) {
+                        closing.add(new Notice(
+                                Notice.ERROR,
+                                what + ". The details are in the log; you can send your " + "message again."));
+                    }
+                    endTurn(turn, closing);
                 }
-                endTurn(turn, closing);
+                if (finalMessage == null) {
+                    finalMessage = emptyAborted(turn);
+                }
+                LOG.info(
+                        "Turn {} ended: {}{}",
+                        turn.id,
+                        finalMessage.stopReason(),
+                        finalMessage.errorMessage() == null ? "" : " (" + finalMessage.errorMessage() + ")");
+            } catch (RuntimeException | Error closingFailed) {
+                // Even closing the turn failed (memory still short, a listener throwing): the turn is released and
+                // its completion is still completed below, so the session takes the next prompt and the host is
+                // not left waiting.
+                release.accept(turn);
+                LOG.error("Turn {} could not be closed cleanly", turn.id, closingFailed);
+            } finally {
+                turn.completion.complete(new TurnOutcome(turn.id, finalMessage));
             }
-            AssistantMessage finalMessage = last != null ? last : emptyAborted(turn);
-            LOG.info(
-                    "Turn {} ended: {}{}",
-                    turn.id,
-                    finalMessage.stopReason(),
-                    finalMessage.errorMessage() == null ? "" : " (" + finalMessage.errorMessage() + ")");
-            turn.completion.complete(new TurnOutcome(turn.id, finalMessage));
         }
     }
 

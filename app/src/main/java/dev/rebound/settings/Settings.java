@@ -15,16 +15,28 @@ import java.util.Optional;
  * @param providers provider key to provider, in file order
  * @param retry the retry group
  * @param timeouts the timeouts group
+ * @param limits the limits group: how much a reply may hold
  */
 public record Settings(
         ModelRef model,
         Map<String, ModelRef> modelRoles,
         Map<String, ProviderConfig> providers,
         RetrySettings retry,
-        TimeoutSettings timeouts) {
+        TimeoutSettings timeouts,
+        LimitSettings limits) {
 
-    public static final Settings DEFAULTS =
-            new Settings(null, Map.of(), Map.of(), RetrySettings.DEFAULTS, TimeoutSettings.DEFAULTS);
+    public static final Settings DEFAULTS = new Settings(
+            null, Map.of(), Map.of(), RetrySettings.DEFAULTS, TimeoutSettings.DEFAULTS, LimitSettings.DEFAULTS);
+
+    /** Settings with the default limits. */
+    public Settings(
+            ModelRef model,
+            Map<String, ModelRef> modelRoles,
+            Map<String, ProviderConfig> providers,
+            RetrySettings retry,
+            TimeoutSettings timeouts) {
+        this(model, modelRoles, providers, retry, timeouts, LimitSettings.DEFAULTS);
+    }
 
     public Settings {
         modelRoles = modelRoles == null ? Map.of() : Map.copyOf(modelRoles);
@@ -32,6 +44,7 @@ public record Settings(
                 providers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(providers));
         retry = retry == null ? RetrySettings.DEFAULTS : retry;
         timeouts = timeouts == null ? TimeoutSettings.DEFAULTS : timeouts;
+        limits = limits == null ? LimitSettings.DEFAULTS : limits;
     }
 
     /** The provider of that key, if configured. */
@@ -55,6 +68,6 @@ public record Settings(
 
     /** A copy with another retry group. */
     public Settings withRetry(RetrySettings newRetry) {
-        return new Settings(model, modelRoles, providers, newRetry, timeouts);
+        return new Settings(model, modelRoles, providers, newRetry, timeouts, limits);
     }
 }

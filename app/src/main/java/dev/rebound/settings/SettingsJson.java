@@ -59,6 +59,11 @@ final class SettingsJson {
                 .put("connectMs", timeouts.connectMs())
                 .put("firstByteMs", timeouts.firstByteMs())
                 .put("idleMs", timeouts.idleMs());
+        LimitSettings limits = settings.limits();
+        root.putObject("limits")
+                .put("maxReplyChars", limits.maxReplyChars())
+                .put("maxEventBytes", limits.maxEventBytes())
+                .put("maxResponseBytes", limits.maxResponseBytes());
         return root;
     }
 }

@@ -95,7 +95,8 @@ public final class SettingsStore {
                 settings.modelRoles(),
                 Map.of(builtIn.key(), builtIn),
                 settings.retry(),
-                settings.timeouts());
+                settings.timeouts(),
+                settings.limits());
     }
 
     private static boolean configuresNoProviders(JsonNode fileDocument) {

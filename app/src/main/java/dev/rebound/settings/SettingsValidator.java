@@ -111,8 +111,9 @@ public final class SettingsValidator {
         Map<String, ModelRef> roles = modelRoles(document.get("modelRoles"));
         RetrySettings retry = retry(document.get("retry"));
         TimeoutSettings timeouts = timeouts(document.get("timeouts"));
+        LimitSettings limits = limits(document.get("limits"));
         plugins(document.get("plugins"));
-        return new Result(new Settings(model, roles, providers, retry, timeouts), problems);
+        return new Result(new Settings(model, roles, providers, retry, timeouts, limits), problems);
     }
 
     private Map<String, ProviderConfig> providers(JsonNode node) {
@@ -385,6 +386,17 @@ public final class SettingsValidator {
                 whole(node, "timeouts", "connectMs", 1, MAX_TIMEOUT_MS, d.connectMs()),
                 whole(node, "timeouts", "firstByteMs", 1, MAX_TIMEOUT_MS, d.firstByteMs()),
                 whole(node, "timeouts", "idleMs", 1, MAX_TIMEOUT_MS, d.idleMs()));
+    }
+
+    private LimitSettings limits(JsonNode node) {
+        LimitSettings d = LimitSettings.DEFAULTS;
+        if (!isObject(node, "limits")) {
+            return d;
+        }
+        return new LimitSettings(
+                whole(node, "limits", "maxReplyChars", 1_000, Long.MAX_VALUE / 4, d.maxReplyChars()),
+                whole(node, "limits", "maxEventBytes", 64 * 1024, Integer.MAX_VALUE, d.maxEventBytes()),
+                whole(node, "limits", "maxResponseBytes", 1024 * 1024, Long.MAX_VALUE / 4, d.maxResponseBytes()));
     }
 
     /**

@@ -20,6 +20,11 @@ public enum FailureKind {
     TIMEOUT("timeout"),
     /** The server's reply could not be understood. */
     PROTOCOL("protocol"),
+    /**
+     * The reply was larger than the {@code limits} settings allow (its text, one stream line, or the whole body after
+     * decompression): Rebound stopped reading it. Never retried: the same request would bring the same flood.
+     */
+    TOO_LARGE("too_large"),
     /** Rebound could not make the call at all (no credential, bad configuration). */
     CONFIGURATION("configuration"),
     /**

@@ -144,6 +144,33 @@ class ChatSessionTest {
     }
 
     @Test
+    void anErrorInsideAProviderCallStillEndsTheTurnWithItsEventsAndTheNextPromptIsAnswered() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        session(
+                r -> {
+                    if (calls.incrementAndGet() == 1) {
+                        throw new OutOfMemoryError("simulated: a provider flooded the heap");
+                    }
+                    return reply(r, "fine again");
+                },
+                AttemptPolicy.finishAlways());
+
+        TurnOutcome first = ((PromptResult.Accepted) session.prompt("one", null))
+                .completion()
+                .get(5, TimeUnit.SECONDS);
+        TurnOutcome second = ((PromptResult.Accepted) session.prompt("two", null))
+                .completion()
+                .get(5, TimeUnit.SECONDS);
+
+        assertThat(first.finalMessage().errorMessage()).contains("OutOfMemoryError");
+        assertThat(second.succeeded()).isTrue();
+        assertThat(events.types().subList(0, 6))
+                .containsExactly(
+                        "agent_start", "message_start", "message_end", "message_start", "message_end", "notice");
+        assertThat(events.types().get(6)).isEqualTo("agent_end");
+    }
+
+    @Test
     void aHostThatPromptsAsSoonAsItSeesTheFinalAgentEndIsAccepted() throws Exception {
         session(r -> reply(r, "x"), AttemptPolicy.finishAlways());
         List<PromptResult> fromListener = new ArrayList<>();

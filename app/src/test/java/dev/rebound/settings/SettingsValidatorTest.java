@@ -84,6 +84,45 @@ class SettingsValidatorTest {
     }
 
     @Test
+    void limitsAreReadAndValuesTooSmallToHoldAnAnswerAreRefusedWithTheirPath() throws Exception {
+        SettingsValidator.Result ok =
+                validate("{ \"limits\": { \"maxReplyChars\": 5000000, \"maxEventBytes\": 1048576 } }");
+        SettingsValidator.Result bad = validate("{ \"limits\": { \"maxReplyChars\": 10, \"maxResponseBytes\": -1 } }");
+
+        assertThat(ok.problems()).isEmpty();
+        assertThat(ok.settings().limits())
+                .isEqualTo(new LimitSettings(5_000_000, 1_048_576, LimitSettings.DEFAULTS.maxResponseBytes()));
+        assertThat(described(bad)).hasSize(2).allMatch(p -> p.startsWith("limits.max"));
+        assertThat(bad.settings().limits()).isEqualTo(LimitSettings.DEFAULTS);
+    }
+
+    @Test
+    void providerHeadersAndQueryAreReadAndEveryWrongEntryIsNamedByItsPath() throws Exception {
+        SettingsValidator.Result result = validate("""
+                { "providers": { "azure": { "api": "openai-completions", "baseUrl": "https://x.example/openai",
+                    "headers": { "api-key": { "env": "AZURE_KEY" }, "X-Title": "Rebound", "Bad Name": "x",
+                                 "Content-Type": "text/plain", "x-title": "again", "X-Num": 5,
+                                 "X-Env": { "env": "1BAD" } },
+                    "query": { "api-version": "2024-10-21" }, "store": "yes" } } }""");
+
+        ProviderConfig azure = result.settings().providers().get("azure");
+        assertThat(azure.headers())
+                .containsExactly(
+                        Map.entry("api-key", ConfigValue.fromEnv("AZURE_KEY")),
+                        Map.entry("X-Title", ConfigValue.of("Rebound")));
+        assertThat(azure.query()).containsExactly(Map.entry("api-version", ConfigValue.of("2024-10-21")));
+        assertThat(described(result))
+                .containsExactlyInAnyOrder(
+                        "providers.azure.headers[\"Bad Name\"]: is not a valid HTTP header name",
+                        "providers.azure.headers.Content-Type: is set by Rebound itself and cannot be replaced",
+                        "providers.azure.headers.x-title: repeats a header name (names are not case-sensitive)",
+                        "providers.azure.headers.X-Num: must be a string, or {\"env\": \"NAME\"} to read the value from "
+                                + "an environment variable",
+                        "providers.azure.headers.X-Env.env: must name an environment variable (letters, digits and _)",
+                        "providers.azure.store: must be true or false");
+    }
+
+    @Test
     void anEmptyDocumentGivesTheDefaults() throws Exception {
         SettingsValidator.Result result = validate("{}");
 
