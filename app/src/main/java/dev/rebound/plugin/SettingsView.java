@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 /**
  * What a plugin may read of {@code settings.json}: a deep, read-only copy as maps, lists, strings, numbers and
  * booleans, without secrets and without other plugins' sections. Removed, at any depth: every provider's
- * {@code headers} (they carry tokens); any member one of whose name's words is in {@link #SECRET_WORDS}, the words
+ * {@code headers} and {@code query} (they carry tokens, Azure's {@code sig} and {@code code}); any member one of whose name's words is in {@link #SECRET_WORDS}, the words
  * being split at camelCase humps, {@code _}, {@code -}, {@code .} and spaces, case-insensitive ({@code apiToken},
  * {@code api_key}, {@code x-api-key} go; {@code maxTokens}, {@code hotkeys}, {@code tokenizer} stay); the user name,
  * password, query and fragment of every URL-looking string value ({@code https://user:pass@proxy/v1?key=k} becomes
@@ -114,7 +114,7 @@ final class SettingsView {
         Map<String, Object> result = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> member : node.properties()) {
             String name = member.getKey();
-            if (isSecretName(name) || (provider && name.equals("headers"))) {
+            if (isSecretName(name) || (provider && (name.equals("headers") || name.equals("query")))) {
                 continue;
             }
             List<String> childPath = new ArrayList<>(path);

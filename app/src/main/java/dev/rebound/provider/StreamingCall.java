@@ -247,12 +247,13 @@ final class StreamingCall {
         if (readFailure instanceof ResponseBodies.TooLarge tooLarge) {
             return failed(tooLarge.getMessage(), failure(FailureKind.TOO_LARGE, ErrorBody.EMPTY));
         }
-        if (parser.ended()) {
-            return finished();
-        }
         if (parser.problem() != null) {
+            // Even after a stop reason: an error the provider sent after it means the reply did not end cleanly.
             StreamProblem problem = parser.problem();
             return failed(problem.message(), failure(problem.kind(), problem.error()));
+        }
+        if (parser.ended()) {
+            return finished();
         }
         if (handlingFailure != null) {
             return internalError(handlingFailure);

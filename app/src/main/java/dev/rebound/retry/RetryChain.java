@@ -28,6 +28,8 @@ final class RetryChain {
     private final Map<String, Set<String>> spent = new HashMap<>();
     /** The retry number being decided or made (retries made so far, once a decision is final). */
     int attempt;
+    /** Stale replays met in this chain: only the first is retried at once. */
+    int staleReplays;
     /** The user cancelled while no wait was pending (a retry's request was running). */
     boolean cancelRequested;
 

@@ -93,6 +93,13 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                     endChain(result.turnId(), RetryEndReason.ABORTED, AutoRetryEnd.CANCELLED_MESSAGE, message, null));
         }
         Classification c = classifier.classify(new ClassifierInput(message, message.api(), false));
+        AgentEndDecision decision = decide(result, message, c);
+        // §3 step 5: a stale replay resets the cached provider session, whatever ends up decided (retries off, the
+        // chain exhausted): a dead previous_response_id must not fail every later turn too.
+        return c.kind() == ErrorKind.STALE_REPLAY ? decision.withServerStateReset() : decision;
+    }
+
+    private AgentEndDecision decide(AttemptResult result, AssistantMessage message, Classification c) {
         if (chain != null && chain.cancelRequested && c.verdict() == Classification.Verdict.RETRY) {
             // Cancel Retry arrived while this retry's request was running: no further attempt starts.
             return new AgentEndDecision.Finish(endChain(
@@ -145,7 +152,10 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
         }
         List<SessionEvent> events = new ArrayList<>();
         OptionalLong hint = hintOf(failed);
-        long delay = c.kind() == ErrorKind.STALE_REPLAY ? 0 : Backoff.delay(s.baseDelayMs(), attempt, random);
+        // §3 step 5: the first stale replay of a chain goes again at once, with the whole conversation; a server that
+        // is still "stale" after that is not helped by hurrying, so later ones back off like any failure.
+        boolean firstStale = c.kind() == ErrorKind.STALE_REPLAY && chain.staleReplays++ == 0;
+        long delay = firstStale ? 0 : Backoff.delay(s.baseDelayMs(), attempt, random);
         boolean switched = false;
         boolean waitDecided = false;
 
@@ -172,7 +182,11 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                 }
             }
         }
-        if (!switched && s.modelFallback() && c.kind() != ErrorKind.REASONLESS_ABORT) {
+        // Neither a reasonless abort nor a stale replay says anything against the model: no fallback, no cooldown.
+        if (!switched
+                && s.modelFallback()
+                && c.kind() != ErrorKind.REASONLESS_ABORT
+                && c.kind() != ErrorKind.STALE_REPLAY) {
             switched = applyFallback(failed, c, hint, events);
         }
         if (c.kind() == ErrorKind.REFUSAL && !switched) {
@@ -220,8 +234,7 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                 c.rule(),
                 failed.errorMessage());
         pending = new Pending(turnId, attempt, timer.start(delay));
-        // §3 step 5: a stale replay resets the cached provider session (the previous response id) before the retry.
-        return new AgentEndDecision.Retry(events, pending, c.kind() == ErrorKind.STALE_REPLAY);
+        return new AgentEndDecision.Retry(events, pending);
     }
 
     /** A usage limit that ends the chain before step 6 still blocks its key (issue 18: the last key of a chain). */

@@ -14,24 +14,42 @@ public sealed interface AgentEndDecision {
     boolean willRetry();
 
     /**
+     * Whether the failed provider's server no longer knows what it was told (a stale replay): the session forgets the
+     * ids it kept for that provider, so the next call, retry or not, sends the whole conversation.
+     */
+    boolean resetServerState();
+
+    /** This decision, also resetting the server's state. */
+    AgentEndDecision withServerStateReset();
+
+    /**
      * The turn is over. The session marks it finished, emits {@code events} (e.g. {@code auto_retry_end}), then the
      * final {@code agent_end{willRetry:false}}.
      */
-    record Finish(List<SessionEvent> events) implements AgentEndDecision {
+    record Finish(List<SessionEvent> events, boolean resetServerState) implements AgentEndDecision {
         public Finish {
             events = List.copyOf(events);
+        }
+
+        /** A finish that keeps the server's state. */
+        public Finish(List<SessionEvent> events) {
+            this(events, false);
         }
 
         @Override
         public boolean willRetry() {
             return false;
         }
+
+        @Override
+        public AgentEndDecision withServerStateReset() {
+            return new Finish(events, true);
+        }
     }
 
     /**
      * Continue the turn. The session removes the failed message from the runtime context (keeping it in history,
-     * marked retried), forgets what the failed provider's server was said to keep when {@code resetServerState} (a
-     * stale replay: the next call sends the whole conversation), emits {@code agent_end{willRetry:true}}, then
+     * marked retried), emits {@code agent_end{willRetry:true}}, then
      * {@code events} (e.g. {@code auto_retry_start}), then waits on {@link ScheduledRetry#awaitDue()}.
      */
     record Retry(List<SessionEvent> events, ScheduledRetry retry, boolean resetServerState)
@@ -48,6 +66,11 @@ public sealed interface AgentEndDecision {
         @Override
         public boolean willRetry() {
             return true;
+        }
+
+        @Override
+        public AgentEndDecision withServerStateReset() {
+            return new Retry(events, retry, true);
         }
     }
 

@@ -87,6 +87,11 @@ final class TurnLoop {
                 AgentEndDecision decision =
                         attempts.onAgentEnd(new AttemptResult(turn.id, attempt, last, turn.userAborted));
                 unjudged = null;
+                if (decision.resetServerState()) {
+                    // A stale replay: the server no longer knows what it was told; the next call sends everything,
+                    // whether it is this turn's retry or the next turn.
+                    context.server().forget(last.provider());
+                }
                 if (decision instanceof AgentEndDecision.Finish finish) {
                     endTurn(turn, finish.events());
                     ended = true;
@@ -95,10 +100,6 @@ final class TurnLoop {
                 AgentEndDecision.Retry retry = (AgentEndDecision.Retry) decision;
                 awaitingReplacement = last;
                 context.remove(last.id());
-                if (retry.resetServerState()) {
-                    // A stale replay: the server no longer knows what it was told; the retry sends everything.
-                    context.server().forget(last.provider());
-                }
                 history.markRetried(last.id(), true);
                 events.emit(turn, new AgentEnd(turn.id, true));
                 events.record(turn, retry.events());

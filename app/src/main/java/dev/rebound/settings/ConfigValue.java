@@ -11,16 +11,16 @@ import java.util.regex.Pattern;
  * "https://example.org"}) or named by an environment variable ({@code "api-key": {"env": "AZURE_OPENAI_KEY"}}).
  *
  * <p>A value named by an environment variable is a secret, and so is a written value whose name says it is one
- * ({@code api-key}, {@code Authorization}, {@code x-goog-api-key}, {@code sig}, anything with key, token, secret,
- * password or auth in it): secrets are masked wherever settings are shown or returned and removed from every text a
+ * ({@code api-key}, {@code Authorization}, {@code Cookie}, {@code x-goog-api-key}, {@code sig}, {@code code}, anything
+ * with key, token, secret, password, auth, signature, credential, cookie or session in it): secrets are masked wherever settings are shown or returned and removed from every text a
  * provider sends back.
  *
  * @param literal the value as written, or null when an environment variable holds it
  * @param env the name of the environment variable holding it, or null
  */
 public record ConfigValue(String literal, String env) {
-    private static final Pattern SECRET_NAME =
-            Pattern.compile("(?i).*(key|token|secret|password|passwd|auth|signature|credential).*|sig|code");
+    private static final Pattern SECRET_NAME = Pattern.compile(
+            "(?i).*(key|token|secret|password|passwd|auth|signature|credential|cookie|session).*|sig|code");
 
     public ConfigValue {
         if ((literal == null) == (env == null)) {

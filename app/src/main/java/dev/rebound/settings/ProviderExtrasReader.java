@@ -73,9 +73,12 @@ final class ProviderExtrasReader {
         return result;
     }
 
-    boolean store(JsonNode node, String path) {
+    boolean store(JsonNode node, String path, ProviderApi api) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return true;
+        }
+        if (api != null && api != ProviderApi.OPENAI_RESPONSES) {
+            problems.add(FileProblem.warning(path, "is only used by openai-responses providers; it is ignored here"));
         }
         if (!node.isBoolean()) {
             problems.add(FileProblem.error(path, "must be true or false"));
@@ -98,8 +101,9 @@ final class ProviderExtrasReader {
     private ConfigValue value(JsonNode node, String path, boolean header) {
         if (node.isTextual()) {
             String text = node.textValue();
-            if (header && (text.indexOf('\r') >= 0 || text.indexOf('\n') >= 0)) {
-                problems.add(FileProblem.error(path, "a header value cannot hold a line break"));
+            if (header && !text.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f))) {
+                problems.add(FileProblem.error(
+                        path, "a header value must be printable ASCII (no line breaks, no accented letters)"));
                 return null;
             }
             return ConfigValue.of(text);

@@ -33,18 +33,18 @@ public final class SettingsSecrets {
     /** A copy of {@code settings} with every provider secret masked. */
     public static ObjectNode masked(ObjectNode settings) {
         ObjectNode copy = settings.deepCopy();
-        forEachProvider(
-                copy,
-                (provider, stored) -> {
-                    maskMember(provider, "headers");
-                    maskMember(provider, "query");
-                    JsonNode url = provider.get("baseUrl");
-                    if (url != null && url.isTextual()) {
-                        provider.put("baseUrl", maskUrl(url.textValue()));
-                    }
-                },
-                null);
+        forEachProvider(copy, (provider, stored) -> maskProvider(provider), null);
         return copy;
+    }
+
+    /** Masks the secrets of one provider entry, in place. */
+    public static void maskProvider(ObjectNode provider) {
+        maskMember(provider, "headers");
+        maskMember(provider, "query");
+        JsonNode url = provider.get("baseUrl");
+        if (url != null && url.isTextual()) {
+            provider.put("baseUrl", maskUrl(url.textValue()));
+        }
     }
 
     /**
@@ -62,23 +62,35 @@ public final class SettingsSecrets {
         forEachProvider(
                 copy,
                 (provider, before) -> {
-                    if (before == null) {
-                        return;
-                    }
-                    restoreMember(provider, before, "headers");
-                    restoreMember(provider, before, "query");
-                    JsonNode url = provider.get("baseUrl");
-                    JsonNode storedUrl = before.get("baseUrl");
-                    if (url != null
-                            && url.isTextual()
-                            && storedUrl != null
-                            && storedUrl.isTextual()
-                            && url.textValue().equals(maskUrl(storedUrl.textValue()))) {
-                        provider.put("baseUrl", storedUrl.textValue());
+                    if (before != null) {
+                        restoreProvider(provider, before);
                     }
                 },
                 stored);
         return copy;
+    }
+
+    /**
+     * Puts the stored secrets back into one provider entry, in place, where it holds their masks unchanged.
+     *
+     * @param provider the entry as edited
+     * @param stored the same provider's entry as stored, unmasked
+     */
+    public static void restoreProvider(ObjectNode provider, JsonNode stored) {
+        if (stored == null || !stored.isObject()) {
+            return;
+        }
+        restoreMember(provider, (ObjectNode) stored, "headers");
+        restoreMember(provider, (ObjectNode) stored, "query");
+        JsonNode url = provider.get("baseUrl");
+        JsonNode storedUrl = stored.get("baseUrl");
+        if (url != null
+                && url.isTextual()
+                && storedUrl != null
+                && storedUrl.isTextual()
+                && url.textValue().equals(maskUrl(storedUrl.textValue()))) {
+            provider.put("baseUrl", storedUrl.textValue());
+        }
     }
 
     private interface ProviderVisitor {

@@ -153,7 +153,7 @@ public final class SettingsValidator {
         ProviderExtrasReader extras = new ProviderExtrasReader(problems);
         Map<String, ConfigValue> headers = extras.headers(node.get("headers"), KeyPath.child(path, "headers"));
         Map<String, ConfigValue> query = extras.query(node.get("query"), KeyPath.child(path, "query"));
-        boolean store = extras.store(node.get("store"), KeyPath.child(path, "store"));
+        boolean store = extras.store(node.get("store"), KeyPath.child(path, "store"), api);
         return api != null && baseUrlValid
                 ? new ProviderConfig(key, api, baseUrl, models, headers, query, store)
                 : null;

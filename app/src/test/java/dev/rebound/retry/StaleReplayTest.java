@@ -10,6 +10,10 @@ import dev.rebound.event.AutoRetryEnd;
 import dev.rebound.event.AutoRetryStart;
 import dev.rebound.event.ErrorKind;
 import dev.rebound.event.SessionEvent;
+import dev.rebound.expiry.ExpiryStore;
+import dev.rebound.fallback.ChainFallback;
+import dev.rebound.fallback.FallbackChains;
+import dev.rebound.fallback.ModelCooldowns;
 import dev.rebound.json.Json;
 import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.StreamWatchdog;
@@ -17,6 +21,7 @@ import dev.rebound.provider.StreamingProvider;
 import dev.rebound.provider.openai.ResponsesWire;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.PromptResult;
+import dev.rebound.session.SessionModel;
 import dev.rebound.session.TurnOutcome;
 import dev.rebound.settings.ModelConfig;
 import dev.rebound.settings.ProviderApi;
@@ -26,6 +31,7 @@ import dev.rebound.settings.Settings;
 import dev.rebound.testing.MutableClock;
 import dev.rebound.transcript.ModelRef;
 import dev.rebound.transcript.StopReason;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +44,8 @@ import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -48,6 +56,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class StaleReplayTest {
     private static final ModelRef MODEL = new ModelRef("openai", "gpt-4.1");
+    private static final ModelRef FALLBACK = new ModelRef("openai", "gpt-4.1-mini");
+    private final AtomicInteger ids = new AtomicInteger();
 
     private final MockWebServer server = new MockWebServer();
     private final ScheduledExecutorService scheduler = StreamWatchdog.newScheduler();
@@ -56,25 +66,43 @@ class StaleReplayTest {
     private final List<SessionEvent> events = new CopyOnWriteArrayList<>();
     private ChatSession session;
 
+    @TempDir
+    Path dir;
+
     @BeforeEach
     void start() throws Exception {
         server.start();
+        start(RetrySettings.DEFAULTS);
+    }
+
+    /** (Re)starts the session with these retry settings; a fallback chain names {@link #FALLBACK}. */
+    private void start(RetrySettings retry) {
+        if (session != null) {
+            session.close();
+        }
         ProviderConfig openai = new ProviderConfig(
                 "openai",
                 ProviderApi.OPENAI_RESPONSES,
                 server.url("/v1").toString(),
-                List.of(new ModelConfig(MODEL.id(), null)));
-        RetrySettings retry = RetrySettings.DEFAULTS;
+                List.of(new ModelConfig(MODEL.id(), null), new ModelConfig(FALLBACK.id(), null)));
         Settings settings = new Settings(MODEL, Map.of(), Map.of("openai", openai), retry, null);
+        SessionModel model = new SessionModel(MODEL);
         RetryEngine engine = RetryEngine.builder()
                 .settings(() -> retry)
                 .clock(clock)
                 .random(new EngineHarness.FixedRandom(0.5, 0))
                 .timer(timer)
+                .fallback(new ChainFallback(
+                        () -> settings,
+                        model,
+                        new ModelCooldowns(ExpiryStore.open(dir.resolve("cooldowns.json"), clock)),
+                        clock,
+                        new EngineHarness.FixedRandom(0.5, 0),
+                        FallbackChains.DEFAULT,
+                        m -> true))
                 .build();
         StreamingProvider responses = new StreamingProvider(
                 new ResponsesWire(), HttpClients.newSharedClient(), clock, new StreamWatchdog(scheduler));
-        AtomicInteger ids = new AtomicInteger();
         session = ChatSession.builder()
                 .sessionId("chat-1")
                 .settings(() -> settings)
@@ -82,7 +110,7 @@ class StaleReplayTest {
                 .retryEngine(engine)
                 .clock(clock)
                 .ids(() -> "id-" + ids.incrementAndGet())
-                .model(MODEL)
+                .sessionModel(model)
                 .build();
         session.subscribe(events::add);
     }
@@ -145,17 +173,107 @@ class StaleReplayTest {
         assertThat(events).anySatisfy(e -> assertThat(e).isInstanceOf(AutoRetryEnd.class));
     }
 
-    @ParameterizedTest(name = "store {0}")
-    @ValueSource(booleans = {false})
-    void withStoreOffEveryTurnSendsTheWholeConversationAndNothingIsChained(boolean store) throws Exception {
+    private static RetrySettings retry(boolean enabled, Map<String, List<String>> chains) {
+        RetrySettings d = RetrySettings.DEFAULTS;
+        return new RetrySettings(
+                enabled,
+                d.maxRetries(),
+                d.baseDelayMs(),
+                d.maxDelayMs(),
+                d.maxElapsedMs(),
+                true,
+                chains,
+                d.fallbackRevertPolicy(),
+                d.refusalPinMs());
+    }
+
+    private List<JsonNode> bodies(int count) throws Exception {
+        List<JsonNode> out = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            RecordedRequest request = server.takeRequest(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(request).as("request %d of %d", i + 1, count).isNotNull();
+            out.add(body(request));
+        }
+        return out;
+    }
+
+    @Test
+    void withRetriesOffAStaleReplayStillMakesTheNextTurnSendTheWholeConversation() throws Exception {
+        start(retry(false, Map.of()));
+        server.enqueue(eventStream(fixture("openai-responses/stream-text.sse")));
+        server.enqueue(error(400, fixture("openai-responses/error-400-previous_response_not_found.json")));
+        server.enqueue(eventStream(fixture("openai-responses/stream-text.sse")));
+
+        prompt("First question");
+        TurnOutcome failed = prompt("Second question");
+        prompt("Third question");
+
+        List<JsonNode> sent = bodies(3);
+        assertThat(failed.finalMessage().stopReason()).isEqualTo(StopReason.ERROR);
+        assertThat(sent.get(1).has("previous_response_id")).isTrue();
+        assertThat(sent.get(2).has("previous_response_id")).isFalse();
+        assertThat(sent.get(2).get("input"))
+                .as("first question, its answer, the second question (its failed reply is not sent), the third")
+                .hasSize(4);
+    }
+
+    @Test
+    void aStaleReplayIsRetriedOnTheSameModelNeverByFallbackAndTheNextTurnChainsOnTheReplayedAnswer() throws Exception {
+        start(retry(true, Map.of("default", List.of(FALLBACK.selector()))));
+        server.enqueue(eventStream(fixture("openai-responses/stream-text.sse")));
+        server.enqueue(error(400, fixture("openai-responses/error-400-previous_response_not_found.json")));
+        server.enqueue(eventStream(fixture("openai-responses/stream-reasoning.sse")));
+        server.enqueue(eventStream(fixture("openai-responses/stream-text.sse")));
+
+        prompt("First question");
+        prompt("Second question");
+        prompt("Third question");
+
+        List<JsonNode> sent = bodies(4);
+        assertThat(sent).extracting(b -> b.get("model").asText()).containsOnly(MODEL.id());
+        assertThat(events).noneMatch(e -> e.type().startsWith("retry_fallback"));
+        assertThat(sent.get(3).get("previous_response_id").asText())
+                .as("the replayed answer's own id")
+                .isEqualTo("resp_68b5ebab461881969ed94149372c2a530698ecbf1b9f2704");
+        assertThat(sent.get(3).get("input")).hasSize(1);
+    }
+
+    @Test
+    void aServerThatForgetsTwiceIsNoLongerAskedToRemember() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            server.enqueue(eventStream(fixture("openai-responses/stream-text.sse")));
+            server.enqueue(error(400, fixture("openai-responses/error-400-unsupported_parameter-zdr.json")));
+        }
+        for (int i = 0; i < 2; i++) {
+            server.enqueue(eventStream(fixture("openai-responses/stream-text.sse")));
+        }
+
+        prompt("one");
+        prompt("two");
+        prompt("three");
+        prompt("four");
+
+        // one; two (chained, forgotten, replayed whole); three (chained again, forgotten again, replayed); four.
+        List<JsonNode> sent = bodies(6);
+        assertThat(sent.get(1).has("previous_response_id")).isTrue();
+        assertThat(sent.get(2).has("previous_response_id")).isFalse();
+        assertThat(sent.get(3).has("previous_response_id"))
+                .as("chained again after one reset")
+                .isTrue();
+        assertThat(sent.get(4).has("previous_response_id")).isFalse();
+        assertThat(sent.get(5).has("previous_response_id")).as("not after two").isFalse();
+        assertThat(sent.get(5).get("input")).hasSize(7);
+    }
+
+    @Test
+    void withStoreOffEveryTurnSendsTheWholeConversationAndNothingIsChained() throws Exception {
         session.close();
-        events.clear();
         ProviderConfig openai = new ProviderConfig(
                         "openai",
                         ProviderApi.OPENAI_RESPONSES,
                         server.url("/v1").toString(),
                         List.of(new ModelConfig(MODEL.id(), null)))
-                .withStore(store);
+                .withStore(false);
         Settings settings = new Settings(MODEL, Map.of(), Map.of("openai", openai), RetrySettings.DEFAULTS, null);
         StreamingProvider responses = new StreamingProvider(
                 new ResponsesWire(), HttpClients.newSharedClient(), clock, new StreamWatchdog(scheduler));

@@ -102,7 +102,7 @@ class SettingsValidatorTest {
                 { "providers": { "azure": { "api": "openai-completions", "baseUrl": "https://x.example/openai",
                     "headers": { "api-key": { "env": "AZURE_KEY" }, "X-Title": "Rebound", "Bad Name": "x",
                                  "Content-Type": "text/plain", "x-title": "again", "X-Num": 5,
-                                 "X-Env": { "env": "1BAD" } },
+                                 "X-Env": { "env": "1BAD" }, "X-Accented": "Café" },
                     "query": { "api-version": "2024-10-21" }, "store": "yes" } } }""");
 
         ProviderConfig azure = result.settings().providers().get("azure");
@@ -119,6 +119,9 @@ class SettingsValidatorTest {
                         "providers.azure.headers.X-Num: must be a string, or {\"env\": \"NAME\"} to read the value from "
                                 + "an environment variable",
                         "providers.azure.headers.X-Env.env: must name an environment variable (letters, digits and _)",
+                        "providers.azure.headers.X-Accented: a header value must be printable ASCII (no line breaks, no "
+                                + "accented letters)",
+                        "providers.azure.store: is only used by openai-responses providers; it is ignored here",
                         "providers.azure.store: must be true or false");
     }
 

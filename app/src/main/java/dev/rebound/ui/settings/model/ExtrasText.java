@@ -48,7 +48,7 @@ final class ExtrasText {
             JsonNode value = entry.getValue();
             String text = value.isObject() && value.has("env")
                     ? "${" + value.path("env").asText() + "}"
-                    : value.asText();
+                    : value.asText().startsWith("${") ? "$" + value.asText() : value.asText();
             lines.add(entry.getKey() + (separator == ':' ? ": " : "=") + text);
         });
         return String.join("\n", lines);
@@ -73,7 +73,11 @@ final class ExtrasText {
             String name = line.substring(0, at).strip();
             String value = line.substring(at + 1).strip();
             Matcher variable = VARIABLE.matcher(value);
-            values.put(name, variable.matches() ? ConfigValue.fromEnv(variable.group(1)) : ConfigValue.of(value));
+            if (variable.matches()) {
+                values.put(name, ConfigValue.fromEnv(variable.group(1)));
+            } else {
+                values.put(name, ConfigValue.of(value.startsWith("$${") ? value.substring(1) : value));
+            }
         }
         return new Parsed(values, "");
     }

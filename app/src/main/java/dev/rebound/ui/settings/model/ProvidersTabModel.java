@@ -11,6 +11,7 @@ import dev.rebound.auth.Secret;
 import dev.rebound.files.FileProblem;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
+import dev.rebound.settings.SettingsSecrets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -64,11 +65,15 @@ public final class ProvidersTabModel {
         this.background = background;
         this.changed = changed;
         configured.values().forEach(p -> {
-            JsonNode entry = originalJson.path(p.key());
+            // Secrets are shown masked, as RPC shows them; a mask left unchanged keeps the stored secret on save.
+            ObjectNode entry = originalJson.path(p.key()).isObject()
+                    ? ((ObjectNode) originalJson.get(p.key())).deepCopy()
+                    : JsonNodeFactory.instance.objectNode();
+            SettingsSecrets.maskProvider(entry);
             addRow(new ProviderRow(
                     p.key(),
                     p.api(),
-                    p.baseUrl() == null ? "" : p.baseUrl(),
+                    p.baseUrl() == null ? "" : entry.path("baseUrl").asText(p.baseUrl()),
                     String.join(", ", p.models().stream().map(m -> m.id()).toList()),
                     ExtrasText.HEADERS.format(entry.get("headers")),
                     ExtrasText.QUERY.format(entry.get("query")),
@@ -299,6 +304,7 @@ public final class ProvidersTabModel {
             } else {
                 entry.remove("store");
             }
+            SettingsSecrets.restoreProvider(entry, original);
             wanted.set(key, entry);
         }
         if (wanted.equals(originalJson)) {
@@ -310,7 +316,28 @@ public final class ProvidersTabModel {
                 out.putNull(member.getKey());
             }
         });
-        out.setAll(wanted);
+        // A merge patch keeps what it does not mention: whatever a kept provider no longer has (a removed header, the
+        // store flag, a cleared base URL) is written as null, so that it is removed from the file.
+        wanted.properties()
+                .forEach(member ->
+                        out.set(member.getKey(), withRemovals(originalJson.get(member.getKey()), member.getValue())));
+    }
+
+    /** {@code wanted} with a null for every member {@code before} had and {@code wanted} lacks, at every depth. */
+    private static JsonNode withRemovals(JsonNode before, JsonNode wanted) {
+        if (before == null || !before.isObject() || !wanted.isObject()) {
+            return wanted;
+        }
+        ObjectNode out = ((ObjectNode) wanted).deepCopy();
+        before.properties().forEach(member -> {
+            JsonNode now = out.get(member.getKey());
+            if (now == null) {
+                out.putNull(member.getKey());
+            } else {
+                out.set(member.getKey(), withRemovals(member.getValue(), now));
+            }
+        });
+        return out;
     }
 
     /** Sets a provider's headers or query member as typed; a text that cannot be read leaves it as it was. */
