@@ -23,9 +23,6 @@ import java.util.Optional;
  * </ul>
  */
 final class FaultResponses {
-    /** A response to send: status, headers, JSON body. */
-    record ErrorResponse(int status, Map<String, String> headers, String body) {}
-
     private final ObjectMapper mapper;
     private final Clock clock;
 

@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,7 +50,8 @@ public final class SimulatorServer implements AutoCloseable {
     private final ExecutorService executor;
     private final FaultScript faults;
     private final FaultResponses responses;
-    private final CompletionResponder responder;
+    private final ChatCompletionsDialect chatCompletions;
+    private final ReplyResponder responder;
     private final ObjectMapper mapper = Json.newMapper();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicInteger active = new AtomicInteger();
@@ -88,8 +90,8 @@ public final class SimulatorServer implements AutoCloseable {
         this.executor = executor;
         this.faults = faults;
         this.responses = new FaultResponses(mapper, clock);
-        this.responder =
-                new CompletionResponder(mapper, new ReplyComposer(config.seed()), new StreamPacer(ticker), clock);
+        this.chatCompletions = new ChatCompletionsDialect(mapper, clock, responses);
+        this.responder = new ReplyResponder(new ReplyComposer(config.seed()), new StreamPacer(ticker));
         this.tokensPerSecond = config.tokensPerSecond();
     }
 
@@ -187,10 +189,9 @@ public final class SimulatorServer implements AutoCloseable {
             if ("GET".equals(method) && "/v1/models".equals(path)) {
                 sendJson(exchange, 200, Map.of(), models());
             } else if ("POST".equals(method) && "/v1/chat/completions".equals(path)) {
-                completion(exchange);
+                reply(exchange, chatCompletions);
             } else {
-                FaultResponses.ErrorResponse notFound = responses.notFound(method, path);
-                sendJson(exchange, notFound.status(), notFound.headers(), notFound.body());
+                send(exchange, responses.notFound(method, path));
             }
         } catch (IOException e) {
             LOG.debug("Simulator: the client went away ({})", e.toString());
@@ -215,28 +216,28 @@ public final class SimulatorServer implements AutoCloseable {
         return root.toString();
     }
 
-    private void completion(HttpExchange exchange) throws IOException, InterruptedException {
+    private void reply(HttpExchange exchange, WireDialect dialect) throws IOException, InterruptedException {
         long number = requests.incrementAndGet();
-        String requestId = "req_sim_" + number;
         JsonNode body;
         try {
             body = mapper.readTree(exchange.getRequestBody().readAllBytes());
         } catch (JacksonException e) {
             body = null;
         }
-        if (body == null || !body.isObject() || !body.path("messages").isArray()) {
-            FaultResponses.ErrorResponse bad = responses.badRequest("The request body must be a JSON object with a "
-                    + "\"messages\" array (OpenAI Chat Completions format).");
-            sendJson(exchange, bad.status(), bad.headers(), bad.body());
-            return;
+        var incoming = new WireDialect.Incoming(exchange.getRequestURI(), exchange.getRequestHeaders(), body, number);
+        switch (dialect.read(incoming)) {
+            case WireDialect.Reading.Refused refused -> send(exchange, refused.response());
+            case WireDialect.Reading.Accepted accepted -> answer(exchange, dialect, accepted.request());
         }
-        String key = bearer(exchange.getRequestHeaders().getFirst("Authorization"));
-        FaultStep step = faults.take(key);
-        String model = body.path("model").asText(MODEL_ID);
+    }
+
+    private void answer(HttpExchange exchange, WireDialect dialect, ReplyRequest request)
+            throws IOException, InterruptedException {
+        FaultStep step = faults.take(request.key());
         LOG.debug(
                 "Simulator: request {} for {} gets {}",
-                number,
-                model,
+                request.number(),
+                request.model(),
                 step.fault().name());
         Fault fault = step.fault();
         if (fault instanceof Fault.ResetBeforeHeaders) {
@@ -244,20 +245,19 @@ public final class SimulatorServer implements AutoCloseable {
         }
         CountDownLatch clientGone = connections.gone(exchange.getRemoteAddress());
         if (fault instanceof Fault.Delay delay && clientGone.await(delay.ms(), TimeUnit.MILLISECONDS)) {
-            LOG.debug("Simulator: request {} ends its delay, the client left", number);
+            LOG.debug("Simulator: request {} ends its delay, the client left", request.number());
             return;
         }
-        var error = responses.of(fault, model, key, requestId);
+        Optional<ErrorResponse> error = dialect.error(fault, request);
         if (error.isPresent()) {
-            sendJson(
-                    exchange,
-                    error.get().status(),
-                    error.get().headers(),
-                    error.get().body());
+            send(exchange, error.get());
             return;
         }
-        CompletionRequest request = new CompletionRequest(body, model, requestId, number);
-        responder.respond(exchange, request, fault, tokensPerSecond, clientGone);
+        responder.respond(exchange, dialect.format(request), request, fault, tokensPerSecond, clientGone);
+    }
+
+    private static void send(HttpExchange exchange, ErrorResponse response) throws IOException {
+        sendJson(exchange, response.status(), response.headers(), response.body());
     }
 
     private static void sendJson(HttpExchange exchange, int status, Map<String, String> headers, String json)
