@@ -51,6 +51,7 @@ public final class SimulatorServer implements AutoCloseable {
     private final FaultScript faults;
     private final FaultResponses responses;
     private final ChatCompletionsDialect chatCompletions;
+    private final AnthropicDialect anthropic;
     private final ReplyResponder responder;
     private final ObjectMapper mapper = Json.newMapper();
     private final AtomicLong requests = new AtomicLong();
@@ -91,6 +92,7 @@ public final class SimulatorServer implements AutoCloseable {
         this.faults = faults;
         this.responses = new FaultResponses(mapper, clock);
         this.chatCompletions = new ChatCompletionsDialect(mapper, clock, responses);
+        this.anthropic = new AnthropicDialect(mapper, clock);
         this.responder = new ReplyResponder(new ReplyComposer(config.seed()), new StreamPacer(ticker));
         this.tokensPerSecond = config.tokensPerSecond();
     }
@@ -188,8 +190,8 @@ public final class SimulatorServer implements AutoCloseable {
             String method = exchange.getRequestMethod();
             if ("GET".equals(method) && "/v1/models".equals(path)) {
                 sendJson(exchange, 200, Map.of(), models());
-            } else if ("POST".equals(method) && "/v1/chat/completions".equals(path)) {
-                reply(exchange, chatCompletions);
+            } else if ("POST".equals(method) && dialect(path) != null) {
+                reply(exchange, dialect(path));
             } else {
                 send(exchange, responses.notFound(method, path));
             }
@@ -203,6 +205,15 @@ public final class SimulatorServer implements AutoCloseable {
             exchange.close();
             active.decrementAndGet();
         }
+    }
+
+    /** The dialect that answers a POST to {@code path}, or null. */
+    private WireDialect dialect(String path) {
+        return switch (path) {
+            case "/v1/chat/completions" -> chatCompletions;
+            case "/v1/messages" -> anthropic;
+            default -> null;
+        };
     }
 
     private String models() {
