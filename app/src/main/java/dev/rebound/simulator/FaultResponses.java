@@ -134,7 +134,8 @@ final class FaultResponses {
         return new ErrorResponse(429, Map.of("retry-after", Long.toString(fault.resetsInSeconds())), root.toString());
     }
 
-    private ErrorResponse openAi(
+    /** An error in OpenAI's shape: {@code {"error":{"message","type","param","code"}}}. */
+    ErrorResponse openAi(
             int status, Map<String, String> headers, String message, String type, String param, String code) {
         ObjectNode root = mapper.createObjectNode();
         ObjectNode error = root.putObject("error").put("message", message).put("type", type);

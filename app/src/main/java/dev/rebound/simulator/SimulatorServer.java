@@ -52,6 +52,7 @@ public final class SimulatorServer implements AutoCloseable {
     private final FaultResponses responses;
     private final ChatCompletionsDialect chatCompletions;
     private final AnthropicDialect anthropic;
+    private final ResponsesDialect openAiResponses;
     private final ReplyResponder responder;
     private final ObjectMapper mapper = Json.newMapper();
     private final AtomicLong requests = new AtomicLong();
@@ -93,6 +94,7 @@ public final class SimulatorServer implements AutoCloseable {
         this.responses = new FaultResponses(mapper, clock);
         this.chatCompletions = new ChatCompletionsDialect(mapper, clock, responses);
         this.anthropic = new AnthropicDialect(mapper, clock);
+        this.openAiResponses = new ResponsesDialect(mapper, clock, responses);
         this.responder = new ReplyResponder(new ReplyComposer(config.seed()), new StreamPacer(ticker));
         this.tokensPerSecond = config.tokensPerSecond();
     }
@@ -212,6 +214,7 @@ public final class SimulatorServer implements AutoCloseable {
         return switch (path) {
             case "/v1/chat/completions" -> chatCompletions;
             case "/v1/messages" -> anthropic;
+            case "/v1/responses" -> openAiResponses;
             default -> null;
         };
     }

@@ -11,7 +11,7 @@ import java.util.Optional;
  * delays, resets, pacing, cuts and stalls — is the same for every format and lives in {@link SimulatorServer} and
  * {@link ReplyResponder}.
  */
-sealed interface WireDialect permits ChatCompletionsDialect, AnthropicDialect {
+sealed interface WireDialect permits ChatCompletionsDialect, AnthropicDialect, ResponsesDialect {
 
     /**
      * A request as it arrived.

@@ -8,11 +8,13 @@ import dev.rebound.event.ErrorKind;
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.HttpClients;
 import dev.rebound.provider.ProviderRequest;
+import dev.rebound.provider.ServerConversation;
 import dev.rebound.provider.StreamListener;
 import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.StreamingProvider;
 import dev.rebound.provider.WireFormat;
 import dev.rebound.provider.anthropic.AnthropicMessagesWire;
+import dev.rebound.provider.openai.ResponsesWire;
 import dev.rebound.retry.Classification;
 import dev.rebound.retry.ClassifierInput;
 import dev.rebound.retry.ErrorClassifier;
@@ -36,6 +38,7 @@ import java.util.stream.Stream;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -57,7 +60,8 @@ class NativeFormatsClassificationTest {
 
     /** A native format: its api, Rebound's wire for it, and the base URL a user would configure. */
     enum Format {
-        ANTHROPIC(ProviderApi.ANTHROPIC_MESSAGES, new AnthropicMessagesWire(), port -> "http://127.0.0.1:" + port);
+        ANTHROPIC(ProviderApi.ANTHROPIC_MESSAGES, new AnthropicMessagesWire(), port -> "http://127.0.0.1:" + port),
+        RESPONSES(ProviderApi.OPENAI_RESPONSES, new ResponsesWire(), port -> "http://127.0.0.1:" + port + "/v1");
 
         final ProviderApi api;
         final WireFormat wire;
@@ -95,6 +99,48 @@ class NativeFormatsClassificationTest {
         StreamingProvider provider = new StreamingProvider(
                 format.wire, () -> HTTP, Clock.systemUTC(), new StreamWatchdog(SCHEDULER), Map.of());
         return provider.stream(request, StreamListener.IGNORE, new CallControl());
+    }
+
+    /** A Responses call of {@code context}, chained through {@code conversation}. */
+    private static AssistantMessage respond(
+            String messageId, List<dev.rebound.transcript.ChatMessage> context, ServerConversation conversation) {
+        server.faults().clear();
+        Format format = Format.RESPONSES;
+        ProviderConfig config = new ProviderConfig(
+                "sim", format.api, format.baseUrl.apply(server.port()), List.of(new ModelConfig("sim-model", null)));
+        ProviderRequest request = new ProviderRequest(
+                messageId,
+                config,
+                new dev.rebound.transcript.ModelRef("sim", "sim-model"),
+                context,
+                new Credential("sim", "primary", new Secret(KEY)),
+                QUICK,
+                List.of(),
+                List.of(),
+                conversation);
+        StreamingProvider provider = new StreamingProvider(
+                format.wire, () -> HTTP, Clock.systemUTC(), new StreamWatchdog(SCHEDULER), Map.of());
+        return provider.stream(request, StreamListener.IGNORE, new CallControl());
+    }
+
+    @Test
+    void aResponsesTurnChainsOnTheStoredReplyAndAnUnknownOneIsAStaleReplay() {
+        ServerConversation conversation = new ServerConversation();
+        UserMessage first = new UserMessage("u1", "hello", 1);
+        AssistantMessage reply = respond("a1", List.of(first), conversation);
+        UserMessage second = new UserMessage("u2", "and then?", 2);
+
+        AssistantMessage chained = respond("a2", List.of(first, reply, second), conversation);
+        ServerConversation forgotten = new ServerConversation();
+        forgotten.remember("a1", "sim", "resp_from_a_previous_run");
+        AssistantMessage stale = respond("a2", List.of(first, reply, second), forgotten);
+
+        assertThat(conversation.responseIdOf("a1", "sim"))
+                .hasValueSatisfying(id -> assertThat(id).startsWith("resp_sim_"));
+        assertThat(chained.stopReason()).as(chained.errorMessage()).isEqualTo(StopReason.STOP);
+        assertThat(stale.failure().httpStatus()).isEqualTo(400);
+        Classification verdict = classify(Format.RESPONSES, stale);
+        assertThat(verdict.kind()).as(stale.errorMessage() + " → " + verdict).isEqualTo(ErrorKind.STALE_REPLAY);
     }
 
     private static Classification classify(Format format, AssistantMessage message) {
