@@ -9,7 +9,7 @@ import java.util.Map;
  * when — the pacing, a cut, a stall — so a format only says what its bytes are. One instance serves one request, so a
  * format may count (sequence numbers, running usage).
  */
-sealed interface ReplyFormat permits ChatCompletionsFormat, AnthropicFormat, ResponsesFormat {
+sealed interface ReplyFormat permits ChatCompletionsFormat, AnthropicFormat, ResponsesFormat, GeminiFormat {
 
     /** The headers of the answer besides its status, for a stream or a whole reply. */
     Map<String, String> headers(boolean streamed);

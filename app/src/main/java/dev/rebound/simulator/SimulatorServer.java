@@ -3,7 +3,6 @@ package dev.rebound.simulator;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.rebound.json.Json;
@@ -53,6 +52,7 @@ public final class SimulatorServer implements AutoCloseable {
     private final ChatCompletionsDialect chatCompletions;
     private final AnthropicDialect anthropic;
     private final ResponsesDialect openAiResponses;
+    private final GeminiDialect gemini;
     private final ReplyResponder responder;
     private final ObjectMapper mapper = Json.newMapper();
     private final AtomicLong requests = new AtomicLong();
@@ -95,6 +95,7 @@ public final class SimulatorServer implements AutoCloseable {
         this.chatCompletions = new ChatCompletionsDialect(mapper, clock, responses);
         this.anthropic = new AnthropicDialect(mapper, clock);
         this.openAiResponses = new ResponsesDialect(mapper, clock, responses);
+        this.gemini = new GeminiDialect(mapper);
         this.responder = new ReplyResponder(new ReplyComposer(config.seed()), new StreamPacer(ticker));
         this.tokensPerSecond = config.tokensPerSecond();
     }
@@ -191,7 +192,9 @@ public final class SimulatorServer implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
             if ("GET".equals(method) && "/v1/models".equals(path)) {
-                sendJson(exchange, 200, Map.of(), models());
+                sendJson(exchange, 200, Map.of(), ModelListings.openAi(mapper));
+            } else if ("GET".equals(method) && "/v1beta/models".equals(path)) {
+                sendJson(exchange, 200, Map.of("Content-Type", GeminiErrors.JSON_UTF8), ModelListings.gemini(mapper));
             } else if ("POST".equals(method) && dialect(path) != null) {
                 reply(exchange, dialect(path));
             } else {
@@ -215,19 +218,8 @@ public final class SimulatorServer implements AutoCloseable {
             case "/v1/chat/completions" -> chatCompletions;
             case "/v1/messages" -> anthropic;
             case "/v1/responses" -> openAiResponses;
-            default -> null;
+            default -> GeminiDialect.PATH.matcher(path).matches() ? gemini : null;
         };
-    }
-
-    private String models() {
-        ObjectNode root = mapper.createObjectNode().put("object", "list");
-        root.putArray("data")
-                .addObject()
-                .put("id", MODEL_ID)
-                .put("object", "model")
-                .put("created", 1_764_547_200L)
-                .put("owned_by", "rebound");
-        return root.toString();
     }
 
     private void reply(HttpExchange exchange, WireDialect dialect) throws IOException, InterruptedException {

@@ -11,7 +11,7 @@ import java.util.Optional;
  * delays, resets, pacing, cuts and stalls — is the same for every format and lives in {@link SimulatorServer} and
  * {@link ReplyResponder}.
  */
-sealed interface WireDialect permits ChatCompletionsDialect, AnthropicDialect, ResponsesDialect {
+sealed interface WireDialect permits ChatCompletionsDialect, AnthropicDialect, ResponsesDialect, GeminiDialect {
 
     /**
      * A request as it arrived.
