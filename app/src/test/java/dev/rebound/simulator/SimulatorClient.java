@@ -48,25 +48,28 @@ final class SimulatorClient implements AutoCloseable {
             }
         }
 
-        /** The body as server-sent events, whatever their line endings. */
+        /** The body as server-sent events. */
         List<Sse> events() {
-            List<Sse> events = new ArrayList<>();
-            for (String frame : body.replace("\r\n", "\n").split("\n\n")) {
-                String name = null;
-                StringBuilder data = new StringBuilder();
-                for (String line : frame.split("\n")) {
-                    if (line.startsWith("event: ")) {
-                        name = line.substring(7);
-                    } else if (line.startsWith("data: ")) {
-                        data.append(line.substring(6));
-                    }
-                }
-                if (!data.isEmpty()) {
-                    events.add(new Sse(name, data.toString()));
-                }
-            }
-            return events;
+            return SimulatorClient.events(body);
         }
+    }
+
+    /**
+     * The server-sent events in {@code text}, whatever its line ends: each {@code data:} line with the {@code event:}
+     * name before it, if any. Other lines (chunk sizes of a raw chunked body, headers) are skipped.
+     */
+    static List<Sse> events(String text) {
+        List<Sse> events = new ArrayList<>();
+        String name = null;
+        for (String line : text.split("\r?\n")) {
+            if (line.startsWith("event: ")) {
+                name = line.substring(7);
+            } else if (line.startsWith("data: ")) {
+                events.add(new Sse(name, line.substring(6)));
+                name = null;
+            }
+        }
+        return events;
     }
 
     /** One server-sent event: its {@code event:} name (or null) and its data. */
