@@ -82,6 +82,14 @@ record AnthropicFormat(ObjectMapper mapper, ReplyRequest request) implements Rep
         return List.of(blockStop(), event("message_delta", delta), messageStop());
     }
 
+    /** The {@code event: error} Anthropic sends in a 200 before {@code message_start}, then nothing. */
+    @Override
+    public List<String> overloaded() {
+        ObjectNode error = mapper.createObjectNode().put("type", "error");
+        error.putObject("error").put("type", "overloaded_error").put("message", "Overloaded");
+        return List.of(event("error", error.put("request_id", request.requestId())));
+    }
+
     @Override
     public String whole(String text, int outputTokens) {
         ObjectNode message = message("end_turn", outputTokens);

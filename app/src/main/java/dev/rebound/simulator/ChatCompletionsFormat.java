@@ -1,5 +1,6 @@
 package dev.rebound.simulator;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +64,18 @@ record ChatCompletionsFormat(CompletionChunks chunks, ReplyRequest request) impl
     @Override
     public List<String> refusalEnd() {
         return finish(Tokens.count(REFUSAL));
+    }
+
+    /** OpenAI's error object as the stream's only event, as it reports a failure mid-stream; no {@code [DONE]}. */
+    @Override
+    public List<String> overloaded() {
+        ObjectNode root = chunks.mapper().createObjectNode();
+        root.putObject("error")
+                .put("message", "The server is overloaded or not ready yet.")
+                .put("type", "server_error")
+                .putNull("param")
+                .putNull("code");
+        return List.of(data(root.toString()));
     }
 
     @Override

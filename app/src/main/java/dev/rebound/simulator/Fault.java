@@ -30,8 +30,20 @@ public sealed interface Fault {
     /** A normal streamed reply. */
     record Ok() implements Fault {}
 
-    /** HTTP 529 with Anthropic's {@code overloaded_error} body. */
-    record Overload() implements Fault {}
+    /**
+     * The provider is overloaded: in Chat Completions HTTP 529 with Anthropic's {@code overloaded_error} body, in each
+     * other format its own overload. With {@code inStream}, a streamed request gets instead a 200 whose stream reports
+     * the overload before any text and ends (Anthropic's {@code event: error} before {@code message_start}); a request
+     * that did not ask to stream still gets the HTTP error.
+     *
+     * @param inStream whether a stream reports it, rather than the status
+     */
+    record Overload(boolean inStream) implements Fault {
+        /** The overload as an HTTP status. */
+        public Overload() {
+            this(false);
+        }
+    }
 
     /**
      * OpenAI's way of being overloaded: HTTP 503 ("The server is overloaded or not ready yet.") or 500 ("The server had

@@ -81,6 +81,17 @@ final class GeminiFormat implements ReplyFormat {
         return List.of(data(refused()));
     }
 
+    /** Google's error envelope as the stream's only chunk, as Gemini reports a failure in a 200. */
+    @Override
+    public List<String> overloaded() {
+        ObjectNode root = mapper.createObjectNode();
+        root.putObject("error")
+                .put("code", 503)
+                .put("message", "The model is overloaded. Please try again later.")
+                .put("status", "UNAVAILABLE");
+        return List.of(data(root));
+    }
+
     @Override
     public String whole(String text, int outputTokens) {
         return response(text, "STOP", outputTokens).toString();

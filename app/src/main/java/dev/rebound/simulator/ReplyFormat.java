@@ -35,6 +35,9 @@ sealed interface ReplyFormat permits ChatCompletionsFormat, AnthropicFormat, Res
     /** The frames that end a refused stream. */
     List<String> refusalEnd();
 
+    /** The frames of a stream that reports an overload before any text, then ends ({@code overload} in stream). */
+    List<String> overloaded();
+
     /** The JSON of a whole reply. */
     String whole(String text, int outputTokens);
 

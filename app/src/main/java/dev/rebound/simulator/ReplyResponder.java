@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Answers a request with a 200, in any format: a streamed reply (server-sent events) or a whole one, shaped by the
  * faults that act on a successful response — {@code ok}, {@code delay} (already waited), {@code refusal},
- * {@code cut-after} and {@code stall}. The {@link ReplyFormat} says what the bytes are; this class decides which are
+ * {@code cut-after}, {@code stall} and an {@code overload} reported in the stream. The {@link ReplyFormat} says what the bytes are; this class decides which are
  * sent, and when.
  */
 final class ReplyResponder {
@@ -56,6 +56,10 @@ final class ReplyResponder {
             CountDownLatch clientGone)
             throws IOException, InterruptedException {
         OutputStream out = open(exchange, format.headers(true), 0);
+        if (fault instanceof Fault.Overload) {
+            frames(out, format.overloaded());
+            return;
+        }
         if (fault instanceof Fault.Refusal) {
             frames(out, format.refusalStart());
             pacer.send(Tokens.split(format.refusalText()), rate, text -> frame(out, format.refusal(text)));

@@ -3,6 +3,7 @@ package dev.rebound.simulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +100,24 @@ final class ResponsesFormat implements ReplyFormat {
                 completed(part, Tokens.count(text)));
     }
 
+    /** The response is created, then an {@code error} event (fields nested, as sent) ends the stream. */
+    @Override
+    public List<String> overloaded() {
+        ObjectNode error = mapper.createObjectNode();
+        error.putObject("error")
+                .put("type", "server_error")
+                .put("code", "server_error")
+                .put(
+                        "message",
+                        "An error occurred while processing your request. You can retry your request, or contact us "
+                                + "through our help center at help.openai.com if the error persists. Please include "
+                                + "the request ID " + request.requestId() + " in your message.")
+                .putNull("param");
+        List<String> frames = new ArrayList<>(created());
+        frames.add(event("error", error));
+        return frames;
+    }
+
     @Override
     public String whole(String text, int outputTokens) {
         return response("completed", part("output_text").put("text", text), outputTokens)
@@ -114,13 +133,19 @@ final class ResponsesFormat implements ReplyFormat {
     }
 
     private List<String> opening(ObjectNode emptyPart) {
+        List<String> frames = new ArrayList<>(created());
+        frames.add(event("response.output_item.added", item().set("item", message("in_progress", null))));
+        frames.add(event("response.content_part.added", inPart().set("part", emptyPart)));
+        return frames;
+    }
+
+    /** {@code response.created} and {@code response.in_progress}. */
+    private List<String> created() {
         return List.of(
                 event("response.created", mapper.createObjectNode().set("response", response("in_progress", null, 0))),
                 event(
                         "response.in_progress",
-                        mapper.createObjectNode().set("response", response("in_progress", null, 0))),
-                event("response.output_item.added", item().set("item", message("in_progress", null))),
-                event("response.content_part.added", inPart().set("part", emptyPart)));
+                        mapper.createObjectNode().set("response", response("in_progress", null, 0))));
     }
 
     private String completed(ObjectNode part, int outputTokens) {

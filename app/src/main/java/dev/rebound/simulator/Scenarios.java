@@ -37,7 +37,7 @@ public final class Scenarios {
     private static final Set<String> COMMON_FIELDS = Set.of("fault", "credential", "times");
     private static final Map<String, List<String>> FAULT_FIELDS = Map.ofEntries(
             Map.entry("ok", List.of()),
-            Map.entry("overload", List.of()),
+            Map.entry("overload", List.of("inStream")),
             Map.entry("server-error", List.of("status")),
             Map.entry("rate-limit", List.of("retryAfterSeconds", "retryAfterMs")),
             Map.entry("usage-limit", List.of("resetsInSeconds")),
@@ -164,6 +164,7 @@ public final class Scenarios {
                 case Fault.ServerError e -> node.put("status", e.status());
                 case Fault.Stall s -> node.put("afterChars", s.afterChars());
                 case Fault.Delay d -> node.put("ms", d.ms());
+                case Fault.Overload o when o.inStream() -> node.put("inStream", true);
                 default -> {}
             }
             if (step.credential() != null) {
@@ -231,7 +232,7 @@ public final class Scenarios {
 
         private Fault fault(String name, JsonNode node) {
             return switch (name) {
-                case "overload" -> new Fault.Overload();
+                case "overload" -> new Fault.Overload(flag(node, "inStream"));
                 case "server-error" -> serverError(node);
                 case "rate-limit" -> rateLimit(node);
                 case "usage-limit" ->
@@ -285,6 +286,14 @@ public final class Scenarios {
                 return fallback;
             }
             return value.longValue();
+        }
+
+        private boolean flag(JsonNode node, String field) {
+            JsonNode value = node.get(field);
+            if (value != null && !value.isBoolean()) {
+                problems.add(path + "." + field + ": must be true or false (got " + value + ")");
+            }
+            return value != null && value.asBoolean(false);
         }
 
         private String credential(JsonNode value) {

@@ -254,7 +254,9 @@ public final class SimulatorServer implements AutoCloseable {
             LOG.debug("Simulator: request {} ends its delay, the client left", request.number());
             return;
         }
-        Optional<ErrorResponse> error = dialect.error(fault, request);
+        boolean reportedInStream =
+                fault instanceof Fault.Overload overload && overload.inStream() && request.streamed();
+        Optional<ErrorResponse> error = reportedInStream ? Optional.empty() : dialect.error(fault, request);
         if (error.isPresent()) {
             send(exchange, error.get());
             return;

@@ -127,6 +127,20 @@ class AnthropicMessagesWireTest {
                 .isEqualTo(AnthropicFormat.REFUSAL_EXPLANATION);
     }
 
+    @Test
+    void anOverloadInStreamIsAnErrorEventBeforeMessageStartInA200() throws Exception {
+        SimulatorClient.Reply streamed = post(new Fault.Overload(true), STREAM);
+        SimulatorClient.Reply whole = post(new Fault.Overload(true), WHOLE);
+
+        assertThat(streamed.status()).isEqualTo(200);
+        assertThat(streamed.events()).singleElement().satisfies(event -> {
+            assertThat(event.event()).isEqualTo("error");
+            assertThat(event.json().path("error").path("type").asText()).isEqualTo("overloaded_error");
+            assertThat(event.json().path("request_id").asText()).isEqualTo(streamed.header("request-id"));
+        });
+        assertThat(whole.status()).isEqualTo(529);
+    }
+
     static Stream<Arguments> errorFaults() {
         return Stream.of(
                 Arguments.of(new Fault.Overload(), 529, "overloaded_error", "Overloaded", "true"),

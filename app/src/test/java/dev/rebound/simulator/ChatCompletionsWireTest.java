@@ -153,6 +153,18 @@ class ChatCompletionsWireTest {
                         + "\"usage\":{\"prompt_tokens\":8,\"completion_tokens\":9,\"total_tokens\":17}}");
     }
 
+    @Test
+    void anOverloadInStreamIsOneErrorEventInA200WhileAWholeRequestStillGets529() throws Exception {
+        SimulatorClient.Reply streamed = post(new Fault.Overload(true), STREAM);
+        SimulatorClient.Reply whole = post(new Fault.Overload(true), WHOLE);
+
+        assertThat(streamed.status()).isEqualTo(200);
+        assertThat(streamed.body())
+                .isEqualTo("data: {\"error\":{\"message\":\"The server is overloaded or not ready yet.\","
+                        + "\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n");
+        assertThat(whole.status()).isEqualTo(529);
+    }
+
     static Stream<Arguments> errorFaults() {
         String rateLimit = "{\"error\":{\"message\":\"Rate limit reached for m in organization org-simulator on "
                 + "requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in %s. Visit "

@@ -117,6 +117,19 @@ class GeminiWireTest {
         }
     }
 
+    @Test
+    void anOverloadInStreamIsGooglesErrorEnvelopeAsTheOnlyChunk() throws Exception {
+        SimulatorClient.Reply streamed = post(new Fault.Overload(true), STREAM);
+        SimulatorClient.Reply whole = post(new Fault.Overload(true), WHOLE);
+
+        assertThat(streamed.status()).isEqualTo(200);
+        assertThat(streamed.events()).singleElement().satisfies(event -> {
+            assertThat(event.json().path("error").path("code").asInt()).isEqualTo(503);
+            assertThat(event.json().path("error").path("status").asText()).isEqualTo("UNAVAILABLE");
+        });
+        assertThat(whole.status()).isEqualTo(503);
+    }
+
     static Stream<Arguments> errorFaults() {
         return Stream.of(
                 Arguments.of(

@@ -15,6 +15,7 @@ import dev.rebound.provider.StreamingProvider;
 import dev.rebound.provider.WireFormat;
 import dev.rebound.provider.anthropic.AnthropicMessagesWire;
 import dev.rebound.provider.gemini.GeminiWire;
+import dev.rebound.provider.openai.ChatCompletionsWire;
 import dev.rebound.provider.openai.ResponsesWire;
 import dev.rebound.retry.Classification;
 import dev.rebound.retry.ClassifierInput;
@@ -47,9 +48,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Each native format the simulator speaks, read by Rebound's own provider for that format and judged by the real
- * {@link ErrorClassifier}: every scripted fault must arrive as the kind it stands for, exactly as through Chat
- * Completions ({@link SimulatedFaultsClassificationTest}). The simulator shares no code with those parsers, so this is
+ * Each format the simulator speaks, read by Rebound's own wire for that format and judged by the real
+ * {@link ErrorClassifier}: every scripted fault must arrive as the kind it stands for, as the built-in provider's
+ * faults do ({@link SimulatedFaultsClassificationTest}). The simulator shares no code with those parsers, so this is
  * where the two sides are checked against each other.
  */
 class NativeFormatsClassificationTest {
@@ -62,6 +63,8 @@ class NativeFormatsClassificationTest {
 
     /** A native format: its api, Rebound's wire for it, and the base URL a user would configure. */
     enum Format {
+        CHAT_COMPLETIONS(
+                ProviderApi.OPENAI_COMPLETIONS, new ChatCompletionsWire(), port -> "http://127.0.0.1:" + port + "/v1"),
         ANTHROPIC(ProviderApi.ANTHROPIC_MESSAGES, new AnthropicMessagesWire(), port -> "http://127.0.0.1:" + port),
         RESPONSES(ProviderApi.OPENAI_RESPONSES, new ResponsesWire(), port -> "http://127.0.0.1:" + port + "/v1"),
         GEMINI(ProviderApi.GOOGLE_GEMINI, new GeminiWire(), port -> "http://127.0.0.1:" + port);
@@ -154,6 +157,7 @@ class NativeFormatsClassificationTest {
         List<Arguments> cases = new ArrayList<>();
         for (Format format : Format.values()) {
             cases.add(Arguments.of(format, new Fault.Overload(), ErrorKind.TRANSIENT, null));
+            cases.add(Arguments.of(format, new Fault.Overload(true), ErrorKind.TRANSIENT, null));
             cases.add(Arguments.of(format, new Fault.ServerError(500), ErrorKind.TRANSIENT, null));
             cases.add(Arguments.of(format, new Fault.ServerError(503), ErrorKind.TRANSIENT, null));
             if (format == Format.GEMINI) {

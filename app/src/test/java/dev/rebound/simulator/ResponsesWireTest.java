@@ -208,6 +208,23 @@ class ResponsesWireTest {
         assertThat(stale.json().path("error").path("code").asText()).isEqualTo("previous_response_not_found");
     }
 
+    @Test
+    void anOverloadInStreamIsAnErrorEventAfterTheResponseIsCreated() throws Exception {
+        SimulatorClient.Reply streamed = post(new Fault.Overload(true), body(true, ""));
+        SimulatorClient.Reply whole = post(new Fault.Overload(true), body(false, ""));
+
+        List<SimulatorClient.Sse> events = streamed.events();
+        assertThat(streamed.status()).isEqualTo(200);
+        assertThat(events)
+                .extracting(SimulatorClient.Sse::event)
+                .containsExactly("response.created", "response.in_progress", "error");
+        assertThat(events)
+                .extracting(e -> e.json().path("sequence_number").asInt())
+                .containsExactly(0, 1, 2);
+        assertThat(events.getLast().json().path("error").path("code").asText()).isEqualTo("server_error");
+        assertThat(whole.status()).isEqualTo(503);
+    }
+
     static Stream<Arguments> errorFaults() {
         return Stream.of(
                 Arguments.of(new Fault.Overload(), 503, "server_error", null, "The server is overloaded"),
