@@ -3,8 +3,9 @@ package dev.rebound.simulator;
 /**
  * What the simulator does with one request. Each {@link FaultStep} of a scenario holds one fault; {@link Ok} is what a
  * request gets when no step is queued for it. The error faults answer with the status, headers and body a real
- * provider sends for that failure (see {@link FaultResponses}), so Rebound's classifier sees what it would see in
- * production.
+ * provider sends for that failure, so Rebound's classifier sees what it would see in production. The bodies named
+ * below are those of Chat Completions ({@link FaultResponses}); every other format renders the same fault in its own
+ * provider's shape ({@link AnthropicErrors}, {@link GeminiErrors}, {@link ResponsesDialect}).
  */
 public sealed interface Fault {
 

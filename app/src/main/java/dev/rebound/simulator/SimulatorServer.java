@@ -27,10 +27,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A fake LLM provider on 127.0.0.1 speaking OpenAI's Chat Completions wire format: {@code POST /v1/chat/completions}
- * (streamed as server-sent events when {@code stream: true}, with usage when {@code stream_options.include_usage}, then
- * {@code data: [DONE]}) and {@code GET /v1/models}. Each completion request consumes one step of its
- * {@link FaultScript}; with none queued it streams a {@link ReplyComposer} reply at {@link #tokensPerSecond()}.
+ * A fake LLM provider on 127.0.0.1 speaking four wire formats on one port, each a {@link WireDialect}: OpenAI's Chat
+ * Completions ({@code POST /v1/chat/completions}), Anthropic's Messages ({@code POST /v1/messages}), OpenAI's Responses
+ * ({@code POST /v1/responses}) and Google's Gemini ({@code POST /v1beta/models/{model}:streamGenerateContent} and
+ * {@code :generateContent}), plus the model lists {@code GET /v1/models} and {@code GET /v1beta/models}. Each reply
+ * request, in any format, consumes one step of its {@link FaultScript}; with none queued it streams a
+ * {@link ReplyComposer} reply at {@link #tokensPerSecond()}.
  *
  * <p>Built on the JDK's {@code com.sun.net.httpserver}, one virtual thread per request. Independent of the rest of
  * Rebound (it must not know the provider code it is there to exercise), so it also runs standalone
@@ -133,7 +135,10 @@ public final class SimulatorServer implements AutoCloseable {
         return server;
     }
 
-    /** The base URL to configure a provider with: {@code http://127.0.0.1:PORT/v1}. */
+    /**
+     * The base URL to configure a provider with: {@code http://127.0.0.1:PORT/v1}, which Rebound's providers of every
+     * format accept (Anthropic's and Gemini's also take the bare origin).
+     */
     public String baseUrl() {
         return "http://127.0.0.1:" + port() + "/v1";
     }

@@ -28,6 +28,8 @@ import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.TimeoutSettings;
 import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.ChatMessage;
+import dev.rebound.transcript.ModelRef;
 import dev.rebound.transcript.StopReason;
 import dev.rebound.transcript.UserMessage;
 import java.time.Clock;
@@ -93,31 +95,30 @@ class NativeFormatsClassificationTest {
 
     private static AssistantMessage call(Format format, Fault fault) {
         server.faults().replace(List.of(FaultStep.any(fault)));
-        ProviderConfig config = new ProviderConfig(
-                "sim", format.api, format.baseUrl.apply(server.port()), List.of(new ModelConfig("sim-model", null)));
-        ProviderRequest request = new ProviderRequest(
-                "a1",
-                config,
-                new dev.rebound.transcript.ModelRef("sim", "sim-model"),
-                List.of(new UserMessage("u1", "hello", 1)),
-                new Credential("sim", "primary", new Secret(KEY)),
-                QUICK);
-        StreamingProvider provider = new StreamingProvider(
-                format.wire, () -> HTTP, Clock.systemUTC(), new StreamWatchdog(SCHEDULER), Map.of());
-        return provider.stream(request, StreamListener.IGNORE, new CallControl());
+        return send(
+                format, format.baseUrl.apply(server.port()), "a1", List.of(new UserMessage("u1", "hello", 1)), null);
     }
 
     /** A Responses call of {@code context}, chained through {@code conversation}. */
     private static AssistantMessage respond(
-            String messageId, List<dev.rebound.transcript.ChatMessage> context, ServerConversation conversation) {
+            String messageId, List<ChatMessage> context, ServerConversation conversation) {
         server.faults().clear();
-        Format format = Format.RESPONSES;
-        ProviderConfig config = new ProviderConfig(
-                "sim", format.api, format.baseUrl.apply(server.port()), List.of(new ModelConfig("sim-model", null)));
+        return send(Format.RESPONSES, Format.RESPONSES.baseUrl.apply(server.port()), messageId, context, conversation);
+    }
+
+    /** One call through Rebound's own wire for {@code format}, as a provider at {@code baseUrl}. */
+    private static AssistantMessage send(
+            Format format,
+            String baseUrl,
+            String messageId,
+            List<ChatMessage> context,
+            ServerConversation conversation) {
+        ProviderConfig config =
+                new ProviderConfig("sim", format.api, baseUrl, List.of(new ModelConfig("sim-model", null)));
         ProviderRequest request = new ProviderRequest(
                 messageId,
                 config,
-                new dev.rebound.transcript.ModelRef("sim", "sim-model"),
+                new ModelRef("sim", "sim-model"),
                 context,
                 new Credential("sim", "primary", new Secret(KEY)),
                 QUICK,
@@ -240,6 +241,16 @@ class NativeFormatsClassificationTest {
         assertThat(ok.usage().outputTokens()).isEqualTo(ReplyComposer.SHORT_TOKENS);
         assertThat(delayed.text()).isEqualTo(ok.text());
         assertThat(classify(format, ok).verdict()).isEqualTo(Classification.Verdict.NOT_AN_ERROR);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Format.class)
+    void theBaseUrlTheServerPrintsServesEveryFormat(Format format) {
+        server.faults().clear();
+
+        AssistantMessage reply = send(format, server.baseUrl(), "a1", List.of(new UserMessage("u1", "hello", 1)), null);
+
+        assertThat(reply.stopReason()).as(reply.errorMessage()).isEqualTo(StopReason.STOP);
     }
 
     @ParameterizedTest
