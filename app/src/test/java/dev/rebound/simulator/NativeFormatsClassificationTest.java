@@ -116,15 +116,13 @@ class NativeFormatsClassificationTest {
         ProviderConfig config =
                 new ProviderConfig("sim", format.api, baseUrl, List.of(new ModelConfig("sim-model", null)));
         ProviderRequest request = new ProviderRequest(
-                messageId,
-                config,
-                new ModelRef("sim", "sim-model"),
-                context,
-                new Credential("sim", "primary", new Secret(KEY)),
-                QUICK,
-                List.of(),
-                List.of(),
-                conversation);
+                        messageId,
+                        config,
+                        new ModelRef("sim", "sim-model"),
+                        context,
+                        new Credential("sim", "primary", new Secret(KEY)),
+                        QUICK)
+                .withConversation(conversation);
         StreamingProvider provider = new StreamingProvider(
                 format.wire, () -> HTTP, Clock.systemUTC(), new StreamWatchdog(SCHEDULER), Map.of());
         return provider.stream(request, StreamListener.IGNORE, new CallControl());
