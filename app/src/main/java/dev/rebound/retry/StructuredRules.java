@@ -155,8 +155,13 @@ final class StructuredRules {
                         : Classification.usageLimit(UsageLimitReason.BILLING, rule));
     }
 
+    /**
+     * Billing by its wording. Not for a typed rate limit ({@code rate_limit_error}: its text may mention billing plans);
+     * but Google's {@code RESOURCE_EXHAUSTED} covers spent prepaid credit too ("Your prepayment credits are depleted"),
+     * which no wait brings back.
+     */
     private static Optional<Classification> billingWording(Facts facts, String text) {
-        if (facts.typedRateLimit()) {
+        if (facts.is(TypeClass.RATE_LIMIT)) {
             return Optional.empty();
         }
         return AccountLimitRules.billing(text)

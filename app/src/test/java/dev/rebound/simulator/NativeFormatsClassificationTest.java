@@ -42,7 +42,6 @@ import java.util.stream.Stream;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -193,9 +192,6 @@ class NativeFormatsClassificationTest {
     }
 
     @Test
-    @Disabled("Rebound's classifier reads RESOURCE_EXHAUSTED as a typed rate limit and so skips the billing wording: "
-            + "Gemini's real 429 \"Your prepayment credits are depleted\" is retried as a rate limit instead of "
-            + "switching key (retry.StructuredRules.billingWording); enable once the classifier knows it")
     void geminisDepletedPrepaymentIsBilling() {
         Classification verdict = classify(Format.GEMINI, call(Format.GEMINI, new Fault.InsufficientQuota()));
 
