@@ -18,13 +18,13 @@ import dev.rebound.plugin.PluginHost;
 import dev.rebound.plugin.PluginReport;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.HttpClients;
+import dev.rebound.provider.SimulatorApiProvider;
 import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.StreamingProvider;
 import dev.rebound.provider.anthropic.AnthropicMessagesWire;
 import dev.rebound.provider.gemini.GeminiWire;
 import dev.rebound.provider.openai.OpenAiCompletionsProvider;
 import dev.rebound.provider.openai.ResponsesWire;
-import dev.rebound.provider.openai.SimulatorApiProvider;
 import dev.rebound.retry.CredentialUsageLimits;
 import dev.rebound.retry.RetryEngine;
 import dev.rebound.retry.RetryTimer;
@@ -62,6 +62,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -138,19 +139,28 @@ final class AppServices implements AutoCloseable {
                 m -> settings.usesBuiltInProvider() && BuiltInSimulator.PROVIDER_KEY.equals(m.provider()));
         this.http = CompletableFuture.supplyAsync(HttpClients::newSharedClient, background);
         this.watchdogScheduler = StreamWatchdog.newScheduler();
-        ChatProvider openAi =
-                new OpenAiCompletionsProvider(http::join, clock, new StreamWatchdog(watchdogScheduler), env);
-        // The simulator's own client keeps no idle connection: each scripted fault reaches the user as scripted.
+        StreamWatchdog watchdog = new StreamWatchdog(watchdogScheduler);
+        Supplier<OkHttpClient> shared = http::join;
+        ChatProvider openAi = new OpenAiCompletionsProvider(shared, clock, watchdog, env);
+        ChatProvider anthropic = new StreamingProvider(new AnthropicMessagesWire(), shared, clock, watchdog, env);
+        ChatProvider responses = new StreamingProvider(new ResponsesWire(), shared, clock, watchdog, env);
+        ChatProvider gemini = new StreamingProvider(new GeminiWire(), shared, clock, watchdog, env);
+        // The simulator's own client keeps no idle connection: each scripted fault reaches the user as scripted. It is
+        // spoken to in whichever format its provider names.
         CompletableFuture<OkHttpClient> simulatorHttp = http.thenApply(HttpClients::unpooled);
-        ChatProvider simulatorWire =
-                new OpenAiCompletionsProvider(simulatorHttp::join, clock, new StreamWatchdog(watchdogScheduler), env);
-        ChatProvider simulated = new SimulatorApiProvider(simulatorWire, simulator::baseUrl, clock);
-        ChatProvider anthropic = new StreamingProvider(
-                new AnthropicMessagesWire(), http::join, clock, new StreamWatchdog(watchdogScheduler), env);
-        ChatProvider responses = new StreamingProvider(
-                new ResponsesWire(), http::join, clock, new StreamWatchdog(watchdogScheduler), env);
-        ChatProvider gemini =
-                new StreamingProvider(new GeminiWire(), http::join, clock, new StreamWatchdog(watchdogScheduler), env);
+        Supplier<OkHttpClient> unpooled = simulatorHttp::join;
+        ChatProvider simulated = new SimulatorApiProvider(
+                Map.of(
+                        ProviderApi.OPENAI_COMPLETIONS,
+                        new OpenAiCompletionsProvider(unpooled, clock, watchdog, env),
+                        ProviderApi.OPENAI_RESPONSES,
+                        new StreamingProvider(new ResponsesWire(), unpooled, clock, watchdog, env),
+                        ProviderApi.ANTHROPIC_MESSAGES,
+                        new StreamingProvider(new AnthropicMessagesWire(), unpooled, clock, watchdog, env),
+                        ProviderApi.GOOGLE_GEMINI,
+                        new StreamingProvider(new GeminiWire(), unpooled, clock, watchdog, env)),
+                simulator::baseUrl,
+                clock);
         this.providers = api -> switch (api) {
             case OPENAI_COMPLETIONS -> Optional.of(openAi);
             case OPENAI_RESPONSES -> Optional.of(responses);

@@ -3,6 +3,7 @@ package dev.rebound.provider;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.json.Json;
 import dev.rebound.settings.ProviderApi;
+import dev.rebound.settings.ProviderConfig;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ProviderFailure;
@@ -87,9 +88,15 @@ public final class StreamingProvider implements ChatProvider {
         return wire;
     }
 
-    /** The simulator speaks real wire formats; its replies are still recorded as the simulator's. */
+    /**
+     * The simulator speaks real wire formats; its replies are recorded as the simulator's, unless it is spoken to in a
+     * format its provider names ({@code format}): then as that format's.
+     */
     private String recordedApi(ProviderRequest request) {
-        return request.provider().api() == ProviderApi.SIMULATOR ? ProviderApi.SIMULATOR.toString() : wire.api();
+        ProviderConfig provider = request.provider();
+        return provider.api() == ProviderApi.SIMULATOR && provider.format() == null
+                ? ProviderApi.SIMULATOR.toString()
+                : wire.api();
     }
 
     @Override

@@ -87,6 +87,24 @@ final class ProviderExtrasReader {
         return node.booleanValue();
     }
 
+    /** A simulator's {@code format}: one of the four wire formats; null when absent or wrong (then reported). */
+    ProviderApi format(JsonNode node, String path, ProviderApi api) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return null;
+        }
+        if (api != ProviderApi.SIMULATOR) {
+            problems.add(FileProblem.warning(path, "is only used by simulator providers; it is ignored here"));
+            return null;
+        }
+        ProviderApi format = node.isTextual() ? ProviderApi.fromValue(node.textValue()) : null;
+        if (format == null || format == ProviderApi.SIMULATOR) {
+            problems.add(FileProblem.error(
+                    path, "must be one of openai-completions, openai-responses, anthropic-messages, google-gemini"));
+            return null;
+        }
+        return format;
+    }
+
     private boolean object(JsonNode node, String path, String what) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return false;

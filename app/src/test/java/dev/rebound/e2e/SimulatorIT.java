@@ -11,6 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The built-in simulator end to end: the real jar in RPC mode with an empty config directory — no settings, no
@@ -88,6 +90,33 @@ class SimulatorIT {
                 .isFalse();
         assertThat(configDir.resolve("settings.json")).doesNotExist();
         assertThat(configDir.resolve("credentials.json")).doesNotExist();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "anthropic-messages, 529 Overloaded: Overloaded (type: overloaded_error)",
+        "openai-responses, 503 Service Unavailable: ",
+        "google-gemini, 503 Service Unavailable: The model is overloaded. Please try again later. (type: UNAVAILABLE",
+    })
+    void theBuiltInSimulatorSpokenToInAnotherFormatFailsInThatProvidersOwnShape(String format, String error)
+            throws Exception {
+        java.nio.file.Files.writeString(configDir.resolve("settings.json"), """
+                { "model": "sim/sim-model",
+                  "providers": { "sim": { "api": "simulator", "format": "%s", "models": [ { "id": "sim-model" } ] } },
+                  "retry": { "baseDelayMs": 10 } }
+                """.formatted(format));
+        startRebound();
+        command("s", "{\"type\":\"simulate\",\"tokensPerSecond\":0,\"steps\":[{\"fault\":\"overload\"}]}");
+
+        List<JsonNode> frames = promptAndFinish("hi");
+
+        JsonNode retry = ofType(frames, "auto_retry_start").getFirst();
+        assertThat(retry.path("errorMessage").asText()).startsWith(error);
+        JsonNode answered = ofType(frames, "message_end").getLast().path("message");
+        assertThat(answered.path("stopReason").asText()).isEqualTo("stop");
+        assertThat(answered.path("api").asText()).isEqualTo(format);
+        assertThat(ofType(frames, "auto_retry_end").getFirst().path("success").asBoolean())
+                .isTrue();
     }
 
     @Test

@@ -126,6 +126,23 @@ class SettingsValidatorTest {
     }
 
     @Test
+    void aSimulatorMayNameTheFormatItIsSpokenToInAndOnlyASimulator() throws Exception {
+        SettingsValidator.Result result = validate("""
+                { "providers": {
+                    "sim": { "api": "simulator", "format": "google-gemini" },
+                    "bad": { "api": "simulator", "format": "simulator" },
+                    "real": { "api": "openai-completions", "baseUrl": "https://x.example/v1", "format": "google-gemini" } } }""");
+
+        assertThat(result.settings().providers().get("sim").format()).isEqualTo(ProviderApi.GOOGLE_GEMINI);
+        assertThat(result.settings().providers().get("real").format()).isNull();
+        assertThat(described(result))
+                .containsExactly(
+                        "providers.bad.format: must be one of openai-completions, openai-responses, anthropic-messages, "
+                                + "google-gemini",
+                        "providers.real.format: is only used by simulator providers; it is ignored here");
+    }
+
+    @Test
     void anEmptyDocumentGivesTheDefaults() throws Exception {
         SettingsValidator.Result result = validate("{}");
 
