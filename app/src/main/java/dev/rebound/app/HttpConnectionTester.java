@@ -45,6 +45,9 @@ final class HttpConnectionTester implements ConnectionTester {
     static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final String ANTHROPIC_VERSION = AnthropicMessagesWire.VERSION;
     private static final int MAX_LISTED_MISSING = 3;
+    /** The date suffix of a model snapshot: {@code -20250929}, {@code -2024-08-06}. */
+    private static final java.util.regex.Pattern SNAPSHOT =
+            java.util.regex.Pattern.compile("-(\\d{8}|\\d{4}-\\d{2}-\\d{2})");
 
     private final Supplier<OkHttpClient> http;
     private final CredentialStore credentials;
@@ -186,6 +189,13 @@ final class HttpConnectionTester implements ConnectionTester {
         if (code == 401 || code == 403 || (kind == ProviderApi.GOOGLE_GEMINI && code == 400 && refusedKey(response))) {
             return new Result(false, host + " refused the request " + keyNote + " (HTTP " + code + "). Check the key.");
         }
+        if (code == 404 && url.encodedPath().contains("/deployments/")) {
+            // An Azure deployment URL: the key was accepted (a refused one is a 401 first) but there is no model list.
+            return new Result(
+                    true,
+                    "Reached " + host + " " + keyNote + "; a deployment URL has no model list, so send a message to "
+                            + "check the deployment itself.");
+        }
         if (code == 404) {
             return new Result(
                     false,
@@ -201,7 +211,7 @@ final class HttpConnectionTester implements ConnectionTester {
         }
         List<String> missing = new ArrayList<>();
         for (String model : configured) {
-            if (!offered.contains(model) && !offered.contains("models/" + model)) {
+            if (offered.stream().noneMatch(id -> sameModel(model, id))) {
                 missing.add(model);
             }
         }
@@ -216,6 +226,23 @@ final class HttpConnectionTester implements ConnectionTester {
                             + ". Check the model ids.");
         }
         return new Result(true, "Connected to " + host + " " + keyNote + offers + ".");
+    }
+
+    /**
+     * Whether a configured model id names a listed one: the same id; Gemini's {@code models/} prefix; Ollama's
+     * implicit {@code :latest} tag; or an alias of a dated snapshot ({@code claude-sonnet-4-5} for
+     * {@code claude-sonnet-4-5-20250929}, {@code gpt-4o} for {@code gpt-4o-2024-08-06}), as providers list only the
+     * snapshots but accept the alias.
+     */
+    static boolean sameModel(String configured, String listed) {
+        if (listed.equals(configured) || listed.equals("models/" + configured)) {
+            return true;
+        }
+        if (listed.equals(configured + ":latest")) {
+            return true;
+        }
+        return listed.startsWith(configured + "-")
+                && SNAPSHOT.matcher(listed.substring(configured.length())).matches();
     }
 
     private static String baseUrlAdvice(ProviderApi kind) {

@@ -194,4 +194,35 @@ class HttpConnectionTesterTest {
         assertThat(unset.ok()).isFalse();
         assertThat(unset.message()).contains("environment variable AZURE_KEY, which is not set");
     }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} ~ {1}: {2}")
+    @org.junit.jupiter.params.provider.CsvSource({
+        "claude-sonnet-4-5, claude-sonnet-4-5-20250929, true",
+        "gpt-4o, gpt-4o-2024-08-06, true",
+        "llama3.2, llama3.2:latest, true",
+        "gemini-2.5-flash, models/gemini-2.5-flash, true",
+        "gpt-4o, gpt-4o-mini, false",
+        "claude-sonnet-4, claude-sonnet-4-5-20250929, false",
+        "llama3.2, llama3.2:70b, false",
+    })
+    void aConfiguredIdNamesTheListedSnapshotOrTagItStandsFor(String configured, String listed, boolean same) {
+        assertThat(HttpConnectionTester.sameModel(configured, listed)).isEqualTo(same);
+    }
+
+    @Test
+    void anAzureDeploymentUrlWithoutAModelListIsReachedNotABadUrl() {
+        server.enqueue(new MockResponse.Builder()
+                .code(404)
+                .body("{\"error\":{\"code\":\"404\"}}")
+                .build());
+
+        Result result = tester.test(
+                "azure",
+                "openai-completions",
+                server.url("/openai/deployments/gpt-4o").toString(),
+                "az-key-1234567");
+
+        assertThat(result.ok()).isTrue();
+        assertThat(result.message()).contains("a deployment URL has no model list");
+    }
 }
