@@ -109,11 +109,35 @@ public final class StreamingProvider implements ChatProvider {
                     .failed(e.getMessage(), null, ProviderFailure.of(FailureKind.CONFIGURATION), clock.millis());
         }
         ProviderRequest hiding = request.hiding(extras.secrets());
-        ReplyBuilder reply = new ReplyBuilder(hiding, recordedApi(request), listener);
+        AssistantMessage result = call(hiding, extras, listener, control);
+        if (result.isError()
+                && result.content().isEmpty()
+                && !control.isAborted()
+                && wire.adjustAfter(hiding, result)) {
+            log.info(
+                    "Provider {} refused an optional part of the request for {} ({}); sent again without it",
+                    request.provider().key(),
+                    request.model().id(),
+                    result.errorMessage());
+            result = call(hiding, extras, listener, control);
+        }
+        if (log.isDebugEnabled()) {
+            log.debug(
+                    "Call to provider {} ended: {}{}",
+                    request.provider().key(),
+                    result.stopReason(),
+                    result.errorMessage() == null ? "" : " - " + result.errorMessage());
+        }
+        return result;
+    }
+
+    private AssistantMessage call(
+            ProviderRequest request, RequestExtras extras, StreamListener listener, CallControl control) {
+        ReplyBuilder reply = new ReplyBuilder(request, recordedApi(request), listener);
         AssistantMessage result;
         try {
             Parts parts = new Parts(client.get(), clock, watchdog, mapper, errorBodies);
-            result = new StreamingCall(parts, wire, hiding, extras, reply, control).run();
+            result = new StreamingCall(parts, wire, request, extras, reply, control).run();
         } catch (Exception | Error e) {
             // Also an Error (an OutOfMemoryError while reading, say): the call still ends as a failed reply.
             log.warn(
@@ -126,13 +150,6 @@ public final class StreamingProvider implements ChatProvider {
                     null,
                     ProviderFailure.of(FailureKind.PROTOCOL),
                     clock.millis());
-        }
-        if (log.isDebugEnabled()) {
-            log.debug(
-                    "Call to provider {} ended: {}{}",
-                    request.provider().key(),
-                    result.stopReason(),
-                    result.errorMessage() == null ? "" : " - " + result.errorMessage());
         }
         return result;
     }

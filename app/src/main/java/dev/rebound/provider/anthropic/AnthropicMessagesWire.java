@@ -23,15 +23,23 @@ import okhttp3.Request;
  *
  * <p>The body holds the conversation as alternating {@code user}/{@code assistant} messages of text blocks (assistant
  * messages without text are left out; the API joins consecutive turns of one role), {@code max_tokens}
- * ({@value #MAX_TOKENS}), and a {@code cache_control: ephemeral} mark on the last user message, so that the
+ * ({@value #MAX_TOKENS}, lowered for a model that allows fewer: its 400 "max_tokens: 8192 > 4096, which is the maximum
+ * allowed…" is read, the request goes again at once with the model's maximum, and that maximum is kept while Rebound
+ * runs), and a {@code cache_control: ephemeral} mark on the last user message, so that the
  * conversation so far is cached for the next turn (prompt caching; a prefix below the model's minimum is simply not
  * cached). See {@link AnthropicStreamParser} for what is read.
  */
 public final class AnthropicMessagesWire implements WireFormat {
     /** The API version every request names. */
     public static final String VERSION = "2023-06-01";
-    /** The most output tokens a reply may have: what every current Claude model accepts. */
+    /** The most output tokens a reply may ask for, unless the model allows fewer. */
     static final int MAX_TOKENS = 8192;
+    /** Anthropic's 400 for an output limit above the model's: {@code max_tokens: 8192 > 4096, which is the maximum…}. */
+    private static final java.util.regex.Pattern MAX_TOKENS_REFUSED =
+            java.util.regex.Pattern.compile("max_tokens: (\\d+) > (\\d+)");
+
+    /** Provider and model ({@code anthropic/claude-3-haiku-20240307}) to the most output tokens it allows. */
+    private final java.util.Map<String, Integer> maxTokens = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public String api() {
@@ -55,17 +63,17 @@ public final class AnthropicMessagesWire implements WireFormat {
 
     @Override
     public void prepare(Request.Builder builder, ProviderRequest request, ObjectMapper mapper) {
-        builder.post(new OneShotJsonBody(body(request, mapper)));
+        builder.post(new OneShotJsonBody(body(request, mapper, maxTokens.getOrDefault(modelKey(request), MAX_TOKENS))));
         builder.header("anthropic-version", VERSION);
         if (request.credential() != null) {
             builder.header("x-api-key", request.credential().secret().reveal());
         }
     }
 
-    static String body(ProviderRequest request, ObjectMapper mapper) {
+    static String body(ProviderRequest request, ObjectMapper mapper, int maxOutputTokens) {
         ObjectNode root = mapper.createObjectNode();
         root.put("model", request.model().id());
-        root.put("max_tokens", MAX_TOKENS);
+        root.put("max_tokens", maxOutputTokens);
         root.put("stream", true);
         ArrayNode messages = root.putArray("messages");
         ObjectNode lastUser = null;
@@ -95,6 +103,35 @@ public final class AnthropicMessagesWire implements WireFormat {
             lastUser.putObject("cache_control").put("type", "ephemeral");
         }
         return root.toString();
+    }
+
+    private static String modelKey(ProviderRequest request) {
+        return request.provider().key() + "/" + request.model().id();
+    }
+
+    @Override
+    public boolean adjustAfter(ProviderRequest request, AssistantMessage failed) {
+        if (failed.failure() == null
+                || !Integer.valueOf(400).equals(failed.failure().httpStatus())
+                || failed.errorMessage() == null) {
+            return false;
+        }
+        java.util.regex.Matcher refused = MAX_TOKENS_REFUSED.matcher(failed.errorMessage());
+        if (!refused.find()) {
+            return false;
+        }
+        int allowed;
+        try {
+            allowed = Integer.parseInt(refused.group(2));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        int asked = maxTokens.getOrDefault(modelKey(request), MAX_TOKENS);
+        if (allowed <= 0 || allowed >= asked) {
+            return false;
+        }
+        maxTokens.put(modelKey(request), allowed);
+        return true;
     }
 
     @Override

@@ -33,10 +33,20 @@ import okhttp3.Request;
  *
  * <p>Reasoning models ({@code o1}, {@code o3}, {@code o4-mini}, {@code gpt-5}…, {@code codex}) are asked for a
  * reasoning summary ({@code reasoning.summary: auto}), which streams as thinking; other models reject the parameter,
- * so it is not sent to them. See {@link ResponsesStreamParser} for what is read.
+ * so it is not sent to them. An organisation that is not verified gets a 400 for it ("Your organization must be
+ * verified to generate reasoning summaries"): then the request goes again at once without it, and that provider and
+ * model are not asked for summaries again while Rebound runs ({@link #adjustAfter}). See {@link ResponsesStreamParser}
+ * for what is read.
  */
 public final class ResponsesWire implements WireFormat {
     private static final Pattern REASONING_MODEL = Pattern.compile("(?i)(.*/)?(o\\d.*|gpt-5.*|.*codex.*|gpt-oss.*)");
+    /** A 400 about the reasoning summary itself. */
+    private static final Pattern SUMMARY_REFUSED =
+            Pattern.compile("(?i)reasoning[._ ]?summar|summar(?:y|ies)\\b.{0,80}\\b(?:verif|not supported|unsupported)"
+                    + "|verified to generate reasoning");
+
+    /** Provider and model ({@code openai/o3}) that refused a reasoning summary. */
+    private final java.util.Set<String> noSummary = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Override
     public String api() {
@@ -55,14 +65,14 @@ public final class ResponsesWire implements WireFormat {
 
     @Override
     public void prepare(Request.Builder builder, ProviderRequest request, ObjectMapper mapper) {
-        builder.post(new OneShotJsonBody(body(request, mapper)));
+        builder.post(new OneShotJsonBody(body(request, mapper, asksSummary(request))));
         if (request.credential() != null) {
             builder.header(
                     "Authorization", "Bearer " + request.credential().secret().reveal());
         }
     }
 
-    static String body(ProviderRequest request, ObjectMapper mapper) {
+    static String body(ProviderRequest request, ObjectMapper mapper, boolean summary) {
         ObjectNode root = mapper.createObjectNode();
         root.put("model", request.model().id());
         root.put("stream", true);
@@ -75,7 +85,7 @@ public final class ResponsesWire implements WireFormat {
             root.put("previous_response_id", chained.get().responseId());
             from = chained.get().index() + 1;
         }
-        if (REASONING_MODEL.matcher(request.model().id()).matches()) {
+        if (summary) {
             root.putObject("reasoning").put("summary", "auto");
         }
         ArrayNode input = root.putArray("input");
@@ -120,6 +130,23 @@ public final class ResponsesWire implements WireFormat {
     public StreamParser newParser(
             ProviderRequest request, ReplyBuilder reply, ObjectMapper mapper, ErrorBodies errors) {
         return new ResponsesStreamParser(mapper, errors, reply);
+    }
+
+    private boolean asksSummary(ProviderRequest request) {
+        return REASONING_MODEL.matcher(request.model().id()).matches() && !noSummary.contains(modelKey(request));
+    }
+
+    private static String modelKey(ProviderRequest request) {
+        return request.provider().key() + "/" + request.model().id();
+    }
+
+    @Override
+    public boolean adjustAfter(ProviderRequest request, AssistantMessage failed) {
+        boolean refusedSummary = failed.failure() != null
+                && Integer.valueOf(400).equals(failed.failure().httpStatus())
+                && failed.errorMessage() != null
+                && SUMMARY_REFUSED.matcher(failed.errorMessage()).find();
+        return refusedSummary && asksSummary(request) && noSummary.add(modelKey(request));
     }
 
     @Override

@@ -392,4 +392,69 @@ class AnthropicMessagesTest {
                 null,
                 2);
     }
+
+    @Test
+    void aModelWithASmallerOutputLimitIsAskedAgainAtOnceWithItsOwnMaximumAndKeepsIt() throws Exception {
+        // The wording of Anthropic's 400 for max_tokens over a model's limit (fixture
+        // error-400-invalid_request_error.json), with claude-3-haiku's 4,096.
+        fixture.enqueue(error(
+                400,
+                "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"max_tokens: "
+                        + "8192 > 4096, which is the maximum allowed number of output tokens for "
+                        + "claude-3-haiku-20240307\"}}"));
+        fixture.enqueue(eventStream(fixture("anthropic/stream-text.sse")));
+        fixture.enqueue(eventStream(fixture("anthropic/stream-text.sse")));
+        ProviderConfig config = fixture.config(fixture.baseUrl("/"), "claude-3-haiku-20240307");
+
+        AssistantMessage first = fixture.stream(fixture.request(config, "claude-3-haiku-20240307"))
+                .message();
+        fixture.stream(fixture.request(config, "claude-3-haiku-20240307"));
+
+        assertThat(first.stopReason()).as(first.errorMessage()).isEqualTo(StopReason.STOP);
+        assertThat(Json.newMapper()
+                        .readTree(fixture.takeRequest().getBody().utf8())
+                        .get("max_tokens")
+                        .asInt())
+                .isEqualTo(8192);
+        assertThat(Json.newMapper()
+                        .readTree(fixture.takeRequest().getBody().utf8())
+                        .get("max_tokens")
+                        .asInt())
+                .isEqualTo(4096);
+        assertThat(Json.newMapper()
+                        .readTree(fixture.takeRequest().getBody().utf8())
+                        .get("max_tokens")
+                        .asInt())
+                .isEqualTo(4096);
+    }
+
+    @Test
+    void usageIsMergedFromMessageStartAndTheCumulativeMessageDelta() {
+        fixture.enqueue(eventStream("""
+                event: message_start
+                data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],\
+                "model":"claude-sonnet-4-5","usage":{"input_tokens":25,"cache_creation_input_tokens":100,\
+                "cache_read_input_tokens":2000,"output_tokens":1}}}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}
+
+                event: content_block_stop
+                data: {"type":"content_block_stop","index":0}
+
+                event: message_delta
+                data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":42}}
+
+                event: message_stop
+                data: {"type":"message_stop"}
+
+                """));
+
+        AssistantMessage message = stream().message();
+
+        assertThat(message.usage()).isEqualTo(new Usage(25, 42, 2000, 100));
+    }
 }

@@ -256,4 +256,71 @@ class ResponsesApiTest {
         Classification asCompletions = classifier.classify(new ClassifierInput(message, "openai-completions", false));
         assertThat(asCompletions.verdict()).isEqualTo(Classification.Verdict.TERMINAL);
     }
+
+    /**
+     * The 400 an unverified organisation gets for a reasoning summary, as reported in openai/codex issue threads
+     * ("Your organization must be verified to generate reasoning summaries", param {@code reasoning.summary}).
+     */
+    private static final String SUMMARY_REFUSED = "{\"error\":{\"message\":\"Your organization must be verified to "
+            + "generate reasoning summaries. Please go to: https://platform.openai.com/settings/organization/general "
+            + "and click on Verify Organization. If you just verified, it can take up to 15 minutes for access to "
+            + "propagate.\",\"type\":\"invalid_request_error\",\"param\":\"reasoning.summary\",\"code\":"
+            + "\"unsupported_value\"}}";
+
+    @Test
+    void anOrganisationThatMayNotHaveSummariesIsAskedAgainAtOnceWithoutAndNotAskedAgain() throws Exception {
+        fixture.enqueue(error(400, SUMMARY_REFUSED));
+        fixture.enqueue(eventStream(fixture("openai-responses/stream-text.sse")));
+        fixture.enqueue(eventStream(fixture("openai-responses/stream-text.sse")));
+
+        AssistantMessage first = stream("o3").message();
+        AssistantMessage second = stream("o3").message();
+
+        assertThat(first.stopReason()).as(first.errorMessage()).isEqualTo(StopReason.STOP);
+        assertThat(second.stopReason()).isEqualTo(StopReason.STOP);
+        JsonNode asked =
+                Json.newMapper().readTree(fixture.takeRequest().getBody().utf8());
+        JsonNode again =
+                Json.newMapper().readTree(fixture.takeRequest().getBody().utf8());
+        JsonNode later =
+                Json.newMapper().readTree(fixture.takeRequest().getBody().utf8());
+        assertThat(asked.at("/reasoning/summary").asText()).isEqualTo("auto");
+        assertThat(again.has("reasoning")).isFalse();
+        assertThat(later.has("reasoning")).isFalse();
+    }
+
+    @Test
+    void anyOther400IsNotSentAgain() {
+        fixture.enqueue(error(400, fixture("openai-responses/error-400-context_length_exceeded.json")));
+        fixture.enqueue(eventStream(fixture("openai-responses/stream-text.sse")));
+
+        AssistantMessage message = stream("o3").message();
+
+        assertThat(message.stopReason()).isEqualTo(StopReason.ERROR);
+        assertThat(fixture.server.getRequestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aRecorded429KeepsItsRateLimitHeadersAndRetryAfterWinsOverTheResetDurations() {
+        fixture.enqueue(WireFixture.withHeaders(
+                        new mockwebserver3.MockResponse.Builder().code(429), "openai-responses/headers-429.txt")
+                .body(fixture("openai-responses/error-429-rate_limit_exceeded.json"))
+                .build());
+        fixture.enqueue(WireFixture.withHeaders(
+                        new mockwebserver3.MockResponse.Builder().code(429), "openai-responses/headers-429.txt")
+                .removeHeader("retry-after")
+                .body("{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\","
+                        + "\"code\":\"rate_limit_exceeded\"}}")
+                .build());
+
+        AssistantMessage withRetryAfter = message();
+        AssistantMessage withResets = message();
+
+        assertThat(withRetryAfter.failure().header("x-request-id")).isEqualTo("req_deaa3616cbd15d33b4db96b3ba74d2b4");
+        assertThat(new RetryHints(WireFixture.CLOCK).parse(withRetryAfter.failure(), withRetryAfter.errorMessage()))
+                .contains(new dev.rebound.retry.RetryHint(20_000, "retry-after"));
+        assertThat(new RetryHints(WireFixture.CLOCK).parse(withResets.failure(), withResets.errorMessage()))
+                .as("the longer of the request and token resets")
+                .hasValueSatisfying(h -> assertThat(h.delayMs()).isEqualTo(360_000));
+    }
 }
