@@ -37,6 +37,7 @@ class CrossProviderFallbackIT {
     private MockWebServer server;
     private ReboundProcess rebound;
     private final List<String> log = new CopyOnWriteArrayList<>();
+    private final List<JsonNode> bodies = new CopyOnWriteArrayList<>();
     private final AtomicInteger anthropicCalls = new AtomicInteger();
 
     @BeforeEach
@@ -50,6 +51,12 @@ class CrossProviderFallbackIT {
                         ? "x-api-key=" + request.getHeaders().get("x-api-key")
                         : "bearer=" + request.getHeaders().get("Authorization");
                 log.add(path + " " + key);
+                try {
+                    bodies.add(new com.fasterxml.jackson.databind.ObjectMapper()
+                            .readTree(request.getBody().utf8()));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
                 if (path.equals("/v1/messages")) {
                     return anthropicCalls.incrementAndGet() == 1
                             ? new MockResponse.Builder()
@@ -161,6 +168,18 @@ class CrossProviderFallbackIT {
                         "/v1/messages x-api-key=" + ANTHROPIC_KEY,
                         "/v1/responses bearer=Bearer " + OPENAI_KEY,
                         "/v1/messages x-api-key=" + ANTHROPIC_KEY);
+        JsonNode fallback = bodies.get(1);
+        assertThat(fallback.has("previous_response_id"))
+                .as("nothing was stored for this chat")
+                .isFalse();
+        assertThat(fallback.path("input")).hasSize(1);
+        assertThat(fallback.at("/input/0/content/0/text").asText()).isEqualTo("Explain exponential backoff");
+        JsonNode reverted = bodies.get(2).path("messages");
+        assertThat(reverted).as("question, OpenAI's answer, question").hasSize(3);
+        assertThat(reverted.at("/1/role").asText()).isEqualTo("assistant");
+        assertThat(reverted.at("/1/content/0/text").asText())
+                .isEqualTo(answered.path("content").get(0).path("text").asText());
+        assertThat(reverted.at("/2/content/0/text").asText()).isEqualTo("And with jitter?");
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
         assertThat(rebound.stdout()).doesNotContain(ANTHROPIC_KEY).doesNotContain(OPENAI_KEY);

@@ -231,6 +231,35 @@ class SettingsViewModelTest {
     }
 
     @Test
+    void headersQueryAndStoreRemovedInTheTabAreRemovedFromTheFileAndAMaskedSecretKeepsItsValue() throws IOException {
+        Files.writeString(dir.resolve("settings.json"), """
+                { "model": "oa/gpt-4.1",
+                  "providers": { "oa": { "api": "openai-responses", "baseUrl": "https://api.openai.com/v1",
+                                         "models": [ { "id": "gpt-4.1" } ], "store": false,
+                                         "headers": { "api-key": "sk-header-secret-0123456789", "X-Title": "Rebound" },
+                                         "query": { "api-version": "2024-10-21" } } } }
+                """);
+        store = SettingsStore.open(ConfigDirectory.at(dir), Clock.systemUTC());
+        SettingsViewModel model = open();
+        ProviderRow oa = model.providers().providers().getFirst();
+
+        assertThat(oa.headers().text())
+                .isEqualTo("api-key: ••••6789\nX-Title: Rebound")
+                .doesNotContain("secret");
+        assertThat(oa.storeProperty().get()).isFalse();
+        oa.headers().textProperty().set("api-key: ••••6789");
+        oa.query().textProperty().set("");
+        oa.storeProperty().set(true);
+        model.save();
+        runBackground();
+
+        JsonNode saved = savedSettings().path("providers").path("oa");
+        assertThat(saved.path("headers").toString()).isEqualTo("{\"api-key\":\"sk-header-secret-0123456789\"}");
+        assertThat(saved.has("query")).isFalse();
+        assertThat(saved.has("store")).isFalse();
+    }
+
+    @Test
     void renamingAProviderReplacesItAndItsModelsInTheFile() throws IOException {
         SettingsViewModel model = open();
         ProviderRow local = model.providers().providers().getFirst();
