@@ -90,6 +90,9 @@ class CrossProviderFallbackIT {
                 { "anthropic": [ { "label": "work", "apiKey": "%s" } ],
                   "openai": [ { "label": "team", "apiKey": "%s" } ] }
                 """.formatted(ANTHROPIC_KEY, OPENAI_KEY));
+        Files.setPosixFilePermissions(
+                configDir.resolve("credentials.json"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     }
 
     @AfterEach
@@ -109,6 +112,20 @@ class CrossProviderFallbackIT {
 
     private static String type(JsonNode frame) {
         return frame.path("type").asText();
+    }
+
+    /** The frames' types in order, a run of message_update written once as {@code message_update…}. */
+    private static List<String> sequence(List<JsonNode> frames) {
+        List<String> types = new java.util.ArrayList<>();
+        for (JsonNode frame : frames) {
+            String type = type(frame).equals("message_update") ? "message_update…" : type(frame);
+            if (!(type.equals("message_update…")
+                    && !types.isEmpty()
+                    && types.getLast().equals(type))) {
+                types.add(type);
+            }
+        }
+        return types;
     }
 
     private static List<String> retryEvents(List<JsonNode> frames) {
@@ -132,6 +149,26 @@ class CrossProviderFallbackIT {
 
         List<JsonNode> first = rebound.wholeTurn("Explain exponential backoff", WAIT);
 
+        assertThat(sequence(first))
+                .containsExactly(
+                        "response",
+                        "agent_start",
+                        "message_start",
+                        "message_end",
+                        "message_start",
+                        "message_end",
+                        "agent_end",
+                        "retry_fallback_applied",
+                        "model_changed",
+                        "auto_retry_start",
+                        "agent_start",
+                        "message_start",
+                        "message_update…",
+                        "message_end",
+                        "retry_fallback_succeeded",
+                        "auto_retry_end",
+                        "retry_chain_end",
+                        "agent_end");
         assertThat(retryEvents(first))
                 .containsExactly(
                         "agent_end",
@@ -159,6 +196,18 @@ class CrossProviderFallbackIT {
         Thread.sleep(1_200);
         List<JsonNode> second = rebound.wholeTurn("And with jitter?", WAIT);
 
+        assertThat(sequence(second))
+                .containsExactly(
+                        "response",
+                        "retry_fallback_reverted",
+                        "model_changed",
+                        "agent_start",
+                        "message_start",
+                        "message_end",
+                        "message_start",
+                        "message_update…",
+                        "message_end",
+                        "agent_end");
         assertThat(retryEvents(second)).containsExactly("retry_fallback_reverted", "agent_end");
         assertThat(EventFrames.withoutScope(first(second, "retry_fallback_reverted")))
                 .isEqualTo("{\"type\":\"retry_fallback_reverted\",\"from\":\"openai/gpt-4.1\","
