@@ -83,6 +83,15 @@ final class HttpConnectionTester implements ConnectionTester {
             return new Result(
                     false, "'" + target.baseUrl() + "' is not an http(s) URL; type one like " + example(kind) + ".");
         }
+        String key = target.typedKey();
+        String keyNote = "with the key you typed";
+        if (key == null) {
+            List<Credential> saved = credentials.forProvider(target.provider());
+            key = saved.isEmpty() ? null : saved.getFirst().secret().reveal();
+            keyNote = saved.isEmpty()
+                    ? "without a key (none is saved for " + target.provider() + ")"
+                    : "with the key '" + saved.getFirst().label() + "'";
+        }
         RequestExtras extras;
         try {
             extras = RequestExtras.of(
@@ -94,20 +103,12 @@ final class HttpConnectionTester implements ConnectionTester {
                             target.headers(),
                             target.query(),
                             true),
-                    environment);
+                    environment,
+                    key);
         } catch (RequestExtras.Unresolved e) {
             return new Result(false, e.getMessage() + ".");
         }
         HttpUrl url = extras.apply(modelsUrl(base, kind));
-        String key = target.typedKey();
-        String keyNote = "with the key you typed";
-        if (key == null) {
-            List<Credential> saved = credentials.forProvider(target.provider());
-            key = saved.isEmpty() ? null : saved.getFirst().secret().reveal();
-            keyNote = saved.isEmpty()
-                    ? "without a key (none is saved for " + target.provider() + ")"
-                    : "with the key '" + saved.getFirst().label() + "'";
-        }
         Request.Builder request = new Request.Builder().url(url).get();
         if (key != null) {
             switch (kind) {
@@ -119,7 +120,7 @@ final class HttpConnectionTester implements ConnectionTester {
         } else if (kind == ProviderApi.ANTHROPIC_MESSAGES) {
             request.header("anthropic-version", ANTHROPIC_VERSION);
         }
-        extras.apply(request);
+        extras.applyAfterKey(request);
         String host = url.host();
         try (Response response = http.get().newCall(request.build()).execute()) {
             return outcome(response, url, kind, keyNote, target.models());

@@ -18,8 +18,14 @@ import okhttp3.Request;
  * @param headers header names to values, in the order written
  * @param query query parameter names to values, in the order written
  * @param secrets the values no text may show
+ * @param carriesKey whether a value is the provider's key ({@code {"credential": true}}): then the key goes there and
+ *     nowhere else, the wire format's own key header is not sent
  */
-public record RequestExtras(Map<String, String> headers, Map<String, String> query, List<String> secrets) {
+public record RequestExtras(
+        Map<String, String> headers, Map<String, String> query, List<String> secrets, boolean carriesKey) {
+    /** The headers a wire format puts the key in; left out when an extra value carries it. */
+    public static final List<String> KEY_HEADERS = List.of("Authorization", "x-api-key", "x-goog-api-key");
+
     /** Secrets shorter than this are not removed from texts: they would mangle ordinary words and numbers. */
     static final int MIN_SECRET_LENGTH = 6;
 
@@ -39,13 +45,26 @@ public record RequestExtras(Map<String, String> headers, Map<String, String> que
     /**
      * Resolves the extras of a provider.
      *
-     * @throws Unresolved when a value names an environment variable that is not set; the message says which
+     * @param key the provider's key for this call, or null when it has none
+     * @throws Unresolved when a value names an environment variable that is not set, or the key when there is none; the
+     *     message says which
      */
-    public static RequestExtras of(ProviderConfig provider, Map<String, String> environment) throws Unresolved {
+    public static RequestExtras of(ProviderConfig provider, Map<String, String> environment, String key)
+            throws Unresolved {
         List<String> secrets = new ArrayList<>(baseUrlSecrets(provider.baseUrl()));
-        Map<String, String> headers = resolve(provider, provider.headers(), "headers", environment, secrets);
-        Map<String, String> query = resolve(provider, provider.query(), "query", environment, secrets);
-        return new RequestExtras(headers, query, secrets);
+        Map<String, String> headers = resolve(provider, provider.headers(), "headers", environment, key, secrets);
+        Map<String, String> query = resolve(provider, provider.query(), "query", environment, key, secrets);
+        boolean carriesKey = provider.headers().values().stream().anyMatch(ConfigValue::credential)
+                || provider.query().values().stream().anyMatch(ConfigValue::credential);
+        return new RequestExtras(headers, query, secrets, carriesKey);
+    }
+
+    /** Leaves out the wire format's key headers when an extra value carries the key, then sets the extra headers. */
+    public void applyAfterKey(Request.Builder request) {
+        if (carriesKey) {
+            KEY_HEADERS.forEach(request::removeHeader);
+        }
+        apply(request);
     }
 
     /** The URL with the extra query parameters set (replacing any of the same name). */
@@ -68,12 +87,18 @@ public record RequestExtras(Map<String, String> headers, Map<String, String> que
             Map<String, ConfigValue> values,
             String member,
             Map<String, String> environment,
+            String key,
             List<String> secrets)
             throws Unresolved {
         Map<String, String> resolved = new LinkedHashMap<>();
         for (Map.Entry<String, ConfigValue> entry : values.entrySet()) {
             ConfigValue value = entry.getValue();
-            Optional<String> text = value.resolve(environment);
+            Optional<String> text = value.resolve(environment, key);
+            if (text.isEmpty() && value.credential()) {
+                throw new Unresolved("Provider '" + provider.key() + "' sends its key in " + member + "."
+                        + entry.getKey() + " ({\"credential\": true}), but it has no key: add one for '"
+                        + provider.key() + "' in credentials.json or the settings window");
+            }
             if (text.isEmpty()) {
                 throw new Unresolved("Provider '" + provider.key() + "' reads " + member + "." + entry.getKey()
                         + " from the environment variable " + value.env() + ", which is not set: set it before"

@@ -165,7 +165,7 @@ final class StreamingCall {
     private Request httpRequest(HttpUrl url) {
         Request.Builder builder = new Request.Builder().url(url).header("Accept", "text/event-stream");
         wire.prepare(builder, request, mapper);
-        extras.apply(builder);
+        extras.applyAfterKey(builder);
         return builder.build();
     }
 

@@ -103,7 +103,12 @@ public final class StreamingProvider implements ChatProvider {
     public AssistantMessage stream(ProviderRequest request, StreamListener listener, CallControl control) {
         RequestExtras extras;
         try {
-            extras = RequestExtras.of(request.provider(), environment);
+            extras = RequestExtras.of(
+                    request.provider(),
+                    environment,
+                    request.credential() == null
+                            ? null
+                            : request.credential().secret().reveal());
         } catch (RequestExtras.Unresolved e) {
             return new ReplyBuilder(request, recordedApi(request), listener)
                     .failed(e.getMessage(), null, ProviderFailure.of(FailureKind.CONFIGURATION), clock.millis());

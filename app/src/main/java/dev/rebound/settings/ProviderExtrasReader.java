@@ -135,8 +135,18 @@ final class ProviderExtrasReader {
                     KeyPath.child(path, "env"), "must name an environment variable (letters, digits and _)"));
             return null;
         }
+        if (node.isObject() && node.size() == 1 && node.has("credential")) {
+            if (node.get("credential").isBoolean() && node.get("credential").booleanValue()) {
+                return ConfigValue.fromCredential();
+            }
+            problems.add(FileProblem.error(
+                    KeyPath.child(path, "credential"), "must be true (the provider's key from credentials.json)"));
+            return null;
+        }
         problems.add(FileProblem.error(
-                path, "must be a string, or {\"env\": \"NAME\"} to read the value from an environment variable"));
+                path,
+                "must be a string, {\"env\": \"NAME\"} to read the value from an environment variable, or "
+                        + "{\"credential\": true} for the provider's key from credentials.json"));
         return null;
     }
 }

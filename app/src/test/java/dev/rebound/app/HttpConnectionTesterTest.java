@@ -188,7 +188,21 @@ class HttpConnectionTesterTest {
                 Map.of("api-key", ConfigValue.fromEnv("AZURE_KEY")),
                 Map.of()));
 
+        server.enqueue(
+                new MockResponse.Builder().code(200).body("{\"data\":[]}").build());
+        withEnv.test(new ConnectionTester.Target(
+                "azure",
+                "openai-completions",
+                baseUrl(),
+                "az-typed-key-999",
+                List.of(),
+                Map.of("api-key", ConfigValue.fromCredential()),
+                Map.of()));
+
         RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS);
+        RecordedRequest keyed = server.takeRequest(1, TimeUnit.SECONDS);
+        assertThat(keyed.getHeaders().get("api-key")).isEqualTo("az-typed-key-999");
+        assertThat(keyed.getHeaders().get("Authorization")).isNull();
         assertThat(request.getHeaders().get("api-key")).isEqualTo("az-1234567");
         assertThat(request.getUrl().queryParameter("api-version")).isEqualTo("2024-10-21");
         assertThat(unset.ok()).isFalse();

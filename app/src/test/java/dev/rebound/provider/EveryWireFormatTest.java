@@ -235,4 +235,44 @@ class EveryWireFormatTest {
                     .doesNotContain(SECRET_HEADER);
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("formats")
+    void aKeyCarriedInAnExtraHeaderGoesThereAndNowhereElse(Format format) throws Exception {
+        try (WireFixture fixture = fixtureFor(format)) {
+            fixture.enqueue(stream(format.stream()));
+            ProviderConfig config = fixture.config(fixture.baseUrl(format.path()), format.model())
+                    .withHeaders(Map.of("api-key", ConfigValue.fromCredential()));
+
+            fixture.stream(fixture.request(config, format.model()));
+
+            mockwebserver3.RecordedRequest request = fixture.takeRequest();
+            assertThat(request.getHeaders().get("api-key")).isEqualTo(KEY);
+            assertThat(request.getHeaders().get("Authorization")).isNull();
+            assertThat(request.getHeaders().get("x-api-key")).isNull();
+            assertThat(request.getHeaders().get("x-goog-api-key")).isNull();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("formats")
+    void aKeyHeaderWithNoKeyConfiguredIsAConfigurationErrorSayingWhatToAdd(Format format) {
+        try (WireFixture fixture = fixtureFor(format)) {
+            ProviderConfig config = fixture.config(fixture.baseUrl(format.path()), format.model())
+                    .withHeaders(Map.of("api-key", ConfigValue.fromCredential()));
+            ProviderRequest keyless = new ProviderRequest(
+                    "a1",
+                    config,
+                    new dev.rebound.transcript.ModelRef(config.key(), format.model()),
+                    java.util.List.of(new dev.rebound.transcript.UserMessage("u1", "hi", 1)),
+                    null,
+                    WireFixture.QUICK);
+
+            AssistantMessage message = fixture.stream(keyless).message();
+
+            assertThat(message.failure().kind()).isEqualTo(FailureKind.CONFIGURATION);
+            assertThat(message.errorMessage()).contains("({\"credential\": true}), but it has no key");
+            assertThat(fixture.server.getRequestCount()).isZero();
+        }
+    }
 }

@@ -102,22 +102,27 @@ class SettingsValidatorTest {
                 { "providers": { "azure": { "api": "openai-completions", "baseUrl": "https://x.example/openai",
                     "headers": { "api-key": { "env": "AZURE_KEY" }, "X-Title": "Rebound", "Bad Name": "x",
                                  "Content-Type": "text/plain", "x-title": "again", "X-Num": 5,
-                                 "X-Env": { "env": "1BAD" }, "X-Accented": "Café" },
+                                 "X-Env": { "env": "1BAD" }, "X-Accented": "Café",
+                                 "X-Key": { "credential": true }, "X-No-Key": { "credential": false } },
                     "query": { "api-version": "2024-10-21" }, "store": "yes" } } }""");
 
         ProviderConfig azure = result.settings().providers().get("azure");
         assertThat(azure.headers())
                 .containsExactly(
                         Map.entry("api-key", ConfigValue.fromEnv("AZURE_KEY")),
-                        Map.entry("X-Title", ConfigValue.of("Rebound")));
+                        Map.entry("X-Title", ConfigValue.of("Rebound")),
+                        Map.entry("X-Key", ConfigValue.fromCredential()));
         assertThat(azure.query()).containsExactly(Map.entry("api-version", ConfigValue.of("2024-10-21")));
         assertThat(described(result))
                 .containsExactlyInAnyOrder(
                         "providers.azure.headers[\"Bad Name\"]: is not a valid HTTP header name",
                         "providers.azure.headers.Content-Type: is set by Rebound itself and cannot be replaced",
                         "providers.azure.headers.x-title: repeats a header name (names are not case-sensitive)",
-                        "providers.azure.headers.X-Num: must be a string, or {\"env\": \"NAME\"} to read the value from "
-                                + "an environment variable",
+                        "providers.azure.headers.X-Num: must be a string, {\"env\": \"NAME\"} to read the value from an "
+                                + "environment variable, or {\"credential\": true} for the provider's key from "
+                                + "credentials.json",
+                        "providers.azure.headers.X-No-Key.credential: must be true (the provider's key from "
+                                + "credentials.json)",
                         "providers.azure.headers.X-Env.env: must name an environment variable (letters, digits and _)",
                         "providers.azure.headers.X-Accented: a header value must be printable ASCII (no line breaks, no "
                                 + "accented letters)",

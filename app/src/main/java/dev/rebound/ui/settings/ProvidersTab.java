@@ -133,7 +133,12 @@ final class ProvidersTab {
                 formSubs);
         int extrasFrom = r;
         r = area(
-                grid, r, "_Headers", row.headers(), "provider-headers", "Name: value, one per line; ${VAR} = variable");
+                grid,
+                r,
+                "_Headers",
+                row.headers(),
+                "provider-headers",
+                "Name: value, one per line; ${VAR} = variable, <key> = the provider's key");
         r = area(grid, r, "_Query", row.query(), "provider-query", "name=value, one per line (Azure: api-version)");
         CheckBox store = new CheckBox("The server _stores replies (send only what is new each turn)");
         store.setId("provider-store");

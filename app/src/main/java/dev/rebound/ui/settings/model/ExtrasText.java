@@ -17,6 +17,9 @@ import java.util.regex.Pattern;
  * environment variable (settings.json's {@code {"env": "VARIABLE"}}). Blank lines are ignored.
  */
 final class ExtrasText {
+    /** How the provider's own key is written. */
+    static final String KEY = "<key>";
+
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
     private final char separator;
@@ -46,9 +49,14 @@ final class ExtrasText {
         List<String> lines = new ArrayList<>();
         member.properties().forEach(entry -> {
             JsonNode value = entry.getValue();
-            String text = value.isObject() && value.has("env")
-                    ? "${" + value.path("env").asText() + "}"
-                    : value.asText().startsWith("${") ? "$" + value.asText() : value.asText();
+            String text;
+            if (value.isObject() && value.has("env")) {
+                text = "${" + value.path("env").asText() + "}";
+            } else if (value.isObject() && value.has("credential")) {
+                text = KEY;
+            } else {
+                text = value.asText().startsWith("${") ? "$" + value.asText() : value.asText();
+            }
             lines.add(entry.getKey() + (separator == ':' ? ": " : "=") + text);
         });
         return String.join("\n", lines);
@@ -75,6 +83,8 @@ final class ExtrasText {
             Matcher variable = VARIABLE.matcher(value);
             if (variable.matches()) {
                 values.put(name, ConfigValue.fromEnv(variable.group(1)));
+            } else if (value.equals(KEY)) {
+                values.put(name, ConfigValue.fromCredential());
             } else {
                 values.put(name, ConfigValue.of(value.startsWith("$${") ? value.substring(1) : value));
             }
@@ -86,7 +96,9 @@ final class ExtrasText {
     static ObjectNode toJson(Map<String, ConfigValue> values) {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         values.forEach((name, value) -> {
-            if (value.env() != null) {
+            if (value.credential()) {
+                out.putObject(name).put("credential", true);
+            } else if (value.env() != null) {
                 out.putObject(name).put("env", value.env());
             } else {
                 out.put(name, value.literal());

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A kind of provider the Providers tab can add, filled in as its documentation says: key, api, base URL, a model, and
- * the extra headers and query parameters it needs ({@code ${VARIABLE}} stands for an environment variable).
+ * the extra headers and query parameters it needs ({@code ${VARIABLE}} stands for an environment variable,
+ * {@code <key>} for the provider's key from credentials.json).
  *
  * @param name what the menu shows
  * @param key the provider key suggested
@@ -44,7 +45,7 @@ public record ProviderPreset(
                     ProviderApi.OPENAI_COMPLETIONS,
                     "https://YOUR-RESOURCE.openai.azure.com/openai/deployments/YOUR-DEPLOYMENT",
                     "YOUR-DEPLOYMENT",
-                    "api-key: ${AZURE_OPENAI_API_KEY}",
+                    "api-key: <key>",
                     "api-version=2024-10-21"),
             new ProviderPreset(
                     "OpenRouter",
