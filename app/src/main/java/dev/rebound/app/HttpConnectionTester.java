@@ -6,6 +6,7 @@ import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.json.Json;
 import dev.rebound.provider.RequestExtras;
+import dev.rebound.provider.ResponseBodies;
 import dev.rebound.provider.anthropic.AnthropicMessagesWire;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
@@ -45,6 +46,8 @@ final class HttpConnectionTester implements ConnectionTester {
     static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final String ANTHROPIC_VERSION = AnthropicMessagesWire.VERSION;
     private static final int MAX_LISTED_MISSING = 3;
+    /** The most of a models list read: OpenRouter's, the longest, is about 1 MB. */
+    private static final long MAX_MODELS_LIST_BYTES = 16L << 20;
     /** The date suffix of a model snapshot: {@code -20250929}, {@code -2024-08-06}. */
     private static final java.util.regex.Pattern SNAPSHOT =
             java.util.regex.Pattern.compile("-(\\d{8}|\\d{4}-\\d{2}-\\d{2})");
@@ -92,6 +95,13 @@ final class HttpConnectionTester implements ConnectionTester {
                     ? "without a key (none is saved for " + target.provider() + ")"
                     : "with the key '" + saved.getFirst().label() + "'";
         }
+        if (key != null && !RequestExtras.headerSafe(key)) {
+            return new Result(
+                    false,
+                    "The key " + keyNote.replaceFirst("^with ", "") + " holds a character that cannot go in an HTTP "
+                            + "header (a line break or a non-ASCII character, often left by copying it). Enter it "
+                            + "again.");
+        }
         RequestExtras extras;
         try {
             extras = RequestExtras.of(
@@ -122,7 +132,11 @@ final class HttpConnectionTester implements ConnectionTester {
         }
         extras.applyAfterKey(request);
         String host = url.host();
-        try (Response response = http.get().newCall(request.build()).execute()) {
+        Request built = request.build();
+        try (Response response = http.get().newCall(built).execute()) {
+            if (response.isSuccessful() && openRouterRefusesKey(url, built)) {
+                return new Result(false, host + " refused the request " + keyNote + " (HTTP 401). Check the key.");
+            }
             return outcome(response, url, kind, keyNote, target.models());
         } catch (UnknownHostException e) {
             return new Result(false, "Could not find the host " + host + ". Check the base URL and your network.");
@@ -242,8 +256,11 @@ final class HttpConnectionTester implements ConnectionTester {
         if (listed.equals(configured + ":latest")) {
             return true;
         }
-        return listed.startsWith(configured + "-")
-                && SNAPSHOT.matcher(listed.substring(configured.length())).matches();
+        // Anthropic's aliases: claude-3-7-sonnet-latest and claude-sonnet-4-0 name claude-3-7-sonnet-20250219 and
+        // claude-sonnet-4-20250514.
+        String alias = configured.replaceFirst("-(latest|0)$", "");
+        return listed.startsWith(alias + "-")
+                && SNAPSHOT.matcher(listed.substring(alias.length())).matches();
     }
 
     private static String baseUrlAdvice(ProviderApi kind) {
@@ -266,12 +283,34 @@ final class HttpConnectionTester implements ConnectionTester {
     }
 
     /**
+     * OpenRouter lists its models to anyone: its {@code GET {base}/key} says whether the key is good. A 401 or 403
+     * there is a refused key; any other answer leaves the verdict to the models list.
+     */
+    private boolean openRouterRefusesKey(HttpUrl modelsUrl, Request models) {
+        if (!modelsUrl.host().endsWith("openrouter.ai")) {
+            return false;
+        }
+        HttpUrl keyUrl = modelsUrl
+                .newBuilder()
+                .query(null)
+                .removePathSegment(modelsUrl.pathSize() - 1)
+                .addPathSegment("key")
+                .build();
+        try (Response response =
+                http.get().newCall(models.newBuilder().url(keyUrl).build()).execute()) {
+            return response.code() == 401 || response.code() == 403;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
      * The model ids a models list names ({@code data[].id}, Gemini's {@code models[].name}), or null when the body is
      * not such a list.
      */
     private Set<String> offeredModels(Response response) {
         try {
-            JsonNode body = mapper.readTree(response.body().byteStream());
+            JsonNode body = mapper.readTree(ResponseBodies.readAtMost(response.body(), MAX_MODELS_LIST_BYTES));
             if (body == null) {
                 return null;
             }

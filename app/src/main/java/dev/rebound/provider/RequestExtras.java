@@ -107,9 +107,24 @@ public record RequestExtras(
             if (value.isSecretUnder(entry.getKey())) {
                 addSecret(secrets, text.get());
             }
+            if (member.equals("headers") && !headerSafe(text.get())) {
+                String from = value.credential()
+                        ? "the key in credentials.json"
+                        : value.env() != null
+                                ? "the environment variable " + value.env()
+                                : "the value in settings.json";
+                throw new Unresolved("Provider '" + provider.key() + "' header " + entry.getKey()
+                        + " holds a character that cannot go in an HTTP header (a line break or a non-ASCII "
+                        + "character, often left by copying): check " + from);
+            }
             resolved.put(entry.getKey(), text.get());
         }
         return resolved;
+    }
+
+    /** Whether a value can go in an HTTP header: printable ASCII and tabs only (what OkHttp accepts). */
+    public static boolean headerSafe(String value) {
+        return value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f));
     }
 
     /** A password in the base URL's user info, and the values of its secret-looking query parameters. */

@@ -233,6 +233,17 @@ final class StreamingCall {
 
     /** What the stream amounts to once reading stopped, for whatever reason. */
     private AssistantMessage outcome() {
+        StreamProblem problem = parser.problem();
+        boolean providerError = problem != null
+                && (problem.kind() == FailureKind.STREAM_ERROR || problem.kind() == FailureKind.ENVELOPE);
+        if (providerError) {
+            // Even after a stop reason: an error the provider sent after it means the reply did not end cleanly.
+            return failed(problem.message(), failure(problem.kind(), problem.error()));
+        }
+        if (parser.ended()) {
+            // A reply that ended is an answer, whatever junk or flood came after its end.
+            return finished();
+        }
         if (replyTooLarge) {
             return failed(
                     String.format(
@@ -247,13 +258,8 @@ final class StreamingCall {
         if (readFailure instanceof ResponseBodies.TooLarge tooLarge) {
             return failed(tooLarge.getMessage(), failure(FailureKind.TOO_LARGE, ErrorBody.EMPTY));
         }
-        if (parser.problem() != null) {
-            // Even after a stop reason: an error the provider sent after it means the reply did not end cleanly.
-            StreamProblem problem = parser.problem();
+        if (problem != null) {
             return failed(problem.message(), failure(problem.kind(), problem.error()));
-        }
-        if (parser.ended()) {
-            return finished();
         }
         if (handlingFailure != null) {
             return internalError(handlingFailure);

@@ -101,6 +101,18 @@ public final class StreamingProvider implements ChatProvider {
 
     @Override
     public AssistantMessage stream(ProviderRequest request, StreamListener listener, CallControl control) {
+        if (request.credential() != null
+                && !RequestExtras.headerSafe(request.credential().secret().reveal())) {
+            return new ReplyBuilder(request, recordedApi(request), listener)
+                    .failed(
+                            "The key '" + request.credential().label() + "' of provider '"
+                                    + request.provider().key()
+                                    + "' holds a character that cannot go in an HTTP header (a line break or a "
+                                    + "non-ASCII character, often left by copying it): enter it again",
+                            null,
+                            ProviderFailure.of(FailureKind.CONFIGURATION),
+                            clock.millis());
+        }
         RequestExtras extras;
         try {
             extras = RequestExtras.of(
@@ -144,14 +156,25 @@ public final class StreamingProvider implements ChatProvider {
             Parts parts = new Parts(client.get(), clock, watchdog, mapper, errorBodies);
             result = new StreamingCall(parts, wire, request, extras, reply, control).run();
         } catch (Exception | Error e) {
-            // Also an Error (an OutOfMemoryError while reading, say): the call still ends as a failed reply.
-            log.warn(
-                    "Unexpected error in a call to provider {}: {}",
-                    request.provider().key(),
-                    TransportErrors.describe(e),
-                    e);
+            // Also an Error (an OutOfMemoryError while reading, say): the call still ends as a failed reply. An
+            // exception's message may quote a secret (OkHttp quotes a header value it refuses): the log gets it
+            // scrubbed, and the stack trace only when there was nothing to scrub.
+            String described = TransportErrors.describe(e);
+            String scrubbed = new KeyScrubber(request.keysToHide()).scrub(described);
+            if (scrubbed.equals(described)) {
+                log.warn(
+                        "Unexpected error in a call to provider {}: {}",
+                        request.provider().key(),
+                        described,
+                        e);
+            } else {
+                log.warn(
+                        "Unexpected error in a call to provider {}: {}",
+                        request.provider().key(),
+                        scrubbed);
+            }
             result = reply.failed(
-                    "Internal error while handling the reply: " + TransportErrors.describe(e),
+                    "Internal error while handling the reply: " + scrubbed,
                     null,
                     ProviderFailure.of(FailureKind.PROTOCOL),
                     clock.millis());

@@ -91,8 +91,7 @@ final class ProviderCall {
                     config.get().api().toString(),
                     "Provider '"
                             + current.provider() + "' uses api '" + config.get().api()
-                            + "', which this version of Rebound "
-                            + "cannot speak yet. Use an openai-completions compatible endpoint for it.");
+                            + "', which this build of Rebound cannot speak.");
         }
         Optional<CredentialsBlocked> blocked = credentials.blocked(current.provider());
         if (blocked.isPresent()) {

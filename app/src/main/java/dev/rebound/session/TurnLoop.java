@@ -156,7 +156,8 @@ final class TurnLoop {
                 release.accept(turn);
                 LOG.error("Turn {} could not be closed cleanly", turn.id, closingFailed);
             } finally {
-                turn.completion.complete(new TurnOutcome(turn.id, finalMessage));
+                turn.completion.complete(
+                        new TurnOutcome(turn.id, finalMessage != null ? finalMessage : lastResort(turn)));
             }
         }
     }
@@ -207,6 +208,27 @@ final class TurnLoop {
             throw broken;
         }
         return message;
+    }
+
+    /** The turn's outcome when even building it failed: an aborted reply with no content, built without the model. */
+    private AssistantMessage lastResort(Turn turn) {
+        try {
+            return emptyAborted(turn);
+        } catch (RuntimeException | Error e) {
+            return new AssistantMessage(
+                    turn.id,
+                    List.of(),
+                    "",
+                    "",
+                    null,
+                    null,
+                    null,
+                    StopReason.ABORTED,
+                    ChatSession.ABORT_MESSAGE,
+                    null,
+                    null,
+                    0);
+        }
     }
 
     private AssistantMessage emptyAborted(Turn turn) {

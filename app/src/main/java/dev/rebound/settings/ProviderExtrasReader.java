@@ -73,11 +73,13 @@ final class ProviderExtrasReader {
         return result;
     }
 
-    boolean store(JsonNode node, String path, ProviderApi api) {
+    boolean store(JsonNode node, String path, ProviderApi api, ProviderApi format) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return true;
         }
-        if (api != null && api != ProviderApi.OPENAI_RESPONSES) {
+        boolean responses = api == ProviderApi.OPENAI_RESPONSES
+                || (api == ProviderApi.SIMULATOR && format == ProviderApi.OPENAI_RESPONSES);
+        if (api != null && !responses) {
             problems.add(FileProblem.warning(path, "is only used by openai-responses providers; it is ignored here"));
         }
         if (!node.isBoolean()) {

@@ -153,8 +153,8 @@ public final class SettingsValidator {
         ProviderExtrasReader extras = new ProviderExtrasReader(problems);
         Map<String, ConfigValue> headers = extras.headers(node.get("headers"), KeyPath.child(path, "headers"));
         Map<String, ConfigValue> query = extras.query(node.get("query"), KeyPath.child(path, "query"));
-        boolean store = extras.store(node.get("store"), KeyPath.child(path, "store"), api);
         ProviderApi format = extras.format(node.get("format"), KeyPath.child(path, "format"), api);
+        boolean store = extras.store(node.get("store"), KeyPath.child(path, "store"), api, format);
         return api != null && baseUrlValid
                 ? new ProviderConfig(key, api, baseUrl, models, headers, query, store, format)
                 : null;

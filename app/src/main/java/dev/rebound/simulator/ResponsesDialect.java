@@ -35,10 +35,17 @@ final class ResponsesDialect implements WireDialect {
         }
     };
 
+    /**
+     * Names this server's run in its response ids, so that a restarted simulator never issues an id it issued before
+     * (a client holding one must find it stale, as against OpenAI).
+     */
+    private final String run;
+
     ResponsesDialect(ObjectMapper mapper, Clock clock, FaultResponses responses) {
         this.mapper = mapper;
         this.clock = clock;
         this.responses = responses;
+        this.run = Long.toString(clock.millis(), 36);
     }
 
     @Override
@@ -103,7 +110,7 @@ final class ResponsesDialect implements WireDialect {
     @Override
     public ReplyFormat format(ReplyRequest request) {
         ResponsesFormat format =
-                new ResponsesFormat(mapper, request, clock.instant().getEpochSecond());
+                new ResponsesFormat(mapper, request, clock.instant().getEpochSecond(), run);
         if (request.body().path("store").asBoolean(true)) {
             issue(format.responseId());
         }

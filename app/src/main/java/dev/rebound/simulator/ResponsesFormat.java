@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The 200 answers of OpenAI's Responses API. A stream is named events numbered by {@code sequence_number} from 0:
- * {@code response.created} and {@code response.in_progress} ({@code resp_sim_N}), {@code response.output_item.added}
+ * {@code response.created} and {@code response.in_progress} ({@code resp_sim_<run>_N}), {@code response.output_item.added}
  * (a message), {@code response.content_part.added}, {@code response.output_text.delta}s,
  * {@code response.output_text.done}, {@code response.content_part.done}, {@code response.output_item.done} and
  * {@code response.completed} with the whole output and the usage; no {@code [DONE]}. A refusal streams a
@@ -21,22 +21,25 @@ final class ResponsesFormat implements ReplyFormat {
     private final ObjectMapper mapper;
     private final ReplyRequest request;
     private final long createdAt;
+    private final String run;
     private int sequence;
 
     /**
      * @param mapper builds the JSON
      * @param request the request answered
      * @param createdAt the response's creation time, epoch seconds
+     * @param run names the server's run in the id
      */
-    ResponsesFormat(ObjectMapper mapper, ReplyRequest request, long createdAt) {
+    ResponsesFormat(ObjectMapper mapper, ReplyRequest request, long createdAt, String run) {
         this.mapper = mapper;
         this.request = request;
         this.createdAt = createdAt;
+        this.run = run;
     }
 
-    /** The id of the response this answer creates: {@code resp_sim_N}. */
+    /** The id of the response this answer creates: {@code resp_sim_<run>_N}. */
     String responseId() {
-        return "resp_sim_" + request.number();
+        return "resp_sim_" + run + "_" + request.number();
     }
 
     private String itemId() {

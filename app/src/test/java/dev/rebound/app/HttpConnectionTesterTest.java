@@ -218,6 +218,8 @@ class HttpConnectionTesterTest {
         "gpt-4o, gpt-4o-mini, false",
         "claude-sonnet-4, claude-sonnet-4-5-20250929, false",
         "llama3.2, llama3.2:70b, false",
+        "claude-3-7-sonnet-latest, claude-3-7-sonnet-20250219, true",
+        "claude-sonnet-4-0, claude-sonnet-4-20250514, true",
     })
     void aConfiguredIdNamesTheListedSnapshotOrTagItStandsFor(String configured, String listed, boolean same) {
         assertThat(HttpConnectionTester.sameModel(configured, listed)).isEqualTo(same);
@@ -238,5 +240,39 @@ class HttpConnectionTesterTest {
 
         assertThat(result.ok()).isTrue();
         assertThat(result.message()).contains("a deployment URL has no model list");
+    }
+
+    @Test
+    void openRoutersOpenModelListDoesNotHideARefusedKey() throws Exception {
+        OkHttpClient toLoopback = http.newBuilder()
+                .dns(host -> List.of(java.net.InetAddress.getLoopbackAddress()))
+                .build();
+        HttpConnectionTester openRouter = new HttpConnectionTester(() -> toLoopback, credentials, Map.of());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .body("{\"data\":[{\"id\":\"x\"}]}")
+                .build());
+        server.enqueue(new MockResponse.Builder()
+                .code(401)
+                .body("{\"error\":{\"message\":\"No auth\"}}")
+                .build());
+        String base = "http://openrouter.ai:" + server.getPort() + "/api/v1";
+
+        Result result = openRouter.test("openrouter", "openai-completions", base, "sk-or-bad-0000000000");
+
+        assertThat(result.ok()).isFalse();
+        assertThat(result.message()).contains("refused the request with the key you typed");
+        server.takeRequest(1, TimeUnit.SECONDS);
+        assertThat(server.takeRequest(1, TimeUnit.SECONDS).getUrl().encodedPath())
+                .isEqualTo("/api/v1/key");
+    }
+
+    @Test
+    void aKeyWithALineBreakIsRefusedBeforeAnythingIsSentAndNotShown() {
+        Result result = tester.test("local", "openai-completions", baseUrl(), "sk-pasted-0123456789\r\n");
+
+        assertThat(result.ok()).isFalse();
+        assertThat(result.message()).contains("cannot go in an HTTP header").doesNotContain("sk-pasted");
+        assertThat(server.getRequestCount()).isZero();
     }
 }

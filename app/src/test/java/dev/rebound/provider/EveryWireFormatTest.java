@@ -275,4 +275,22 @@ class EveryWireFormatTest {
             assertThat(fixture.server.getRequestCount()).isZero();
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("formats")
+    void aKeyThatCannotGoInAHeaderIsAConfigurationErrorNamingItsLabelNeverItsValue(Format format) {
+        try (WireFixture fixture = new WireFixture(format.wire(), format.api(), "sk-copied-0123456789\r\n", Map.of())) {
+            ProviderConfig config = fixture.config(fixture.baseUrl(format.path()), format.model());
+
+            AssistantMessage message =
+                    fixture.stream(fixture.request(config, format.model())).message();
+
+            assertThat(message.failure().kind()).isEqualTo(FailureKind.CONFIGURATION);
+            assertThat(message.errorMessage())
+                    .contains("The key 'work'")
+                    .contains("cannot go in an HTTP header")
+                    .doesNotContain("sk-copied");
+            assertThat(fixture.server.getRequestCount()).isZero();
+        }
+    }
 }

@@ -357,7 +357,7 @@ class ChatSessionTest {
         TurnOutcome outcome = ((PromptResult.Accepted) session.prompt("hi", null))
                 .completion()
                 .get(5, TimeUnit.SECONDS);
-        assertThat(outcome.finalMessage().errorMessage()).contains("cannot speak yet");
+        assertThat(outcome.finalMessage().errorMessage()).contains("which this build of Rebound cannot speak");
         assertThat(outcome.finalMessage().failure().kind()).isEqualTo(FailureKind.CONFIGURATION);
     }
 

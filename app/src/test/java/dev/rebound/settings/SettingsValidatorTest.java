@@ -135,11 +135,13 @@ class SettingsValidatorTest {
         SettingsValidator.Result result = validate("""
                 { "providers": {
                     "sim": { "api": "simulator", "format": "google-gemini" },
+                    "simr": { "api": "simulator", "format": "openai-responses", "store": false },
                     "bad": { "api": "simulator", "format": "simulator" },
                     "real": { "api": "openai-completions", "baseUrl": "https://x.example/v1", "format": "google-gemini" } } }""");
 
         assertThat(result.settings().providers().get("sim").format()).isEqualTo(ProviderApi.GOOGLE_GEMINI);
         assertThat(result.settings().providers().get("real").format()).isNull();
+        assertThat(result.settings().providers().get("simr").store()).isFalse();
         assertThat(described(result))
                 .containsExactly(
                         "providers.bad.format: must be one of openai-completions, openai-responses, anthropic-messages, "

@@ -256,7 +256,7 @@ class SettingsWindowTest {
                 .as("only the Responses API stores replies")
                 .isFalse();
         assertThat(robot.lookup("#provider-headers").queryTextInputControl().getText())
-                .isEqualTo("api-key: ${AZURE_OPENAI_API_KEY}");
+                .isEqualTo("api-key: <key>");
         replaceText("#provider-baseUrl", "https://contoso.openai.azure.com/openai/deployments/gpt-4o");
         replaceText("#provider-models", "gpt-4o");
         robot.clickOn("#provider-add");
@@ -287,8 +287,7 @@ class SettingsWindowTest {
         FxWait.until(() -> !settingsOpen());
         JsonNode providers = JSON.readTree(Files.readString(configDir.resolve("settings.json")))
                 .path("providers");
-        assertThat(providers.path("azure").path("headers").toString())
-                .isEqualTo("{\"api-key\":{\"env\":\"AZURE_OPENAI_API_KEY\"}}");
+        assertThat(providers.path("azure").path("headers").toString()).isEqualTo("{\"api-key\":{\"credential\":true}}");
         assertThat(providers.path("azure").path("query").toString()).isEqualTo("{\"api-version\":\"2024-10-21\"}");
         assertThat(providers.path("openai").path("api").asText()).isEqualTo("openai-responses");
         assertThat(providers.path("openai").path("store").asBoolean(true)).isFalse();

@@ -95,6 +95,16 @@ class OpenAiCompletionsStreamingTest {
     }
 
     @Test
+    void anUnreadableLineAfterTheFinishReasonDoesNotTurnTheAnswerIntoAFailure() {
+        fixture.enqueue(eventStream(text("Complete answer"), finish("stop"), "{not json"));
+
+        AssistantMessage message = fixture.stream().message();
+
+        assertThat(message.stopReason()).isEqualTo(StopReason.STOP);
+        assertThat(message.text()).isEqualTo("Complete answer");
+    }
+
+    @Test
     void aBaseUrlWithTrailingSlashGetsTheSameEndpoint() throws Exception {
         fixture.enqueue(eventStream(text("ok"), finish("stop"), "[DONE]"));
 

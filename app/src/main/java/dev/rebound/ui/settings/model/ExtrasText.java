@@ -55,7 +55,8 @@ final class ExtrasText {
             } else if (value.isObject() && value.has("credential")) {
                 text = KEY;
             } else {
-                text = value.asText().startsWith("${") ? "$" + value.asText() : value.asText();
+                String literal = value.asText();
+                text = literal.startsWith("${") ? "$" + literal : literal.equals(KEY) ? "<" + literal : literal;
             }
             lines.add(entry.getKey() + (separator == ':' ? ": " : "=") + text);
         });
@@ -86,7 +87,8 @@ final class ExtrasText {
             } else if (value.equals(KEY)) {
                 values.put(name, ConfigValue.fromCredential());
             } else {
-                values.put(name, ConfigValue.of(value.startsWith("$${") ? value.substring(1) : value));
+                boolean escaped = value.startsWith("$${") || value.equals("<" + KEY);
+                values.put(name, ConfigValue.of(escaped ? value.substring(1) : value));
             }
         }
         return new Parsed(values, "");

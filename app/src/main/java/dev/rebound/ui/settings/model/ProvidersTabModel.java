@@ -9,6 +9,7 @@ import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.auth.Secret;
 import dev.rebound.files.FileProblem;
+import dev.rebound.settings.ConfigValue;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.settings.SettingsSecrets;
@@ -257,14 +258,25 @@ public final class ProvidersTabModel {
                     "Fix the extra headers or query parameters first (" + headers.error() + query.error() + ")."));
             return;
         }
+        JsonNode stored = row.originalKey() == null ? null : originalJson.get(row.originalKey());
         row.testStarted();
         background.execute(() -> {
             ConnectionTester.Result result;
             try {
                 result = tester.test(new ConnectionTester.Target(
-                        provider, api, baseUrl, typedKey, modelIds, headers.values(), query.values()));
+                        provider,
+                        api,
+                        baseUrl,
+                        typedKey,
+                        modelIds,
+                        unmasked(headers.values(), stored, "headers"),
+                        unmasked(query.values(), stored, "query")));
             } catch (RuntimeException e) {
-                LOG.warn("Test connection of {} failed", provider, e);
+                // Only the class: a message may quote a header value, a secret.
+                LOG.warn(
+                        "Test connection of {} failed ({})",
+                        provider,
+                        e.getClass().getName());
                 result = new ConnectionTester.Result(
                         false,
                         "The test could not run because of an unexpected "
@@ -298,8 +310,12 @@ public final class ProvidersTabModel {
             entry.set("models", models(row, original));
             extras(entry, "headers", ExtrasText.HEADERS.parse(row.headers().text()));
             extras(entry, "query", ExtrasText.QUERY.parse(row.query().text()));
-            if (row.apiProperty().get() == ProviderApi.OPENAI_RESPONSES
-                    && !row.storeProperty().get()) {
+            boolean responses = row.apiProperty().get() == ProviderApi.OPENAI_RESPONSES
+                    || (row.apiProperty().get() == ProviderApi.SIMULATOR
+                            && ProviderApi.OPENAI_RESPONSES
+                                    .toString()
+                                    .equals(entry.path("format").asText()));
+            if (responses && !row.storeProperty().get()) {
                 entry.put("store", false);
             } else {
                 entry.remove("store");
@@ -336,6 +352,25 @@ public final class ProvidersTabModel {
             } else {
                 out.set(member.getKey(), withRemovals(member.getValue(), now));
             }
+        });
+        return out;
+    }
+
+    /** Typed values with each secret shown masked and left unchanged put back to the stored secret. */
+    private static Map<String, ConfigValue> unmasked(
+            Map<String, ConfigValue> typed, JsonNode storedProvider, String member) {
+        JsonNode stored = storedProvider == null ? null : storedProvider.get(member);
+        if (stored == null || !stored.isObject()) {
+            return typed;
+        }
+        Map<String, ConfigValue> out = new java.util.LinkedHashMap<>();
+        typed.forEach((name, value) -> {
+            JsonNode before = stored.get(name);
+            boolean keptMask = value.literal() != null
+                    && before != null
+                    && before.isTextual()
+                    && value.literal().equals(SettingsSecrets.mask(before.textValue()));
+            out.put(name, keptMask ? ConfigValue.of(before.textValue()) : value);
         });
         return out;
     }

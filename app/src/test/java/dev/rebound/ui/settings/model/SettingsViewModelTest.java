@@ -260,6 +260,32 @@ class SettingsViewModelTest {
     }
 
     @Test
+    void testConnectionSendsTheStoredSecretWhereTheTabShowsItsMask() throws IOException {
+        Files.writeString(dir.resolve("settings.json"), """
+                { "model": "az/gpt-4o",
+                  "providers": { "az": { "api": "openai-completions", "baseUrl": "https://x.example/openai",
+                                         "models": [ { "id": "gpt-4o" } ],
+                                         "headers": { "api-key": "az-header-secret-0123456789" },
+                                         "query": { "sig": "sas-signature-0123456789" } } } }
+                """);
+        store = SettingsStore.open(ConfigDirectory.at(dir), Clock.systemUTC());
+        List<ConnectionTester.Target> asked = new ArrayList<>();
+        tester = target -> {
+            asked.add(target);
+            return new ConnectionTester.Result(true, "fine");
+        };
+        SettingsViewModel model = open();
+
+        model.providers().testConnection(model.providers().providers().getFirst());
+        runBackground();
+
+        assertThat(asked).singleElement().satisfies(target -> {
+            assertThat(target.headers().get("api-key").literal()).isEqualTo("az-header-secret-0123456789");
+            assertThat(target.query().get("sig").literal()).isEqualTo("sas-signature-0123456789");
+        });
+    }
+
+    @Test
     void renamingAProviderReplacesItAndItsModelsInTheFile() throws IOException {
         SettingsViewModel model = open();
         ProviderRow local = model.providers().providers().getFirst();
