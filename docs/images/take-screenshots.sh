@@ -183,7 +183,7 @@ settings_config() {
     "azure": { "api": "openai-completions",
                "baseUrl": "https://contoso.openai.azure.com/openai/deployments/gpt-4o",
                "models": [ { "id": "gpt-4o" } ],
-               "headers": { "api-key": { "env": "AZURE_OPENAI_API_KEY" } },
+               "headers": { "api-key": { "credential": true } },
                "query": { "api-version": "2024-10-21" } },
     "openai": { "api": "openai-responses", "baseUrl": "https://api.openai.com/v1",
                 "models": [ { "id": "gpt-4.1-mini" }, { "id": "gpt-4.1-nano" } ] },
@@ -206,7 +206,8 @@ settings_config() {
 EOF
   cat > "$config/credentials.json" << 'EOF'
 { "openai": [ { "label": "work", "apiKey": "sk-shots-not-a-real-key-7f3a" },
-              { "label": "personal", "apiKeyEnv": "REBOUND_SHOTS_UNSET_KEY" } ] }
+              { "label": "personal", "apiKeyEnv": "REBOUND_SHOTS_UNSET_KEY" } ],
+  "azure": [ { "label": "contoso", "apiKey": "az-shots-not-a-real-key-91c2" } ] }
 EOF
   chmod 600 "$config/credentials.json"
 }
