@@ -119,6 +119,7 @@ final class AppServices implements AutoCloseable {
         this.dir = dir;
         this.clock = clock;
         this.settings = SettingsStore.open(dir, clock, BuiltInProvider.config());
+        settings.addKeptBrokenListener(this::tellAboutKeptSettings);
         this.credentials = CredentialStore.open(dir, env, clock);
         ExpiryStore blocks = ExpiryStore.open(dir.stateDir().resolve("credential-blocks.json"), clock, expiryWriter);
         ExpiryStore cooling = ExpiryStore.open(dir.stateDir().resolve("model-cooldowns.json"), clock, expiryWriter);
@@ -274,6 +275,11 @@ final class AppServices implements AutoCloseable {
     }
 
     /** A running plugin was disabled or failed: the user sees it in the newest chat, off the plugin's thread. */
+    /** After a save replaced a settings file Rebound could not read: says where it was kept, in the open chat. */
+    private void tellAboutKeptSettings(Path copy) {
+        tellAboutPlugin(BuiltInProvider.keptBroken(copy));
+    }
+
     private void tellAboutPlugin(String message) {
         background.execute(() -> {
             ChatSession session = newestSession.get();
@@ -321,7 +327,12 @@ final class AppServices implements AutoCloseable {
         for (FileProblem p : problems) {
             notices.add(new Notice(p.isError() ? Notice.ERROR : Notice.WARNING, p.describe()));
         }
-        if (firstRunNotice && settings.usesBuiltInProvider()) {
+        java.util.Optional<Path> keptBroken =
+                settings.usesBuiltInProvider() ? settings.keptBrokenCopy() : java.util.Optional.empty();
+        if (keptBroken.isPresent()) {
+            // A configuration that had providers never turns into canned replies without saying so.
+            notices.add(new Notice(Notice.WARNING, BuiltInProvider.afterKeptBroken(keptBroken.get())));
+        } else if (firstRunNotice && settings.usesBuiltInProvider()) {
             notices.add(new Notice(Notice.INFO, BuiltInProvider.notice(dir.settingsFile())));
         }
         for (String problem : plugins.startupProblems()) {

@@ -37,6 +37,21 @@ final class BuiltInProvider {
                 .toList();
     }
 
+    /** Said when a save replaced a settings file Rebound could not read. */
+    static String keptBroken(Path copy) {
+        return "settings.json could not be read, so this change was saved in a new settings.json. The old file is "
+                + "kept as " + copy + ": copy your providers and other settings back from it (fix what made it "
+                + "unreadable first).";
+    }
+
+    /** The start-up warning when no provider is configured but an unreadable settings file was kept. */
+    static String afterKeptBroken(Path copy) {
+        return "settings.json configures no provider, so replies come from the built-in simulator, "
+                + BuiltInSimulator.DISPLAY_NAME + " (canned answers, not a real model). An earlier settings.json "
+                + "that could not be read was kept as " + copy + ": copy your providers back from it into "
+                + "settings.json.";
+    }
+
     /** The first-run notice: where replies come from, and how to get real ones. */
     static String notice(Path settingsFile) {
         return "No provider is configured, so replies come from the built-in simulator, "

@@ -40,6 +40,7 @@ public final class SettingsStore {
 
     private final ObjectMapper mapper = Json.newMapper();
     private final List<Consumer<Settings>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Path>> keptBrokenListeners = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
     /** The document as last loaded or saved; guarded by {@link #lock}. */
     private ObjectNode document;
@@ -176,8 +177,9 @@ public final class SettingsStore {
             if (!reasons.isEmpty()) {
                 return new SettingsUpdate.Rejected(reasons);
             }
+            Path keptBroken;
             try {
-                save((ObjectNode) patched);
+                keptBroken = save((ObjectNode) patched);
             } catch (IOException e) {
                 LOG.warn("could not save {}", file, e);
                 return new SettingsUpdate.Rejected(List.of(FileProblem.error("", WriteFailures.explain(file, e))));
@@ -187,16 +189,45 @@ public final class SettingsStore {
             Settings applied = withBuiltIn(result.settings(), patched, false);
             state = new State(applied, result.problems());
             notifyListeners(applied);
-            return new SettingsUpdate.Applied(applied);
+            if (keptBroken != null) {
+                keptBrokenListeners.forEach(listener -> listener.accept(keptBroken));
+            }
+            return new SettingsUpdate.Applied(applied, keptBroken);
         }
     }
 
-    private void save(ObjectNode newDocument) throws IOException {
+    /** Saves the document; returns where the file Rebound could not read was kept, or null when there was none. */
+    private Path save(ObjectNode newDocument) throws IOException {
+        Path copy = null;
         if (fileUnreadable && Files.exists(file)) {
-            Path copy = FileBackups.keepCopy(file, clock, null);
-            LOG.info("kept the settings file Rebound could not read as {}", copy);
+            copy = FileBackups.keepCopy(file, clock, null);
+            LOG.warn("kept the settings file Rebound could not read as {}", copy);
         }
         AtomicFiles.writeAtomically(file, JsonFiles.prettyBytes(mapper, newDocument), null);
+        return copy;
+    }
+
+    /**
+     * Registers a listener told where the settings file Rebound could not read was kept, after an edit saved a new
+     * file in its place: the user must hear of it (canned simulator replies must never hide a lost configuration).
+     */
+    public void addKeptBrokenListener(Consumer<Path> listener) {
+        keptBrokenListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * The newest copy of a settings file Rebound could not read ({@code settings.json.bak-…}) next to the settings
+     * file, if there is one.
+     */
+    public java.util.Optional<Path> keptBrokenCopy() {
+        Path dir = file.toAbsolutePath().getParent();
+        String prefix = file.getFileName() + ".bak-";
+        try (java.util.stream.Stream<Path> siblings = Files.list(dir)) {
+            return siblings.filter(p -> p.getFileName().toString().startsWith(prefix))
+                    .max(java.util.Comparator.comparing(p -> p.getFileName().toString()));
+        } catch (IOException | RuntimeException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     /**

@@ -7,10 +7,19 @@ import java.util.Objects;
 /** The outcome of {@link SettingsStore#update}: applied and saved whole, or refused whole. */
 public sealed interface SettingsUpdate {
 
-    /** The edit was valid, saved and is now {@link SettingsStore#current()}. */
-    record Applied(Settings settings) implements SettingsUpdate {
+    /**
+     * The edit was valid, saved and is now {@link SettingsStore#current()}.
+     *
+     * @param keptBroken where the settings file Rebound could not read was kept before this save replaced it, or null
+     */
+    record Applied(Settings settings, java.nio.file.Path keptBroken) implements SettingsUpdate {
         public Applied {
             Objects.requireNonNull(settings, "settings");
+        }
+
+        /** An edit that replaced a readable file. */
+        public Applied(Settings settings) {
+            this(settings, null);
         }
     }
 

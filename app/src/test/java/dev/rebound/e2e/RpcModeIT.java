@@ -317,6 +317,46 @@ class RpcModeIT {
     }
 
     @Test
+    void aSaveOverABrokenSettingsFileSaysWhereItWasKeptAndTheNextStartWarnsInsteadOfSilentlySimulating()
+            throws Exception {
+        Path settings = configDir.resolve("settings.json");
+        Files.writeString(
+                settings,
+                "{ \"model\": \"openai/gpt-4.1\", \"providers\": { \"openai\": { \"api\": "
+                        + "\"openai-completions\", \"baseUrl\": \"https://api.openai.com/v1\", } } }");
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+
+        rebound.send("{\"id\":1,\"type\":\"set_auto_retry\",\"enabled\":false}");
+        JsonNode saved = rebound.until(f -> f.path("id").asInt() == 1, WAIT);
+        JsonNode told = rebound.until(
+                f -> type(f).equals("notice") && f.path("message").asText().contains("kept as"), WAIT);
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        Path kept;
+        try (var files = Files.list(configDir)) {
+            kept = files.filter(p -> p.getFileName().toString().startsWith("settings.json.bak-"))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        ReboundProcess restarted = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound = restarted;
+        restarted.next(WAIT);
+        JsonNode warning = restarted.until(f -> type(f).equals("notice"), WAIT);
+        restarted.closeStdin();
+        restarted.waitForExit(WAIT);
+
+        assertThat(saved.path("success").asBoolean()).isTrue();
+        assertThat(told.path("level").asText()).isEqualTo("warning");
+        assertThat(told.path("message").asText()).contains(kept.toString()).contains("copy your providers");
+        assertThat(Files.readString(kept)).contains("\"openai\"");
+        assertThat(warning.path("level").asText()).isEqualTo("warning");
+        assertThat(warning.path("message").asText())
+                .contains("built-in simulator")
+                .contains("kept as " + kept);
+    }
+
+    @Test
     void secretHeadersAreMaskedInGetSettingsAndAMaskedValueSentBackKeepsTheStoredOne() throws Exception {
         String secret = "az-rpc-secret-0123456789";
         Files.writeString(configDir.resolve("settings.json"), """
