@@ -140,6 +140,11 @@ final class AppServices implements AutoCloseable {
                 m -> settings.usesBuiltInProvider() && BuiltInSimulator.PROVIDER_KEY.equals(m.provider()));
         this.http = CompletableFuture.supplyAsync(HttpClients::newSharedClient, background);
         this.watchdogScheduler = StreamWatchdog.newScheduler();
+        // Settings saved by another Rebound process, or by hand, apply here too (issue 18, defect 3): one stat of
+        // settings.json every two seconds, on the watchdog's thread; what needs saying reaches the open chat.
+        settings.addExternalChangeListener(this::tellAboutPlugin);
+        watchdogScheduler.scheduleWithFixedDelay(
+                this::reloadSettings, SETTINGS_WATCH_MS, SETTINGS_WATCH_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
         StreamWatchdog watchdog = new StreamWatchdog(watchdogScheduler);
         Supplier<OkHttpClient> shared = http::join;
         ChatProvider openAi = new OpenAiCompletionsProvider(shared, clock, watchdog, env);
@@ -275,6 +280,17 @@ final class AppServices implements AutoCloseable {
     }
 
     /** A running plugin was disabled or failed: the user sees it in the newest chat, off the plugin's thread. */
+    /** How often settings.json is checked for changes made outside this process. */
+    static final long SETTINGS_WATCH_MS = 2_000;
+
+    private void reloadSettings() {
+        try {
+            settings.reloadIfChanged();
+        } catch (RuntimeException e) {
+            LOG.warn("Checking settings.json for outside changes failed", e);
+        }
+    }
+
     /** After a save replaced a settings file Rebound could not read: says where it was kept, in the open chat. */
     private void tellAboutKeptSettings(Path copy) {
         tellAboutPlugin(BuiltInProvider.keptBroken(copy));

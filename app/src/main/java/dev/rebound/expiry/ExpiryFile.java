@@ -6,30 +6,24 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.expiry.ExpiryStore.Entry;
 import dev.rebound.files.AtomicFiles;
 import dev.rebound.files.FileBackups;
+import dev.rebound.files.FileLocks;
 import dev.rebound.files.FileProblem;
 import dev.rebound.files.JsonFiles;
 import dev.rebound.files.KeyPath;
 import dev.rebound.json.Json;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,12 +39,6 @@ final class ExpiryFile {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExpiryFile.class);
     private static final int VERSION = 1;
-    /**
-     * One monitor per lock file, for all stores of this process. {@link FileChannel#lock()} cannot exclude threads of
-     * the same process (it throws {@code OverlappingFileLockException} instead), and on POSIX closing any channel of a
-     * file releases every lock the process holds on it; so this process opens one lock channel per file at a time.
-     */
-    private static final Map<Path, Object> PROCESS_LOCKS = new ConcurrentHashMap<>();
 
     /** How the new content replaces the file; injectable so that tests can make the disk slow or fail. */
     @FunctionalInterface
@@ -73,7 +61,6 @@ final class ExpiryFile {
     record Written(Reading reading, Map<String, Entry> entries, FileStamp stamp, List<FileProblem> problems) {}
 
     private final Path file;
-    private final Path lockFile;
     private final String fileName;
     private final Clock clock;
     private final Writing writing;
@@ -81,7 +68,6 @@ final class ExpiryFile {
 
     ExpiryFile(Path file, Clock clock, Writing writing) {
         this.file = file;
-        this.lockFile = file.resolveSibling(file.getFileName() + ".lock");
         this.fileName = file.getFileName().toString();
         this.clock = clock;
         this.writing = writing;
@@ -99,24 +85,18 @@ final class ExpiryFile {
      * @throws IOException when the file could not be locked or written; it is then unchanged
      */
     Written write(Function<Reading, Map<String, Entry>> change) throws IOException {
-        Files.createDirectories(file.getParent());
-        // The real path: two paths to one file (a symbolic link) must share one monitor.
-        Path lockIdentity = file.getParent().toRealPath().resolve(lockFile.getFileName());
-        synchronized (PROCESS_LOCKS.computeIfAbsent(lockIdentity, path -> new Object())) {
-            try (FileChannel channel = openLockFile();
-                    FileLock ignored = channel.lock()) {
-                // Always reread under the lock: a stat could miss a change made within its time granularity.
-                Reading reading = read();
-                List<FileProblem> problems = new ArrayList<>();
-                if (reading.damaged() && Files.exists(file)) {
-                    Path copy = FileBackups.keepCopy(file, "corrupt", clock, AtomicFiles.OWNER_ONLY);
-                    problems.add(FileProblem.warning("", "the damaged content of " + file + " was kept as " + copy));
-                }
-                Map<String, Entry> entries = change.apply(reading);
-                writing.write(file, render(entries));
-                return new Written(reading, Map.copyOf(entries), stat(), problems);
+        return FileLocks.underLock(file, () -> {
+            // Always reread under the lock: a stat could miss a change made within its time granularity.
+            Reading reading = read();
+            List<FileProblem> problems = new ArrayList<>();
+            if (reading.damaged() && Files.exists(file)) {
+                Path copy = FileBackups.keepCopy(file, "corrupt", clock, AtomicFiles.OWNER_ONLY);
+                problems.add(FileProblem.warning("", "the damaged content of " + file + " was kept as " + copy));
             }
-        }
+            Map<String, Entry> entries = change.apply(reading);
+            writing.write(file, render(entries));
+            return new Written(reading, Map.copyOf(entries), stat(), problems);
+        });
     }
 
     /** What identifies one version of the file without reading it; {@link #ABSENT} when there is no file. */
@@ -133,14 +113,6 @@ final class ExpiryFile {
      * @param unreadable the file could not be read at all, so its entries are unknown
      */
     record Reading(Map<String, Entry> entries, boolean damaged, boolean unreadable, List<FileProblem> problems) {}
-
-    private FileChannel openLockFile() throws IOException {
-        FileAttribute<?>[] ownerOnly =
-                lockFile.getFileSystem().supportedFileAttributeViews().contains("posix")
-                        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(AtomicFiles.OWNER_ONLY)}
-                        : new FileAttribute<?>[0];
-        return FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), ownerOnly);
-    }
 
     /** The file's current stamp, without reading it. */
     FileStamp stat() {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.files.AtomicFiles;
 import dev.rebound.files.FileBackups;
+import dev.rebound.files.FileLocks;
 import dev.rebound.files.FileProblem;
 import dev.rebound.files.JsonFiles;
 import dev.rebound.json.Json;
@@ -46,6 +47,15 @@ public final class SettingsStore {
     private ObjectNode document;
     /** The file on disk could not be read; guarded by {@link #lock}. */
     private boolean fileUnreadable;
+    /** The version of the file last read or written; guarded by {@link #lock}. */
+    private Stamp stamp = Stamp.ABSENT;
+
+    private final List<Consumer<String>> externalChangeListeners = new CopyOnWriteArrayList<>();
+
+    /** What tells one version of the file from another without reading it. */
+    private record Stamp(Object modified, long size, Object fileKey) {
+        static final Stamp ABSENT = new Stamp(null, -1, null);
+    }
 
     private volatile State state;
 
@@ -118,7 +128,97 @@ public final class SettingsStore {
             document = loaded;
             fileUnreadable = unreadable;
             state = new State(withBuiltIn(result.settings(), loaded, unreadable), List.copyOf(problems));
+            stamp = stat();
         }
+    }
+
+    private Stamp stat() {
+        try {
+            java.nio.file.attribute.BasicFileAttributes attributes =
+                    Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            return new Stamp(attributes.lastModifiedTime(), attributes.size(), attributes.fileKey());
+        } catch (IOException e) {
+            return Stamp.ABSENT;
+        }
+    }
+
+    /**
+     * Registers a listener told, for a person, when settings.json was changed outside this process in a way that
+     * needs saying: it cannot be read any more (the settings in effect stay), or some of its values are wrong.
+     */
+    public void addExternalChangeListener(Consumer<String> listener) {
+        externalChangeListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Reads settings.json again when it changed since it was last read or written here (another Rebound process, a
+     * text editor): valid content becomes {@link #current()} and the listeners are told; content that cannot be read
+     * leaves the settings in effect as they are (a later save keeps the file as {@code settings.json.bak-…}) and the
+     * external-change listeners are told. Cheap when nothing changed: one stat.
+     */
+    public void reloadIfChanged() {
+        synchronized (lock) {
+            if (stat().equals(stamp)) {
+                return;
+            }
+            Reread reread = reread();
+            if (reread == Reread.UNREADABLE) {
+                String message = "settings.json was changed outside Rebound and cannot be read any more ("
+                        + state.problems().stream()
+                                .findFirst()
+                                .map(FileProblem::describe)
+                                .orElse("see the log")
+                        + "). Rebound keeps the settings it had; fix the file, or save in Rebound to replace it (the "
+                        + "file is then kept as settings.json.bak-…).";
+                externalChangeListeners.forEach(listener -> listener.accept(message));
+                return;
+            }
+            notifyListeners(state.settings());
+            List<FileProblem> errors =
+                    state.problems().stream().filter(FileProblem::isError).toList();
+            if (!errors.isEmpty()) {
+                String message = "settings.json was changed outside Rebound; these values are wrong and their "
+                        + "defaults apply: "
+                        + errors.stream().map(FileProblem::describe).collect(java.util.stream.Collectors.joining("; "));
+                externalChangeListeners.forEach(listener -> listener.accept(message));
+            }
+        }
+    }
+
+    private enum Reread {
+        UNCHANGED,
+        READ,
+        UNREADABLE
+    }
+
+    /**
+     * Under {@link #lock}: reads the file again when its stamp changed. Readable content replaces the document and the
+     * state; unreadable content only marks the file unreadable, keeping the last good document and state (with the
+     * problem added to the state's problems).
+     */
+    private Reread reread() {
+        Stamp now = stat();
+        if (now.equals(stamp)) {
+            return Reread.UNCHANGED;
+        }
+        stamp = now;
+        JsonFiles.ObjectLoad read = JsonFiles.readObject(file, mapper, "{ ... }", STARTED_ON_DEFAULTS, true);
+        if (read.unusable() && Files.exists(file)) {
+            fileUnreadable = true;
+            List<FileProblem> problems = new ArrayList<>();
+            read.problem().ifPresent(problems::add);
+            problems.addAll(state.problems());
+            state = new State(state.settings(), problems);
+            read.problem().ifPresent(p -> LOG.warn("settings: {}", p.describe()));
+            return Reread.UNREADABLE;
+        }
+        ObjectNode loaded = read.root();
+        SettingsValidator.Result result = SettingsValidator.validate(loaded);
+        result.problems().forEach(p -> LOG.warn("settings: {}", p.describe()));
+        document = loaded;
+        fileUnreadable = false;
+        state = new State(withBuiltIn(result.settings(), loaded, false), result.problems());
+        return Reread.READ;
     }
 
     /** The file this store reads and writes. */
@@ -161,7 +261,24 @@ public final class SettingsStore {
     public SettingsUpdate update(JsonNode mergePatch) {
         Objects.requireNonNull(mergePatch, "mergePatch");
         synchronized (lock) {
-            ObjectNode base = fileUnreadable ? mapper.createObjectNode() : document;
+            try {
+                // Another process (or an editor) may have saved since this one read the file: reread under the lock
+                // that every Rebound process saves under, and apply the edit to what the file holds now.
+                return FileLocks.underLock(file, () -> {
+                    reread();
+                    return applyLocked(mergePatch);
+                });
+            } catch (IOException e) {
+                LOG.warn("could not lock {}", file, e);
+                return new SettingsUpdate.Rejected(List.of(FileProblem.error("", WriteFailures.explain(file, e))));
+            }
+        }
+    }
+
+    /** Under {@link #lock} and the file's lock: applies the patch to the document as the file holds it. */
+    private SettingsUpdate applyLocked(JsonNode mergePatch) {
+        {
+            ObjectNode base = document;
             JsonNode patched = JsonMergePatch.apply(base, mergePatch);
             if (!patched.isObject()) {
                 return new SettingsUpdate.Rejected(List.of(FileProblem.error(
@@ -186,6 +303,7 @@ public final class SettingsStore {
             }
             document = (ObjectNode) patched;
             fileUnreadable = false;
+            stamp = stat();
             Settings applied = withBuiltIn(result.settings(), patched, false);
             state = new State(applied, result.problems());
             notifyListeners(applied);

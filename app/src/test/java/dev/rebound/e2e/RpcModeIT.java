@@ -328,9 +328,18 @@ class RpcModeIT {
         rebound.next(WAIT);
 
         rebound.send("{\"id\":1,\"type\":\"set_auto_retry\",\"enabled\":false}");
-        JsonNode saved = rebound.until(f -> f.path("id").asInt() == 1, WAIT);
-        JsonNode told = rebound.until(
-                f -> type(f).equals("notice") && f.path("message").asText().contains("kept as"), WAIT);
+        JsonNode saved = null;
+        JsonNode told = null;
+        while (saved == null || told == null) {
+            // The response and the notice come in either order.
+            JsonNode frame = rebound.next(WAIT);
+            if (frame.path("id").asInt() == 1) {
+                saved = frame;
+            } else if (type(frame).equals("notice")
+                    && frame.path("message").asText().contains("kept as")) {
+                told = frame;
+            }
+        }
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
         Path kept;
@@ -354,6 +363,52 @@ class RpcModeIT {
         assertThat(warning.path("message").asText())
                 .contains("built-in simulator")
                 .contains("kept as " + kept);
+    }
+
+    @Test
+    void twoProcessesOnOneConfigDirectoryKeepEachOthersChangesAndSeeThem() throws Exception {
+        writeSettings("");
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        rebound.next(WAIT);
+        try (ReboundProcess other = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc")) {
+            other.next(WAIT);
+
+            rebound.send("{\"id\":1,\"type\":\"set_settings\",\"patch\":{\"retry\":{\"maxRetries\":3}}}");
+            assertThat(rebound.until(f -> f.path("id").asInt() == 1, WAIT)
+                            .path("success")
+                            .asBoolean())
+                    .isTrue();
+            other.send("{\"id\":2,\"type\":\"set_settings\",\"patch\":{\"timeouts\":{\"idleMs\":5000}}}");
+            JsonNode second = other.until(f -> f.path("id").asInt() == 2, WAIT);
+
+            assertThat(second.path("data").path("retry").path("maxRetries").asInt())
+                    .as("the second process saved over the first's change, not against its old view")
+                    .isEqualTo(3);
+            JsonNode onDisk = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(Files.readString(configDir.resolve("settings.json")));
+            assertThat(onDisk.path("retry").path("maxRetries").asInt()).isEqualTo(3);
+            assertThat(onDisk.path("timeouts").path("idleMs").asInt()).isEqualTo(5000);
+            long seen = 0;
+            for (int i = 0; i < 50 && seen != 5000; i++) {
+                rebound.send("{\"id\":" + (10 + i) + ",\"type\":\"get_settings\"}");
+                int id = 10 + i;
+                seen = rebound.until(f -> f.path("id").asInt() == id, WAIT)
+                        .path("data")
+                        .path("timeouts")
+                        .path("idleMs")
+                        .asLong();
+                if (seen != 5000) {
+                    Thread.sleep(200);
+                }
+            }
+            assertThat(seen)
+                    .as("the first process picked up the second's change")
+                    .isEqualTo(5000);
+            other.closeStdin();
+            assertThat(other.waitForExit(WAIT)).isZero();
+        }
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
     }
 
     @Test

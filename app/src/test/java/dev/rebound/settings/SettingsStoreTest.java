@@ -57,9 +57,13 @@ class SettingsStoreTest {
         return MAPPER.readTree(Files.readString(file));
     }
 
+    /** The files next to settings.json, but its lock file (saves take it, as every Rebound process does). */
     private List<String> filesInDir() throws Exception {
         try (Stream<Path> files = Files.list(tmp)) {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
+            return files.map(p -> p.getFileName().toString())
+                    .filter(name -> !name.equals("settings.json.lock"))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -497,5 +501,81 @@ class SettingsStoreTest {
         Files.delete(file);
         assertThat(SettingsStore.open(dir, CLOCK, BUILT_IN).usesBuiltInProvider())
                 .isTrue();
+    }
+
+    @Test
+    void twoProcessesSavingInTurnKeepBothChangesAndTheSecondSeesTheFirsts() throws Exception {
+        write("{ " + OPENAI + " }");
+        SettingsStore a = open();
+        SettingsStore b = open();
+
+        a.update(json("{ \"retry\": { \"maxRetries\": 3 } }"));
+        SettingsUpdate second = b.update(json("{ \"timeouts\": { \"idleMs\": 5000 } }"));
+
+        assertThat(onDisk().path("retry").path("maxRetries").asInt()).isEqualTo(3);
+        assertThat(onDisk().path("timeouts").path("idleMs").asInt()).isEqualTo(5000);
+        assertThat(((SettingsUpdate.Applied) second).settings().retry().maxRetries())
+                .isEqualTo(3);
+        assertThat(b.current().retry().maxRetries()).isEqualTo(3);
+    }
+
+    @Test
+    void aChangeMadeOutsideIsPickedUpAndTheListenersAreTold() throws Exception {
+        write("{ " + OPENAI + " }");
+        SettingsStore store = open();
+        List<Settings> told = new java.util.ArrayList<>();
+        store.addListener(told::add);
+        SettingsStore other = open();
+        other.update(json("{ \"retry\": { \"maxRetries\": 4 } }"));
+
+        store.reloadIfChanged();
+        store.reloadIfChanged();
+
+        assertThat(store.current().retry().maxRetries()).isEqualTo(4);
+        assertThat(told).as("told once: the second check saw no change").hasSize(1);
+    }
+
+    @Test
+    void aHandEditThatBreaksTheFileKeepsTheSettingsSaysSoAndASaveKeepsTheLastGoodOnesAndTheBrokenFile()
+            throws Exception {
+        write("{ " + OPENAI + ", \"retry\": { \"maxRetries\": 7 } }");
+        SettingsStore store = open();
+        List<String> said = new java.util.ArrayList<>();
+        store.addExternalChangeListener(said::add);
+        write("{ \"retry\": { \"maxRetries\": 2, } }");
+        Files.setLastModifiedTime(
+                file, java.nio.file.attribute.FileTime.from(CLOCK.instant().plusSeconds(60)));
+
+        store.reloadIfChanged();
+        store.update(json("{ \"timeouts\": { \"idleMs\": 9000 } }"));
+
+        assertThat(said)
+                .singleElement()
+                .asString()
+                .contains("cannot be read any more")
+                .contains("line 1");
+        assertThat(store.current().retry().maxRetries()).isEqualTo(7);
+        assertThat(onDisk().path("retry").path("maxRetries").asInt())
+                .as("the last good settings")
+                .isEqualTo(7);
+        assertThat(onDisk().path("timeouts").path("idleMs").asInt()).isEqualTo(9000);
+        assertThat(onDisk().path("providers").has("openai")).isTrue();
+        assertThat(filesInDir()).anyMatch(name -> name.startsWith("settings.json.bak-"));
+    }
+
+    @Test
+    void aHandEditWithAWrongValueAppliesTheRestAndNamesTheWrongOne() throws Exception {
+        write("{ " + OPENAI + " }");
+        SettingsStore store = open();
+        List<String> said = new java.util.ArrayList<>();
+        store.addExternalChangeListener(said::add);
+        write("{ " + OPENAI + ", \"retry\": { \"maxRetries\": -1, \"baseDelayMs\": 900 } }");
+        Files.setLastModifiedTime(
+                file, java.nio.file.attribute.FileTime.from(CLOCK.instant().plusSeconds(60)));
+
+        store.reloadIfChanged();
+
+        assertThat(store.current().retry().baseDelayMs()).isEqualTo(900);
+        assertThat(said).singleElement().asString().contains("retry.maxRetries");
     }
 }
