@@ -60,6 +60,10 @@ final class LoggingSetup {
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
             return;
         }
+        // Error texts go into the log: like every other file of the config directory, it is the owner's only. The
+        // folder is made owner-only (so rolled files are too) and the file itself is created 0600 before Logback opens
+        // it for appending.
+        ownerOnly(logsDir);
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern("%d{yyyy-MM-dd HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg%n");
@@ -82,6 +86,8 @@ final class LoggingSetup {
         file.setEncoder(encoder);
         file.start();
 
+        ownerOnlyFile(logsDir.resolve("rebound.log"));
+
         AsyncAppender async = new AsyncAppender();
         async.setContext(context);
         async.setName("ASYNC_FILE");
@@ -92,5 +98,29 @@ final class LoggingSetup {
 
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.addAppender(async);
+    }
+
+    private static void ownerOnly(Path dir) {
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                java.nio.file.Files.setPosixFilePermissions(
+                        dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            LoggerFactory.getLogger(LoggingSetup.class).warn("Could not make {} owner-only: {}", dir, e.toString());
+        }
+    }
+
+    private static void ownerOnlyFile(Path file) {
+        try {
+            if (file.getFileSystem().supportedFileAttributeViews().contains("posix")
+                    && java.nio.file.Files.exists(file)) {
+                java.nio.file.Files.setPosixFilePermissions(
+                        file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            LoggerFactory.getLogger(LoggingSetup.class).warn("Could not make {} owner-only: {}", file, e.toString());
+        }
     }
 }

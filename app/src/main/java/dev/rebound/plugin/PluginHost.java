@@ -618,12 +618,29 @@ public final class PluginHost implements AutoCloseable {
         private PluginContext context(String id) throws IOException {
             Path data = options.dataDirectories().apply(id);
             Files.createDirectories(data);
+            // What plugins keep (a journal of error texts, say) is the owner's only, like the rest of the config
+            // directory: the data folder and the folder holding all of them are made owner-only.
+            ownerOnly(data.getParent());
+            ownerOnly(data);
             return new HostPluginContext(
                     id,
                     data,
                     SettingsView.withoutSecrets(options.settings(), id),
                     SettingsView.pluginSection(options.settings(), id),
                     options.appVersion());
+        }
+
+        private static void ownerOnly(Path dir) {
+            if (dir == null
+                    || !dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                return;
+            }
+            try {
+                Files.setPosixFilePermissions(
+                        dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Could not make {} owner-only: {}", dir, e.toString());
+            }
         }
 
         private void invalid(Path archive, String reason, Throwable cause) {

@@ -176,6 +176,19 @@ final class StreamingCall {
         if (watch.expired() == StreamWatchdog.Phase.FIRST_BYTE) {
             return timedOut(StreamWatchdog.Phase.FIRST_BYTE);
         }
+        if (e instanceof java.net.ProtocolException
+                && String.valueOf(e.getMessage()).startsWith("Too many follow-up")) {
+            return failed(
+                    "The server at " + url.host() + " redirected the request again and again (more than 20 redirects, "
+                            + "a redirect loop); check the base URL",
+                    ProviderFailure.of(FailureKind.PROTOCOL));
+        }
+        if (headerLineTooLong(e)) {
+            return failed(
+                    "The server at " + url.host() + " sent a response header line longer than 256 KiB, which is not "
+                            + "HTTP any client can read; Rebound did not read it (a misbehaving server or proxy)",
+                    ProviderFailure.of(FailureKind.PROTOCOL));
+        }
         if (TransportErrors.isConnectTimeout(e)) {
             return failed(
                     "Connection timed out: could not connect to " + url.host() + ":" + url.port() + " within "
@@ -184,6 +197,17 @@ final class StreamingCall {
                     ProviderFailure.of(FailureKind.TIMEOUT));
         }
         return failed(TransportErrors.beforeResponse(e, url), ProviderFailure.of(FailureKind.TRANSPORT));
+    }
+
+    /** Whether OkHttp gave up on a response header line over its 256 KiB limit (an EOFException, maybe wrapped). */
+    private static boolean headerLineTooLong(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.io.EOFException
+                    && String.valueOf(t.getMessage()).contains("not found: limit=")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private AssistantMessage httpError(int status, String serverPhrase, ResponseBody body) {

@@ -144,9 +144,18 @@ public final class RpcServer {
         }
         JsonNode id = command.get("id");
         JsonNode typeNode = command.get("type");
-        if (typeNode == null || !typeNode.isTextual()) {
+        if (typeNode == null || typeNode.isNull()) {
             out.failure(
                     id, "unknown", "The command has no \"type\" field; e.g. {\"type\":\"prompt\",\"message\":\"hi\"}");
+            return;
+        }
+        if (!typeNode.isTextual()) {
+            out.failure(
+                    id,
+                    "unknown",
+                    "The command's \"type\" must be a string naming the command, not "
+                            + typeNode.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + " " + typeNode
+                            + "; e.g. {\"type\":\"get_state\"}");
             return;
         }
         String type = typeNode.asText();

@@ -116,6 +116,13 @@ class BundledPluginsIT {
         assertThat(rebound.waitForExit(WAIT)).isZero();
 
         List<String> lines = Files.readAllLines(configDir.resolve("plugin-data/retry-journal/retry-journal.jsonl"));
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(configDir.resolve("plugin-data/retry-journal"))))
+                .as("what plugins keep is the owner's only")
+                .isEqualTo("rwx------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(configDir.resolve("plugin-data"))))
+                .isEqualTo("rwx------");
         assertThat(lines).as("one record per chain; the quiet turn has none").hasSize(2);
         JsonNode ok = JSON.readTree(lines.get(0));
         String sessionId = retried.getFirst().path("sessionId").asText();

@@ -208,11 +208,24 @@ class RpcModeIT {
         rebound.send("{\"id\":\"y\",\"type\":\"prompt\"}");
         assertThat(rebound.next(WAIT).path("error").asText()).contains("message");
 
+        rebound.send("{\"id\":\"n\",\"type\":5}");
+        assertThat(rebound.next(WAIT).path("error").asText())
+                .startsWith("The command's \"type\" must be a string naming the command, not number 5");
+        rebound.send("{\"id\":\"m\"}");
+        assertThat(rebound.next(WAIT).path("error").asText()).startsWith("The command has no \"type\" field");
+
         rebound.sendRaw("{\"id\":\"crlf\",\"type\":\"get_state\"}\r\n".getBytes(StandardCharsets.UTF_8));
         assertThat(rebound.next(WAIT).path("success").asBoolean()).isTrue();
 
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
+        // Error texts go to the log: it is the owner's only, like the rest of the config directory.
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(configDir.resolve("logs/rebound.log"))))
+                .isEqualTo("rw-------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(configDir.resolve("logs"))))
+                .isEqualTo("rwx------");
     }
 
     @Test

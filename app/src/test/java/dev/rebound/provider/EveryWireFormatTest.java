@@ -293,4 +293,38 @@ class EveryWireFormatTest {
             assertThat(fixture.server.getRequestCount()).isZero();
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("formats")
+    void aRedirectLoopAndOversizedHeadersSayWhatTheyAreAndAreNotRetried(Format format) {
+        try (WireFixture fixture = fixtureFor(format)) {
+            String loop = fixture.baseUrl("/loop");
+            for (int i = 0; i < 25; i++) {
+                fixture.enqueue(new MockResponse.Builder()
+                        .code(302)
+                        .addHeader("Location", loop)
+                        .build());
+            }
+
+            AssistantMessage redirected =
+                    fixture.stream(request(fixture, format, WireFixture.QUICK)).message();
+
+            assertThat(redirected.failure().kind())
+                    .as(redirected.errorMessage())
+                    .isEqualTo(FailureKind.PROTOCOL);
+            assertThat(redirected.errorMessage()).contains("a redirect loop");
+        }
+        try (WireFixture fixture = fixtureFor(format)) {
+            fixture.enqueue(new MockResponse.Builder()
+                    .addHeader("X-Huge", "x".repeat(300 * 1024))
+                    .body("{}")
+                    .build());
+
+            AssistantMessage huge =
+                    fixture.stream(request(fixture, format, WireFixture.QUICK)).message();
+
+            assertThat(huge.failure().kind()).as(huge.errorMessage()).isEqualTo(FailureKind.PROTOCOL);
+            assertThat(huge.errorMessage()).contains("response header line longer than 256 KiB");
+        }
+    }
 }
