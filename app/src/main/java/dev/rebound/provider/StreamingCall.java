@@ -36,6 +36,10 @@ final class StreamingCall {
     static final long MAX_COMPLETE_BODY_BYTES = 8 * 1024 * 1024;
     private static final Logger log = LoggerFactory.getLogger(StreamingCall.class);
     private static final int MAX_QUOTED_BODY_CHARS = 200;
+    private static final java.util.regex.Pattern HEADER_LIMIT =
+            java.util.regex.Pattern.compile("not found: limit=(\\d{1,12})");
+    /** Half of OkHttp's 256 KiB header limit: a header line cut short is never anywhere near this long. */
+    private static final long HEADER_LINE_TOO_LONG = 128 * 1024;
 
     private final OkHttpClient client;
     private final Clock clock;
@@ -199,11 +203,17 @@ final class StreamingCall {
         return failed(TransportErrors.beforeResponse(e, url), ProviderFailure.of(FailureKind.TRANSPORT));
     }
 
-    /** Whether OkHttp gave up on a response header line over its 256 KiB limit (an EOFException, maybe wrapped). */
+    /**
+     * Whether OkHttp gave up on a response header line over its 256 KiB limit. Okio reports it as an EOFException
+     * ({@code \n not found: limit=N content=…}), as it does a connection closed mid-line; {@code N} tells them apart:
+     * it is the bytes it had when it stopped, the whole limit for a line too long, what had arrived for a cut one.
+     */
     private static boolean headerLineTooLong(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            java.util.regex.Matcher limit = HEADER_LIMIT.matcher(String.valueOf(t.getMessage()));
             if (t instanceof java.io.EOFException
-                    && String.valueOf(t.getMessage()).contains("not found: limit=")) {
+                    && limit.find()
+                    && Long.parseLong(limit.group(1)) >= HEADER_LINE_TOO_LONG) {
                 return true;
             }
         }
