@@ -10,6 +10,7 @@ import dev.rebound.fallback.ChainFallback;
 import dev.rebound.fallback.FallbackChains;
 import dev.rebound.fallback.ModelCooldowns;
 import dev.rebound.files.FileProblem;
+import dev.rebound.history.DamageNote;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.history.SessionJournal;
@@ -411,6 +412,11 @@ final class AppServices implements AutoCloseable {
                 SessionJournal journal = null;
                 try {
                     journal = SessionJournal.openForAppend(file);
+                    if (!loaded.newlyDamagedLines().isEmpty()) {
+                        // Said once: later openings skip these lines quietly (issue 18, defect 8).
+                        journal.append(new DamageNote(
+                                java.util.UUID.randomUUID().toString(), clock.millis(), loaded.newlyDamagedLines()));
+                    }
                 } catch (IOException e) {
                     LOG.warn("Could not open {} for writing", file, e);
                     notices.add(new Notice(

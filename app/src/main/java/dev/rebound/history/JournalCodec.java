@@ -13,6 +13,7 @@ import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ModelRef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -85,6 +86,7 @@ public final class JournalCodec {
             case RetryChainEntry r -> node.set("chain", mapper.valueToTree(r.chain()));
             case NoticeEntry n -> node.put("level", n.level()).put("message", n.message());
             case TitleEntry t -> node.put("title", t.title());
+            case DamageNote d -> d.lines().forEach(node.putArray("lines")::add);
             case UnknownEntry u -> node.setAll(u.json());
         }
         return line(node);
@@ -146,9 +148,25 @@ public final class JournalCodec {
             case RetryChainEntry.TYPE -> new RetryChainEntry(id, ts, value(node, "chain", RetryChainEnd.class));
             case NoticeEntry.TYPE -> new NoticeEntry(id, ts, text(node, "level"), text(node, "message"));
             case TitleEntry.TYPE -> new TitleEntry(id, ts, text(node, "title"));
+            case DamageNote.TYPE -> new DamageNote(id, ts, lineNumbers(node));
             default -> new UnknownEntry(id, ts, type, node);
         };
         return new EntryLine(entry);
+    }
+
+    private static List<Long> lineNumbers(ObjectNode node) throws InvalidLine {
+        JsonNode lines = node.get("lines");
+        if (lines == null || !lines.isArray()) {
+            throw new InvalidLine("its lines are not an array of line numbers");
+        }
+        List<Long> numbers = new java.util.ArrayList<>();
+        for (JsonNode line : lines) {
+            if (!line.canConvertToExactIntegral() || line.asLong() < 1) {
+                throw new InvalidLine("its lines are not an array of line numbers");
+            }
+            numbers.add(line.asLong());
+        }
+        return numbers;
     }
 
     private static SessionHeader header(ObjectNode node) throws InvalidLine {

@@ -6,7 +6,14 @@ package dev.rebound.history;
  * {@link RetriedMark} marks a message as a retried attempt, a {@link TitleEntry} renames the session).
  */
 public sealed interface JournalEntry
-        permits MessageEntry, RetriedMark, ModelChangeEntry, RetryChainEntry, NoticeEntry, TitleEntry, UnknownEntry {
+        permits MessageEntry,
+                RetriedMark,
+                ModelChangeEntry,
+                RetryChainEntry,
+                NoticeEntry,
+                TitleEntry,
+                DamageNote,
+                UnknownEntry {
 
     /** Unique within the session file; the loader skips a second entry with the same id. */
     String id();

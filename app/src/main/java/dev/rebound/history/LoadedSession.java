@@ -10,13 +10,23 @@ import java.util.Set;
  *
  * @param header the header; when the file had none, one made from the file name (see {@link SessionLoader})
  * @param entries the valid entries, without duplicates; {@link UnknownEntry unknown ones} included as raw JSON
- * @param problems warnings about skipped lines and a missing header, each naming the file and the line
+ * @param problems warnings about skipped lines and a missing header, each naming the file and the line; damaged lines
+ *     a {@link DamageNote} says were reported already are skipped without a warning
+ * @param newlyDamagedLines the damaged lines reported in {@code problems}: once the user has been told, a
+ *     {@link DamageNote} of them keeps later loads quiet about them
  */
-public record LoadedSession(SessionHeader header, List<JournalEntry> entries, List<FileProblem> problems) {
+public record LoadedSession(
+        SessionHeader header, List<JournalEntry> entries, List<FileProblem> problems, List<Long> newlyDamagedLines) {
     public LoadedSession {
         Objects.requireNonNull(header, "header");
         entries = List.copyOf(entries);
         problems = List.copyOf(problems);
+        newlyDamagedLines = List.copyOf(newlyDamagedLines);
+    }
+
+    /** A loaded session with no damaged lines. */
+    public LoadedSession(SessionHeader header, List<JournalEntry> entries, List<FileProblem> problems) {
+        this(header, entries, problems, List.of());
     }
 
     /** The session's title: that of the latest {@link TitleEntry}, else the header's; null when there is none. */

@@ -65,6 +65,11 @@ public final class SessionLoader {
         private final List<JournalEntry> entries = new ArrayList<>();
         private final Map<String, Long> lineOfId = new HashMap<>();
         private final List<FileProblem> problems = new ArrayList<>();
+        /** Damaged line numbers to what is wrong with them, in file order. */
+        private final Map<Long, String> damagedLines = new java.util.LinkedHashMap<>();
+        /** Lines a {@link DamageNote} says were reported already. */
+        private final java.util.Set<Long> noted = new java.util.HashSet<>();
+
         private SessionHeader header;
         private boolean seenContent;
         private final java.nio.charset.CharsetDecoder strictUtf8 = java.nio.charset.StandardCharsets.UTF_8
@@ -138,6 +143,9 @@ public final class SessionLoader {
                 return;
             }
             entries.add(entry);
+            if (entry instanceof DamageNote note) {
+                noted.addAll(note.lines());
+            }
         }
 
         LoadedSession result() throws IOException {
@@ -159,7 +167,20 @@ public final class SessionLoader {
                 problems.add(problem("it was written by a newer Rebound (format version " + header.version()
                         + "); entries this version does not know are kept but not shown"));
             }
-            return new LoadedSession(header, entries, problems);
+            List<Long> newlyDamaged = new ArrayList<>();
+            for (Map.Entry<Long, String> damaged : damagedLines.entrySet()) {
+                if (noted.contains(damaged.getKey())) {
+                    LOG.debug(
+                            "session file {}: line {} {} (reported before)",
+                            file,
+                            damaged.getKey(),
+                            damaged.getValue());
+                } else {
+                    problems.add(problem("line " + damaged.getKey() + " " + damaged.getValue()));
+                    newlyDamaged.add(damaged.getKey());
+                }
+            }
+            return new LoadedSession(header, entries, problems, newlyDamaged);
         }
 
         private String fallbackId() {
@@ -169,8 +190,9 @@ public final class SessionLoader {
                     : name;
         }
 
+        /** A damaged line: reported when the result is made, unless a {@link DamageNote} says it was already. */
         private void warn(long number, String what) {
-            problems.add(problem("line " + number + " " + what));
+            damagedLines.put(number, what);
         }
 
         private FileProblem problem(String message) {

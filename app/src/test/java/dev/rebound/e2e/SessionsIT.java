@@ -231,6 +231,18 @@ class SessionsIT {
         assertThat(new String(after, 0, before.length, StandardCharsets.UTF_8))
                 .as("the damaged bytes are kept as they were")
                 .isEqualTo(new String(before, StandardCharsets.UTF_8));
+
+        // Said once: reopened again, the same damage is skipped without a notice.
+        rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session", file.toString());
+        rebound.next(WAIT);
+        assertThat(command("{\"type\":\"get_messages\"}", "m2").path("data").path("messages"))
+                .hasSize(4);
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        assertThat(rebound.drain())
+                .noneMatch(f ->
+                        type(f).equals("notice") && f.path("message").asText().contains("line "));
+        assertThat(rebound.stdout()).doesNotContain("is not a complete entry").doesNotContain("is not a valid entry");
     }
 
     @Test

@@ -115,6 +115,38 @@ class SessionJournalTest {
     }
 
     @Test
+    void aDamagedLineReportedOnceIsSkippedQuietlyOnLaterLoadsButNewDamageIsStillReported() throws Exception {
+        Path file;
+        try (SessionJournal journal = SessionJournal.create(dir, "s1", 1, null)) {
+            journal.append(MessageEntry.of(user("u1", "hi", T0)));
+            file = journal.file();
+        }
+        Files.write(
+                file,
+                "{\"type\":\"message\",\"id\":\"a1\",\"ts\":17960".getBytes(StandardCharsets.UTF_8),
+                java.nio.file.StandardOpenOption.APPEND);
+
+        LoadedSession first = loader.load(file);
+        try (SessionJournal journal = SessionJournal.openForAppend(file)) {
+            journal.append(new DamageNote("d1", T0 + 5, first.newlyDamagedLines()));
+            journal.append(MessageEntry.of(user("u2", "again", T0 + 6)));
+        }
+        LoadedSession second = loader.load(file);
+        Files.write(file, "not json\n".getBytes(StandardCharsets.UTF_8), java.nio.file.StandardOpenOption.APPEND);
+        LoadedSession third = loader.load(file);
+
+        assertThat(first.problems()).hasSize(1);
+        assertThat(first.newlyDamagedLines()).containsExactly(3L);
+        assertThat(second.problems()).isEmpty();
+        assertThat(second.newlyDamagedLines()).isEmpty();
+        assertThat(second.entries()).hasSize(3);
+        assertThat(third.problems())
+                .extracting(FileProblem::message)
+                .containsExactly("line 6 is not a valid entry (it is not valid JSON); it was skipped");
+        assertThat(third.newlyDamagedLines()).containsExactly(6L);
+    }
+
+    @Test
     void resumingACleanFileOnlyAppends() throws Exception {
         Path file;
         try (SessionJournal journal = SessionJournal.create(dir, "s1", 1, null)) {
