@@ -110,7 +110,9 @@ final class StreamingCall {
             try {
                 received = current.get().execute();
             } catch (IOException e) {
-                if (isAborted() || !reuse.lostOnAReusedConnection()) {
+                // Not when the watchdog ended the call: a request that timed out is not a request lost on a stale
+                // connection, and sending it again would run without a first-byte limit.
+                if (isAborted() || watch.expired() != null || !reuse.lostOnAReusedConnection()) {
                     return failedBeforeResponse(e, url);
                 }
                 // The server closed the pooled connection while it was idle: the request never reached it. Send it

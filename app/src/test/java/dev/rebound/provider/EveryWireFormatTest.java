@@ -327,4 +327,24 @@ class EveryWireFormatTest {
             assertThat(huge.errorMessage()).contains("response header line longer than 256 KiB");
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("formats")
+    void afterAServerThatNeverAnsweredTheNextCallIsAnsweredNormally(Format format) {
+        try (WireFixture fixture = fixtureFor(format)) {
+            fixture.enqueue(new MockResponse.Builder()
+                    .headersDelay(5, TimeUnit.SECONDS)
+                    .body(format.stream())
+                    .build());
+            fixture.enqueue(stream(format.stream()));
+
+            AssistantMessage timedOut = fixture.stream(request(fixture, format, new TimeoutSettings(1_000, 300, 1_000)))
+                    .message();
+            AssistantMessage next =
+                    fixture.stream(request(fixture, format, WireFixture.QUICK)).message();
+
+            assertThat(timedOut.failure().kind()).isEqualTo(FailureKind.TIMEOUT);
+            assertThat(next.stopReason()).as(next.errorMessage()).isEqualTo(StopReason.STOP);
+        }
+    }
 }
