@@ -8,6 +8,7 @@ import dev.rebound.json.Json;
 import dev.rebound.provider.RequestExtras;
 import dev.rebound.provider.ResponseBodies;
 import dev.rebound.provider.anthropic.AnthropicMessagesWire;
+import dev.rebound.settings.ConfigValue;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.ui.settings.model.ConnectionTester;
@@ -95,7 +96,7 @@ final class HttpConnectionTester implements ConnectionTester {
                     ? "without a key (none is saved for " + target.provider() + ")"
                     : "with the key '" + saved.getFirst().label() + "'";
         }
-        if (key != null && !RequestExtras.headerSafe(key)) {
+        if (key != null && !ConfigValue.headerSafe(key)) {
             return new Result(
                     false,
                     "The key " + keyNote.replaceFirst("^with ", "") + " holds a character that cannot go in an HTTP "

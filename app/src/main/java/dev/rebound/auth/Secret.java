@@ -1,5 +1,7 @@
 package dev.rebound.auth;
 
+import dev.rebound.settings.SettingsSecrets;
+
 /**
  * An API key held in memory. It never prints itself: {@link #toString()} is a fixed mask, so a key cannot leak into a
  * log line or an error message by accident. Only a provider reads {@link #reveal()}, to put it in a request header.
@@ -21,8 +23,7 @@ public final class Secret {
 
     /** The key masked for display: at most its last 4 characters shown. */
     public String masked() {
-        int shown = value.length() >= 12 ? 4 : 0;
-        return "••••" + value.substring(value.length() - shown);
+        return SettingsSecrets.mask(value);
     }
 
     /** Removes every occurrence of this key from a text (an error body echoing the key, say). */

@@ -107,7 +107,7 @@ public record RequestExtras(
             if (value.isSecretUnder(entry.getKey())) {
                 addSecret(secrets, text.get());
             }
-            if (member.equals("headers") && !headerSafe(text.get())) {
+            if (member.equals("headers") && !ConfigValue.headerSafe(text.get())) {
                 String from = value.credential()
                         ? "the key in credentials.json"
                         : value.env() != null
@@ -120,11 +120,6 @@ public record RequestExtras(
             resolved.put(entry.getKey(), text.get());
         }
         return resolved;
-    }
-
-    /** Whether a value can go in an HTTP header: printable ASCII and tabs only (what OkHttp accepts). */
-    public static boolean headerSafe(String value) {
-        return value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f));
     }
 
     /** A password in the base URL's user info, and the values of its secret-looking query parameters. */

@@ -2,6 +2,7 @@ package dev.rebound.provider;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.json.Json;
+import dev.rebound.settings.ConfigValue;
 import dev.rebound.settings.ProviderApi;
 import dev.rebound.settings.ProviderConfig;
 import dev.rebound.transcript.AssistantMessage;
@@ -102,7 +103,7 @@ public final class StreamingProvider implements ChatProvider {
     @Override
     public AssistantMessage stream(ProviderRequest request, StreamListener listener, CallControl control) {
         if (request.credential() != null
-                && !RequestExtras.headerSafe(request.credential().secret().reveal())) {
+                && !ConfigValue.headerSafe(request.credential().secret().reveal())) {
             return new ReplyBuilder(request, recordedApi(request), listener)
                     .failed(
                             "The key '" + request.credential().label() + "' of provider '"

@@ -59,6 +59,11 @@ public record ConfigValue(String literal, String env, boolean credential) {
         return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
     }
 
+    /** Whether a value can go in an HTTP header: printable ASCII and tabs only (what OkHttp accepts). */
+    public static boolean headerSafe(String value) {
+        return value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f));
+    }
+
     /** Whether the value under {@code name} is a secret (see the type's description). */
     public boolean isSecretUnder(String name) {
         return env != null

@@ -121,7 +121,7 @@ final class ProviderExtrasReader {
     private ConfigValue value(JsonNode node, String path, boolean header) {
         if (node.isTextual()) {
             String text = node.textValue();
-            if (header && !text.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f))) {
+            if (header && !ConfigValue.headerSafe(text)) {
                 problems.add(FileProblem.error(
                         path, "a header value must be printable ASCII (no line breaks, no accented letters)"));
                 return null;

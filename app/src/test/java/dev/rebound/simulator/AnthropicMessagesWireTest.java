@@ -23,26 +23,20 @@ class AnthropicMessagesWireTest {
     private static final String WHOLE = """
             {"model":"claude-sim","max_tokens":1024,"messages":[{"role":"user","content":"%s"}]}""".formatted(PROMPT);
 
-    private static final FaultQueue FAULTS = new FaultQueue();
-    private static SimulatorServer server;
-    private static SimulatorClient client;
+    private static ScriptedSimulator sim;
 
     @BeforeAll
     static void start() throws Exception {
-        server = SimulatorServer.start(
-                new SimulatorServer.Config(0, 0, 7), FAULTS, SimulatorClient.CLOCK, Ticker.system());
-        client = new SimulatorClient(server.port());
+        sim = ScriptedSimulator.start();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
-        server.close();
+        sim.close();
     }
 
     private static SimulatorClient.Reply post(Fault fault, String body) throws Exception {
-        FAULTS.replace(List.of(FaultStep.any(fault)));
-        return client.post(PATH, body, "x-api-key", "sim-key-primary", "anthropic-version", "2023-06-01");
+        return sim.post(fault, PATH, body, "x-api-key", "sim-key-primary", "anthropic-version", "2023-06-01");
     }
 
     private static String expectedReply() {
@@ -216,28 +210,29 @@ class AnthropicMessagesWireTest {
 
     @Test
     void theKeyIsReadFromXApiKeyOrABearerToken() throws Exception {
-        FAULTS.replace(List.of(
-                new FaultStep(new Fault.Unauthorized(), "sim-key-secondary"),
-                new FaultStep(new Fault.Overload(), "oauth-token")));
+        sim.faults()
+                .replace(List.of(
+                        new FaultStep(new Fault.Unauthorized(), "sim-key-secondary"),
+                        new FaultStep(new Fault.Overload(), "oauth-token")));
 
-        SimulatorClient.Reply other = client.post(PATH, WHOLE, "x-api-key", "sim-key-primary");
-        SimulatorClient.Reply apiKey = client.post(PATH, WHOLE, "x-api-key", "sim-key-secondary");
-        SimulatorClient.Reply bearer = client.post(PATH, WHOLE, "Authorization", "Bearer oauth-token");
+        SimulatorClient.Reply other = sim.client().post(PATH, WHOLE, "x-api-key", "sim-key-primary");
+        SimulatorClient.Reply apiKey = sim.client().post(PATH, WHOLE, "x-api-key", "sim-key-secondary");
+        SimulatorClient.Reply bearer = sim.client().post(PATH, WHOLE, "Authorization", "Bearer oauth-token");
 
         assertThat(other.status()).isEqualTo(200);
         assertThat(apiKey.status()).isEqualTo(401);
         assertThat(bearer.status()).isEqualTo(529);
-        assertThat(FAULTS.queued()).isEmpty();
+        assertThat(sim.faults().queued()).isEmpty();
     }
 
     @Test
     void aBodyWithoutMessagesIsAnAnthropicInvalidRequest() throws Exception {
-        FAULTS.replace(List.of(FaultStep.any(new Fault.Overload())));
+        sim.faults().replace(List.of(FaultStep.any(new Fault.Overload())));
 
-        SimulatorClient.Reply reply = client.post(PATH, "{\"model\":\"claude-sim\"}");
+        SimulatorClient.Reply reply = sim.client().post(PATH, "{\"model\":\"claude-sim\"}");
 
         assertThat(reply.status()).isEqualTo(400);
         assertThat(reply.json().path("error").path("type").asText()).isEqualTo("invalid_request_error");
-        assertThat(FAULTS.queued()).hasSize(1);
+        assertThat(sim.faults().queued()).hasSize(1);
     }
 }

@@ -2,7 +2,6 @@ package dev.rebound.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,26 +31,20 @@ class ChatCompletionsWireTest {
 
             """;
 
-    private static final FaultQueue FAULTS = new FaultQueue();
-    private static SimulatorServer server;
-    private static SimulatorClient client;
+    private static ScriptedSimulator sim;
 
     @BeforeAll
     static void start() throws Exception {
-        server = SimulatorServer.start(
-                new SimulatorServer.Config(0, 0, 7), FAULTS, SimulatorClient.CLOCK, Ticker.system());
-        client = new SimulatorClient(server.port());
+        sim = ScriptedSimulator.start();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
-        server.close();
+        sim.close();
     }
 
     private static SimulatorClient.Reply post(Fault fault, String body) throws Exception {
-        FAULTS.replace(List.of(FaultStep.any(fault)));
-        return client.post(PATH, body, KEY_HEADER, KEY);
+        return sim.post(fault, PATH, body, KEY_HEADER, KEY);
     }
 
     private static String chunk(long id, String choices) {
@@ -247,9 +240,9 @@ class ChatCompletionsWireTest {
 
     @Test
     void anUnreadableBodyAndAnUnknownPathGetOpenAiErrors() throws Exception {
-        SimulatorClient.Reply bad = client.post(PATH, "{\"model\":\"m\"}");
-        SimulatorClient.Reply notJson = client.post(PATH, "nope");
-        SimulatorClient.Reply notFound = client.get("/v1/nowhere");
+        SimulatorClient.Reply bad = sim.client().post(PATH, "{\"model\":\"m\"}");
+        SimulatorClient.Reply notJson = sim.client().post(PATH, "nope");
+        SimulatorClient.Reply notFound = sim.client().get("/v1/nowhere");
 
         String badBody = "{\"error\":{\"message\":\"The request body must be a JSON object with a \\\"messages\\\" "
                 + "array (OpenAI Chat Completions format).\",\"type\":\"invalid_request_error\",\"param\":null,"

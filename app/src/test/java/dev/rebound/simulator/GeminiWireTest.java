@@ -22,26 +22,20 @@ class GeminiWireTest {
             {"role":"user","parts":[{"text":"Hi"}]},{"role":"model","parts":[{"text":"Hello!"}]},\
             {"role":"user","parts":[{"text":"%s"}]}]}""".formatted(PROMPT);
 
-    private static final FaultQueue FAULTS = new FaultQueue();
-    private static SimulatorServer server;
-    private static SimulatorClient client;
+    private static ScriptedSimulator sim;
 
     @BeforeAll
     static void start() throws Exception {
-        server = SimulatorServer.start(
-                new SimulatorServer.Config(0, 0, 7), FAULTS, SimulatorClient.CLOCK, Ticker.system());
-        client = new SimulatorClient(server.port());
+        sim = ScriptedSimulator.start();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
-        server.close();
+        sim.close();
     }
 
     private static SimulatorClient.Reply post(Fault fault, String path) throws Exception {
-        FAULTS.replace(List.of(FaultStep.any(fault)));
-        return client.post(path, BODY, "x-goog-api-key", "sim-key-primary");
+        return sim.post(fault, path, BODY, "x-goog-api-key", "sim-key-primary");
     }
 
     private static String expectedReply() {
@@ -226,13 +220,14 @@ class GeminiWireTest {
 
     @Test
     void theKeyIsReadFromTheHeaderOrTheKeyQueryParameter() throws Exception {
-        FAULTS.replace(List.of(
-                new FaultStep(new Fault.Unauthorized(), "header-key"),
-                new FaultStep(new Fault.Overload(), "query-key")));
+        sim.faults()
+                .replace(List.of(
+                        new FaultStep(new Fault.Unauthorized(), "header-key"),
+                        new FaultStep(new Fault.Overload(), "query-key")));
 
-        SimulatorClient.Reply other = client.post(WHOLE, BODY, "x-goog-api-key", "another-key");
-        SimulatorClient.Reply header = client.post(WHOLE, BODY, "x-goog-api-key", "header-key");
-        SimulatorClient.Reply query = client.post(WHOLE + "?key=query-key", BODY);
+        SimulatorClient.Reply other = sim.client().post(WHOLE, BODY, "x-goog-api-key", "another-key");
+        SimulatorClient.Reply header = sim.client().post(WHOLE, BODY, "x-goog-api-key", "header-key");
+        SimulatorClient.Reply query = sim.client().post(WHOLE + "?key=query-key", BODY);
 
         assertThat(other.status()).isEqualTo(200);
         assertThat(header.status()).isEqualTo(400);
@@ -241,8 +236,8 @@ class GeminiWireTest {
 
     @Test
     void theModelListIsGeminisShapeAndAnUnreadableBodyIsInvalidArgument() throws Exception {
-        SimulatorClient.Reply models = client.get("/v1beta/models");
-        SimulatorClient.Reply bad = client.post(STREAM, "{\"prompt\":\"hi\"}");
+        SimulatorClient.Reply models = sim.client().get("/v1beta/models");
+        SimulatorClient.Reply bad = sim.client().post(STREAM, "{\"prompt\":\"hi\"}");
 
         assertThat(models.json().path("models").path(0).path("name").asText())
                 .isEqualTo("models/" + SimulatorServer.MODEL_ID);

@@ -18,21 +18,16 @@ class ResponsesWireTest {
     private static final String PATH = "/v1/responses";
     private static final String PROMPT = "Give one example.";
 
-    private static final FaultQueue FAULTS = new FaultQueue();
-    private static SimulatorServer server;
-    private static SimulatorClient client;
+    private static ScriptedSimulator sim;
 
     @BeforeAll
     static void start() throws Exception {
-        server = SimulatorServer.start(
-                new SimulatorServer.Config(0, 0, 7), FAULTS, SimulatorClient.CLOCK, Ticker.system());
-        client = new SimulatorClient(server.port());
+        sim = ScriptedSimulator.start();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
-        server.close();
+        sim.close();
     }
 
     /** A request in the shape Rebound and Codex send; {@code extra} is spliced in as more top-level fields. */
@@ -45,8 +40,7 @@ class ResponsesWireTest {
     }
 
     private static SimulatorClient.Reply post(Fault fault, String body) throws Exception {
-        FAULTS.replace(List.of(FaultStep.any(fault)));
-        return client.post(PATH, body, "Authorization", "Bearer sim-key-primary");
+        return sim.post(fault, PATH, body, "Authorization", "Bearer sim-key-primary");
     }
 
     private static String expectedReply() {
@@ -170,9 +164,9 @@ class ResponsesWireTest {
 
     @Test
     void anUnknownPreviousResponseIdIsPreviousResponseNotFoundAndTakesNoStep() throws Exception {
-        FAULTS.replace(List.of(FaultStep.any(new Fault.Overload())));
+        sim.faults().replace(List.of(FaultStep.any(new Fault.Overload())));
 
-        SimulatorClient.Reply reply = client.post(PATH, body(true, ",\"previous_response_id\":\"resp_gone\""));
+        SimulatorClient.Reply reply = sim.client().post(PATH, body(true, ",\"previous_response_id\":\"resp_gone\""));
 
         assertThat(reply.status()).isEqualTo(400);
         JsonNode error = reply.json().path("error");
@@ -180,7 +174,7 @@ class ResponsesWireTest {
         assertThat(error.path("type").asText()).isEqualTo("invalid_request_error");
         assertThat(error.path("param").asText()).isEqualTo("previous_response_id");
         assertThat(error.path("code").asText()).isEqualTo("previous_response_not_found");
-        assertThat(FAULTS.queued()).hasSize(1);
+        assertThat(sim.faults().queued()).hasSize(1);
     }
 
     @Test
@@ -275,7 +269,7 @@ class ResponsesWireTest {
 
     @Test
     void aBodyWithoutInputIsAnOpenAiInvalidRequest() throws Exception {
-        SimulatorClient.Reply reply = client.post(PATH, "{\"model\":\"gpt-sim\"}");
+        SimulatorClient.Reply reply = sim.client().post(PATH, "{\"model\":\"gpt-sim\"}");
 
         assertThat(reply.status()).isEqualTo(400);
         assertThat(reply.json().path("error").path("type").asText()).isEqualTo("invalid_request_error");
