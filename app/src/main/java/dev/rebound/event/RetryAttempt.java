@@ -10,6 +10,8 @@ package dev.rebound.event;
  * @param credential the credential label, or null
  * @param delayMs the wait scheduled after it, or null when no retry followed
  * @param errorMessage the error text
+ * @param decidedBy what decided the wait after it, or null when no retry followed (and in records saved before this
+ *     member existed)
  */
 public record RetryAttempt(
         int attempt,
@@ -18,4 +20,18 @@ public record RetryAttempt(
         String model,
         String credential,
         Long delayMs,
-        String errorMessage) {}
+        String errorMessage,
+        RetryDecidedBy decidedBy) {
+
+    /** An attempt whose wait's reason is not known (no retry followed it, or an older record). */
+    public RetryAttempt(
+            int attempt,
+            ErrorKind errorKind,
+            Integer httpStatus,
+            String model,
+            String credential,
+            Long delayMs,
+            String errorMessage) {
+        this(attempt, errorKind, httpStatus, model, credential, delayMs, errorMessage, null);
+    }
+}

@@ -4,6 +4,7 @@ import dev.rebound.event.AutoRetryEnd;
 import dev.rebound.event.ErrorKind;
 import dev.rebound.event.RetryAttempt;
 import dev.rebound.event.RetryChainEnd;
+import dev.rebound.event.RetryDecidedBy;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.SessionEvent;
 import dev.rebound.transcript.AssistantMessage;
@@ -39,6 +40,11 @@ final class RetryChain {
 
     /** Records a failed call that a retry follows after {@code delayMs}, or that ended the chain ({@code null}). */
     void record(int number, AssistantMessage failed, ErrorKind kind, Long delayMs) {
+        record(number, failed, kind, delayMs, null);
+    }
+
+    /** Records a failed call that a retry follows after {@code delayMs}, with what decided that wait. */
+    void record(int number, AssistantMessage failed, ErrorKind kind, Long delayMs, RetryDecidedBy decidedBy) {
         Integer status = failed.failure() == null ? null : failed.failure().httpStatus();
         attempts.add(new RetryAttempt(
                 number,
@@ -47,7 +53,8 @@ final class RetryChain {
                 failed.provider() + "/" + failed.model(),
                 failed.credential(),
                 delayMs,
-                failed.errorMessage()));
+                failed.errorMessage(),
+                decidedBy));
     }
 
     /**

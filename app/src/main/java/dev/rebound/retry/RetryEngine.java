@@ -3,6 +3,7 @@ package dev.rebound.retry;
 import dev.rebound.event.AutoRetryEnd;
 import dev.rebound.event.AutoRetryStart;
 import dev.rebound.event.ErrorKind;
+import dev.rebound.event.RetryDecidedBy;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.SessionEvent;
 import dev.rebound.session.AgentEndDecision;
@@ -158,6 +159,7 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
         long delay = firstStale ? 0 : Backoff.delay(s.baseDelayMs(), attempt, random);
         boolean switched = false;
         boolean waitDecided = false;
+        RetryDecidedBy decidedBy = firstStale ? RetryDecidedBy.STALE_REPLAY : RetryDecidedBy.BACKOFF;
 
         if (c.kind() == ErrorKind.USAGE_LIMIT) {
             OptionalLong limitWait = chain.usageLimitWait(failed, c.usageLimitReason(), hint);
@@ -168,17 +170,20 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                 case UsageLimitPolicy.Decision.Switched sw -> {
                     events.addAll(sw.events());
                     switched = true;
+                    decidedBy = RetryDecidedBy.CREDENTIAL_SWITCH;
                 }
                 case UsageLimitPolicy.Decision.Wait w -> {
                     // The policy's wait already weighs the hint against the siblings' unblock times (§5.4).
                     delay = Math.max(delay, w.delayMs());
                     waitDecided = true;
+                    decidedBy = RetryDecidedBy.USAGE_LIMIT;
                 }
                 case UsageLimitPolicy.Decision.GiveUp g -> {
                     if (!(s.modelFallback() && applyFallback(failed, c, hint, events))) {
                         return giveUpAfterUsageLimit(turnId, failed, c);
                     }
                     switched = true;
+                    decidedBy = RetryDecidedBy.MODEL_FALLBACK;
                 }
             }
         }
@@ -188,6 +193,9 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                 && c.kind() != ErrorKind.REASONLESS_ABORT
                 && c.kind() != ErrorKind.STALE_REPLAY) {
             switched = applyFallback(failed, c, hint, events);
+            if (switched) {
+                decidedBy = RetryDecidedBy.MODEL_FALLBACK;
+            }
         }
         if (c.kind() == ErrorKind.REFUSAL && !switched) {
             // A refusal proceeds only on a fallback model; with none, the chain ends quietly.
@@ -201,6 +209,7 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
             delay = 0;
         } else if (!waitDecided && hint.isPresent() && hint.getAsLong() > delay) {
             delay = hint.getAsLong();
+            decidedBy = RetryDecidedBy.PROVIDER_HINT;
         }
         if (!switched && s.maxDelayMs() > 0 && delay > s.maxDelayMs()) {
             String message = MaxDelayExceeded.of(delay, s.maxDelayMs(), hint, failed, c.kind())
@@ -214,7 +223,7 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
             // Before each scheduled retry: back to the primary once its cooldown is over (cooldown-expiry).
             events.addAll(fallback.revertIfDue(false));
         }
-        chain.record(chain.attempt - 1, failed, c.kind(), delay);
+        chain.record(chain.attempt - 1, failed, c.kind(), delay, decidedBy);
         events.add(new AutoRetryStart(
                 attempt,
                 s.maxRetries(),

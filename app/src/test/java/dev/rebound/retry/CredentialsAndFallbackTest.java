@@ -15,6 +15,9 @@ import dev.rebound.event.AutoRetryEnd;
 import dev.rebound.event.AutoRetryStart;
 import dev.rebound.event.CredentialSwitched;
 import dev.rebound.event.ErrorKind;
+import dev.rebound.event.RetryAttempt;
+import dev.rebound.event.RetryChainEnd;
+import dev.rebound.event.RetryDecidedBy;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
@@ -82,6 +85,9 @@ class CredentialsAndFallbackTest {
         assertThat(h.all(AutoRetryStart.class).getFirst().errorKind()).isEqualTo(ErrorKind.USAGE_LIMIT);
         assertThat(h.pool.blockedUntil("anthropic", "a")).hasValue(T0 + 1_800_000);
         assertThat(h.types()).containsSubsequence("agent_end", "credential_switched", "auto_retry_start");
+        assertThat(h.all(RetryChainEnd.class).getFirst().attempts())
+                .extracting(RetryAttempt::decidedBy)
+                .containsExactly(RetryDecidedBy.CREDENTIAL_SWITCH);
     }
 
     @Test
@@ -254,6 +260,9 @@ class CredentialsAndFallbackTest {
             assertThat(f.current()).isEqualTo(GPT.selector());
             assertThat(f.revertAt()).isEqualTo(T0 + 300_000);
         });
+        assertThat(h.all(RetryChainEnd.class).getFirst().attempts())
+                .extracting(RetryAttempt::model, RetryAttempt::decidedBy)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(CLAUDE.selector(), RetryDecidedBy.MODEL_FALLBACK));
     }
 
     @Test

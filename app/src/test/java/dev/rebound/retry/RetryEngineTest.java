@@ -16,6 +16,7 @@ import dev.rebound.event.ErrorKind;
 import dev.rebound.event.Notice;
 import dev.rebound.event.RetryAttempt;
 import dev.rebound.event.RetryChainEnd;
+import dev.rebound.event.RetryDecidedBy;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.history.MessageEntry;
 import dev.rebound.history.RetriedMark;
@@ -119,11 +120,12 @@ class RetryEngineTest {
         assertThat(h.all(AgentEnd.class)).extracting(AgentEnd::willRetry).containsExactly(true, true, true, false);
         RetryChainEnd record = h.all(RetryChainEnd.class).getFirst();
         assertThat(record.attempts())
-                .extracting(RetryAttempt::attempt, RetryAttempt::httpStatus, RetryAttempt::delayMs)
+                .extracting(
+                        RetryAttempt::attempt, RetryAttempt::httpStatus, RetryAttempt::delayMs, RetryAttempt::decidedBy)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(0, 529, 438L),
-                        org.assertj.core.groups.Tuple.tuple(1, 529, 875L),
-                        org.assertj.core.groups.Tuple.tuple(2, 529, 1750L));
+                        org.assertj.core.groups.Tuple.tuple(0, 529, 438L, RetryDecidedBy.BACKOFF),
+                        org.assertj.core.groups.Tuple.tuple(1, 529, 875L, RetryDecidedBy.BACKOFF),
+                        org.assertj.core.groups.Tuple.tuple(2, 529, 1750L, RetryDecidedBy.BACKOFF));
         assertThat(record.endedAt() - record.startedAt()).isEqualTo(438 + 875 + 1750);
     }
 
@@ -182,6 +184,9 @@ class RetryEngineTest {
         h.prompt("hi");
         assertThat(h.timer.delays()).containsExactly(3000L);
         assertThat(h.all(AutoRetryStart.class).getFirst().errorKind()).isEqualTo(ErrorKind.RATE_LIMIT);
+        assertThat(h.all(RetryChainEnd.class).getFirst().attempts())
+                .extracting(RetryAttempt::decidedBy)
+                .containsExactly(RetryDecidedBy.PROVIDER_HINT);
     }
 
     @Test
@@ -239,8 +244,11 @@ class RetryEngineTest {
                 .containsExactly(new AutoRetryEnd(false, 2, OVERLOADED, RetryEndReason.EXHAUSTED));
         assertThat(h.shape()).endsWith("reply", "auto_retry_end", "retry_chain_end", "agent_end");
         assertThat(h.all(RetryChainEnd.class).getFirst().attempts())
-                .extracting(RetryAttempt::delayMs)
-                .containsExactly(438L, 875L, null);
+                .extracting(RetryAttempt::delayMs, RetryAttempt::decidedBy)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(438L, RetryDecidedBy.BACKOFF),
+                        org.assertj.core.groups.Tuple.tuple(875L, RetryDecidedBy.BACKOFF),
+                        org.assertj.core.groups.Tuple.tuple(null, null));
         assertThat(h.session.retryStatus().retrying()).isFalse();
     }
 
@@ -503,6 +511,9 @@ class RetryEngineTest {
 
         assertThat(outcome.succeeded()).isTrue();
         assertThat(h.timer.delays()).containsExactly(1_000L, 2_000L, 4_000L, 8_000L);
+        assertThat(h.all(RetryChainEnd.class).getFirst().attempts())
+                .extracting(RetryAttempt::decidedBy)
+                .containsOnly(RetryDecidedBy.USAGE_LIMIT);
         assertThat(h.all(AutoRetryEnd.class))
                 .singleElement()
                 .satisfies(e -> assertThat(e.reason()).isEqualTo(RetryEndReason.SUCCEEDED));

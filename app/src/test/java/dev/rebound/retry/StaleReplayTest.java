@@ -171,6 +171,12 @@ class StaleReplayTest {
         assertThat(retry.delayMs()).isZero();
         assertThat(timer.delays()).containsExactly(0L);
         assertThat(events).anySatisfy(e -> assertThat(e).isInstanceOf(AutoRetryEnd.class));
+        assertThat(events)
+                .filteredOn(dev.rebound.event.RetryChainEnd.class::isInstance)
+                .singleElement()
+                .satisfies(e -> assertThat(((dev.rebound.event.RetryChainEnd) e).attempts())
+                        .extracting(dev.rebound.event.RetryAttempt::decidedBy)
+                        .containsExactly(dev.rebound.event.RetryDecidedBy.STALE_REPLAY));
     }
 
     private static RetrySettings retry(boolean enabled, Map<String, List<String>> chains) {
