@@ -42,7 +42,13 @@ final class WindowFixture implements AutoCloseable {
      * {@code harness} when the window cannot be shown.
      */
     static WindowFixture open(DesktopHarness harness, Path configDir, SettingsOpener settings) throws Exception {
-        DesktopContext context = harness.context(null);
+        return open(harness, configDir, settings, null);
+    }
+
+    /** Shows the window of a saved chat ({@code --session}), or of a new one when {@code resume} is null. */
+    static WindowFixture open(DesktopHarness harness, Path configDir, SettingsOpener settings, Path resume)
+            throws Exception {
+        DesktopContext context = harness.context(resume);
         Stage stage;
         try {
             stage = FxToolkit.setupFixture(() -> {

@@ -1,13 +1,16 @@
 package dev.rebound.ui.model;
 
+import dev.rebound.transcript.Usage;
 import java.util.Arrays;
 import java.util.Objects;
+import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
 
 /**
  * A reply of the assistant as the chat shows it. The text grows as deltas arrive: views read {@link #text()} when
@@ -55,6 +58,9 @@ public final class AssistantItem implements ChatItem {
     private StringBuilder thinking;
 
     private final ReadOnlyIntegerWrapper thinkingLength = new ReadOnlyIntegerWrapper(this, "thinkingLength");
+    private final ReadOnlyObjectWrapper<RetryRecord> retryRecord = new ReadOnlyObjectWrapper<>(this, "retryRecord");
+    private final BooleanProperty recordOpen = new SimpleBooleanProperty(this, "recordOpen");
+    private final ReadOnlyObjectWrapper<Usage> usage = new ReadOnlyObjectWrapper<>(this, "usage", Usage.NONE);
     private final ReadOnlyIntegerWrapper partCount = new ReadOnlyIntegerWrapper(this, "partCount", 1);
 
     AssistantItem(String messageId, String model, Status status) {
@@ -151,6 +157,24 @@ public final class AssistantItem implements ChatItem {
         return new PartText(index);
     }
 
+    /**
+     * What the reply went through when it needed retries, a key switch or a fallback; null for a reply its first call
+     * answered (and while its chain still runs).
+     */
+    public ReadOnlyObjectProperty<RetryRecord> retryRecordProperty() {
+        return retryRecord.getReadOnlyProperty();
+    }
+
+    /** Whether the retry record's timeline is unfolded; kept here so it survives the list reusing the row's cell. */
+    public BooleanProperty recordOpenProperty() {
+        return recordOpen;
+    }
+
+    /** The tokens the provider reported for the call that wrote the reply ({@link Usage#NONE} when it said nothing). */
+    public ReadOnlyObjectProperty<Usage> usageProperty() {
+        return usage.getReadOnlyProperty();
+    }
+
     /** Whether a manual Retry is offered. */
     public boolean canRetry() {
         return status.get() == Status.FAILED || status.get() == Status.CANCELLED;
@@ -187,6 +211,14 @@ public final class AssistantItem implements ChatItem {
         length.set(settled.length());
     }
 
+    void record(RetryRecord record) {
+        retryRecord.set(record);
+    }
+
+    void usage(Usage reported) {
+        usage.set(reported == null ? Usage.NONE : reported);
+    }
+
     void appendThinking(String delta) {
         if (delta != null && !delta.isEmpty()) {
             if (thinking == null) {
@@ -210,6 +242,7 @@ public final class AssistantItem implements ChatItem {
         length.set(0);
         error.set(null);
         detail.set(null);
+        usage.set(Usage.NONE);
         if (newModel != null) {
             model.set(newModel);
         }

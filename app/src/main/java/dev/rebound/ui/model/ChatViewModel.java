@@ -9,6 +9,7 @@ import dev.rebound.event.MessageStart;
 import dev.rebound.event.MessageUpdate;
 import dev.rebound.event.ModelChanged;
 import dev.rebound.event.Notice;
+import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
@@ -79,10 +80,14 @@ public final class ChatViewModel implements AutoCloseable {
     private final ReadOnlyStringWrapper fallbackChip = new ReadOnlyStringWrapper(this, "fallbackChip", "");
     private final ReadOnlyBooleanWrapper hasMessages = new ReadOnlyBooleanWrapper(this, "hasMessages");
     private final RetryBannerViewModel banner;
+    private final RetryRecordText recordText;
     private final ComposerViewModel composer;
     private final AutoCloseable subscription;
     private Runnable onTurnEnded = () -> {};
     private AssistantItem reply;
+    /** The calls of {@link #reply} as their messages ended, for its retry record. */
+    private final List<AssistantMessage> replyCalls = new ArrayList<>();
+
     private Integer lastHttpStatus;
     private boolean closed;
     /** Which fallback-chip read is the newest (see {@link #refreshFallbackChip()}). */
@@ -115,6 +120,7 @@ public final class ChatViewModel implements AutoCloseable {
         this.zone = zone;
         this.names = names;
         this.banner = new RetryBannerViewModel(clock, ticker, names);
+        this.recordText = new RetryRecordText(names, zone);
         this.composer = new ComposerViewModel(this);
         items.addListener((ListChangeListener<ChatItem>) change -> hasMessages.set(
                 items.stream().anyMatch(item -> item instanceof UserItem || item instanceof AssistantItem)));
@@ -170,6 +176,11 @@ public final class ChatViewModel implements AutoCloseable {
 
     public ComposerViewModel composer() {
         return composer;
+    }
+
+    /** The words of the replies' retry records (line, timeline, diagnostics). */
+    public RetryRecordText recordText() {
+        return recordText;
     }
 
     /** The session's id. */
@@ -374,6 +385,11 @@ public final class ChatViewModel implements AutoCloseable {
                 }
             }
             case AutoRetryEnd end -> chainEnded(end);
+            case RetryChainEnd chain -> {
+                if (reply != null && !replyCalls.isEmpty()) {
+                    reply.record(RetryRecord.of(replyCalls, chain));
+                }
+            }
             case Notice notice -> sink.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
             case RetryFallbackApplied applied -> {
                 sink.add(new NoticeItem(
@@ -396,7 +412,7 @@ public final class ChatViewModel implements AutoCloseable {
                 refreshFallbackChip();
             }
             default -> {
-                // agent_end, retry_chain_end and retry_fallback_succeeded change nothing on screen.
+                // agent_end and retry_fallback_succeeded change nothing on screen.
             }
         }
     }
@@ -414,6 +430,7 @@ public final class ChatViewModel implements AutoCloseable {
                 if (reply != null && reply.status() == AssistantItem.Status.RETRYING) {
                     reply.restart(assistant.id(), from);
                 } else {
+                    replyCalls.clear();
                     reply = new AssistantItem(assistant.id(), from, AssistantItem.Status.STREAMING);
                     if (!replaying) {
                         // Only a live reply grows (or restarts): a restored one keeps the parts it was shown with.
@@ -440,6 +457,8 @@ public final class ChatViewModel implements AutoCloseable {
         if (reply.thinking().isEmpty()) {
             reply.appendThinking(thinkingOf(assistant));
         }
+        replyCalls.add(assistant);
+        reply.usage(assistant.usage());
         lastHttpStatus =
                 assistant.failure() == null ? null : assistant.failure().httpStatus();
         switch (assistant.stopReason()) {

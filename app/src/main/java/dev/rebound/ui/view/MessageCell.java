@@ -6,6 +6,7 @@ import dev.rebound.ui.model.ChatRow;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.NoticeItem;
 import dev.rebound.ui.model.ReplyPart;
+import dev.rebound.ui.model.UsageText;
 import dev.rebound.ui.model.UserItem;
 import java.util.List;
 import javafx.beans.value.ChangeListener;
@@ -121,10 +122,11 @@ final class MessageCell extends ListCell<ChatRow> {
         // The first part carries the model's name and the reasoning line.
         Label model = index == 0 ? new Label() : null;
         ThinkingBox thinking = index == 0 ? new ThinkingBox(item) : null;
+        RetryRecordBox record = index == 0 ? new RetryRecordBox(item, chat.recordText()) : null;
         if (index == 0) {
             model.textProperty().bind(item.modelProperty());
             model.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, Styles.TEXT_BOLD);
-            box.getChildren().addAll(model, thinking);
+            box.getChildren().addAll(model, record, thinking);
         } else {
             getStyleClass().add(CONTINUED);
         }
@@ -213,6 +215,7 @@ final class MessageCell extends ListCell<ChatRow> {
             if (index == 0) {
                 model.textProperty().unbind();
                 thinking.release();
+                record.release();
             }
         };
         return box;
@@ -250,7 +253,12 @@ final class MessageCell extends ListCell<ChatRow> {
                 status.getChildren().add(retry);
             }
             case DONE -> {
-                // A finished reply needs no status line.
+                String usage = UsageText.of(item.usageProperty().get());
+                if (!usage.isEmpty()) {
+                    Label tokens = muted(usage);
+                    tokens.getStyleClass().add("reply-usage");
+                    status.getChildren().add(tokens);
+                }
             }
         }
     }

@@ -169,6 +169,7 @@ class ChatViewModelTest {
 
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
         assertThat(reply().status()).isEqualTo(AssistantItem.Status.STOPPED);
+        assertThat(recordLine()).startsWith("Stopped after 1 retry · ").endsWith(" · overloaded (529)");
         assertReopenedAsLive();
     }
 
@@ -194,6 +195,7 @@ class ChatViewModelTest {
         assertThat(reply().detailProperty().get()).contains("Overloaded");
         assertThat(reply().canRetry()).isTrue();
         assertThat(server.getRequestCount()).isEqualTo(1);
+        assertThat(recordLine()).startsWith("Retry cancelled after 1 retry · ").endsWith(" · overloaded (529)");
         assertReopenedAsLive();
     }
 
@@ -252,6 +254,10 @@ class ChatViewModelTest {
                 .startsWith("Retry failed after 2 attempts: ")
                 .contains("Overloaded");
         assertThat(chat.banner().state()).isEqualTo(RetryBannerViewModel.State.HIDDEN);
+        assertThat(recordLine()).matches("Failed after 2 retries · [0-9.]+ m?s · overloaded \\(529\\)");
+        assertThat(chat.recordText().timeline(reply().retryRecordProperty().get()))
+                .extracting(RetryRecordText.Line::decision)
+                .containsExactly("retried after 1 ms (backoff)", "retried after 2 ms (backoff)", "", "");
         assertReopenedAsLive();
     }
 
@@ -303,11 +309,29 @@ class ChatViewModelTest {
                         a.status() + " | " + a.modelProperty().get() + " | "
                                 + a.errorProperty().get() + " | "
                                 + a.detailProperty().get() + " | " + a.text() + " | " + a.thinking() + " | "
-                                + a.partCount();
+                                + a.partCount() + " | " + record(a) + " | "
+                                + UsageText.of(a.usageProperty().get());
                     default -> item.toString();
                 })
                 .toList()
                 .toString();
+    }
+
+    private static final RetryRecordText WORDS =
+            new RetryRecordText(new ModelNames(() -> dev.rebound.settings.Settings.DEFAULTS), ZoneOffset.UTC);
+
+    /** A reply's retry record as its line, timeline and diagnostics say it; "-" for none. */
+    private static String record(AssistantItem reply) {
+        RetryRecord record = reply.retryRecordProperty().get();
+        return record == null
+                ? "-"
+                : WORDS.summary(record) + " " + WORDS.timeline(record) + " " + WORDS.diagnostics(record);
+    }
+
+    /** The reply's record line, or null when it has none. */
+    private String recordLine() {
+        RetryRecord record = reply().retryRecordProperty().get();
+        return record == null ? null : chat.recordText().summary(record);
     }
 
     /** The rows of the live chat are the rows of the same chat reopened from its file. */
@@ -329,6 +353,7 @@ class ChatViewModelTest {
         assertThat(chat.items()).hasSize(2);
         assertThat(reply().status()).isEqualTo(AssistantItem.Status.DONE);
         assertThat(reply().text().toString()).isEqualTo("Third time");
+        assertThat(recordLine()).matches("Recovered after 2 retries · [0-9.]+ m?s · overloaded \\(529\\)");
         assertReopenedAsLive();
     }
 
@@ -337,6 +362,8 @@ class ChatViewModelTest {
         fallBack();
 
         assertThat(chat.items()).hasSize(3);
+        assertThat(recordLine())
+                .startsWith("Answered by local/other-model (fallback from " + DesktopHarness.MODEL + ") · 1 retry · ");
         assertReopenedAsLive();
     }
 
@@ -414,6 +441,12 @@ class ChatViewModelTest {
         NoticeItem switched =
                 new NoticeItem(NoticeItem.Level.WARNING, "Switched local from key \"a\" to \"b\" after a usage limit.");
         assertThat(chat.items()).contains(switched);
+        assertThat(recordLine())
+                .startsWith("Recovered after 1 retry · ")
+                .endsWith(" · usage limit (429) · switched key");
+        assertThat(chat.recordText().diagnostics(reply().retryRecordProperty().get()))
+                .contains("| a |", "| b |", "credential_switch")
+                .doesNotContain("sk-a-0000", "sk-b-1111");
 
         assertReopenedAsLive();
     }
