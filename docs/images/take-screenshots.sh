@@ -3,7 +3,7 @@
 #
 #   ./mvnw -B -q -DskipTests package && docs/images/take-screenshots.sh [SCENE...]
 #
-# SCENE is any of: empty chat failed failfast settings scaled (default: all). Each scene starts the real jar with a fresh temporary
+# SCENE is any of: empty chat record failed failfast settings scaled (default: all). Each scene starts the real jar with a fresh temporary
 # config directory and, where it needs failures, a scenario for the built-in simulator (no network, no key), types into
 # the window with xdotool and saves it with ImageMagick's `import`. Needs xvfb, xdotool and imagemagick
 # (apt-get install -y xvfb xdotool imagemagick). Not part of the test suite: it takes about two minutes.
@@ -28,13 +28,13 @@ done
 # Outside Xvfb: run the 100 % scenes on a 1400x900 screen and the 200 % one on a larger screen, then stop.
 if [ -z "${REBOUND_SHOTS_INSIDE:-}" ]; then
   scenes=("$@")
-  [ ${#scenes[@]} -eq 0 ] && scenes=(empty chat failed failfast settings scaled)
+  [ ${#scenes[@]} -eq 0 ] && scenes=(empty chat record failed failfast settings scaled)
   normal=() scaled=()
   for scene in "${scenes[@]}"; do
     case $scene in
-      empty | chat | failed | failfast | settings) normal+=("$scene") ;;
+      empty | chat | record | failed | failfast | settings) normal+=("$scene") ;;
       scaled) scaled+=("$scene") ;;
-      *) echo "take-screenshots: unknown scene '$scene' (empty, chat, failed, failfast, settings, scaled)" >&2; exit 2 ;;
+      *) echo "take-screenshots: unknown scene '$scene' (empty, chat, record, failed, failfast, settings, scaled)" >&2; exit 2 ;;
     esac
   done
   export REBOUND_SHOTS_INSIDE=1
@@ -137,6 +137,34 @@ EOF
   sleep 1.5
   scroll_chat_to_end
   shot "desktop-cancelled-$theme"
+  stop_app
+}
+
+# A reply that survived three overloads: its record line, then its timeline unfolded by a click on that line.
+scene_record() {
+  local theme=$1 config=$work/record-$1
+  mkdir -p "$config"
+  echo '{ "retry": { "baseDelayMs": 400 } }' > "$config/settings.json"
+  echo '{ "steps": [ { "fault": "overload", "times": 3 }, "ok" ] }' > "$config/scenario.json"
+  start_app "$config" "$theme" --scenario "$config/scenario.json"
+  send "Why do retries need jitter?"
+  sleep 9
+  shot "desktop-record-$theme"
+  # Scrolled to the top, the record line sits under the reply's header, below the prompt; its height above the list
+  # varies by a few pixels, so the likely places are clicked in turn until the window changes (the timeline opened).
+  xdotool mousemove --window "$window" 680 300 click --repeat 20 --delay 30 4
+  sleep 0.5
+  import -window "$window" "$work/before.png"
+  for y in 172 180 188 196; do
+    xdotool mousemove --window "$window" 420 "$y" click 1
+    sleep 1
+    import -window "$window" "$work/after.png"
+    changed=$(compare -metric AE "$work/before.png" "$work/after.png" null: 2>&1 || true)
+    [ "${changed%% *}" -gt 5000 ] 2> /dev/null && break
+  done
+  xdotool mousemove --window "$window" 130 600
+  sleep 0.5
+  shot "desktop-timeline-$theme"
   stop_app
 }
 
