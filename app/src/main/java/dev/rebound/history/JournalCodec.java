@@ -87,6 +87,7 @@ public final class JournalCodec {
             case NoticeEntry n -> node.put("level", n.level()).put("message", n.message());
             case TitleEntry t -> node.put("title", t.title());
             case DamageNote d -> d.lines().forEach(node.putArray("lines")::add);
+            case RewindEntry r -> node.put("replaces", r.replaces()).put("reason", r.reason());
             case UnknownEntry u -> node.setAll(u.json());
         }
         return line(node);
@@ -149,6 +150,7 @@ public final class JournalCodec {
             case NoticeEntry.TYPE -> new NoticeEntry(id, ts, text(node, "level"), text(node, "message"));
             case TitleEntry.TYPE -> new TitleEntry(id, ts, text(node, "title"));
             case DamageNote.TYPE -> new DamageNote(id, ts, lineNumbers(node));
+            case RewindEntry.TYPE -> new RewindEntry(id, ts, text(node, "replaces"), text(node, "reason"));
             default -> new UnknownEntry(id, ts, type, node);
         };
         return new EntryLine(entry);

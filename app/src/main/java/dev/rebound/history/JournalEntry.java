@@ -13,6 +13,7 @@ public sealed interface JournalEntry
                 NoticeEntry,
                 TitleEntry,
                 DamageNote,
+                RewindEntry,
                 UnknownEntry {
 
     /** Unique within the session file; the loader skips a second entry with the same id. */

@@ -4,11 +4,15 @@ import dev.rebound.auth.CredentialSource;
 import dev.rebound.event.CredentialSwitched;
 import dev.rebound.event.ModelChanged;
 import dev.rebound.event.Notice;
+import dev.rebound.history.Branches;
 import dev.rebound.history.JournalEntry;
+import dev.rebound.history.MessageEntry;
+import dev.rebound.history.RewindEntry;
 import dev.rebound.history.TitleEntry;
 import dev.rebound.provider.CallControl;
 import dev.rebound.settings.Settings;
 import dev.rebound.transcript.ModelRef;
+import dev.rebound.transcript.UserMessage;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -126,6 +130,63 @@ public final class ChatSession implements AutoCloseable {
         }
         worker.execute(() -> turns.run(turn));
         return new PromptResult.Accepted(turn.id, turn.completion);
+    }
+
+    /**
+     * Replaces the conversation's last prompt, and everything after it, with a new turn for {@code text}: the same text
+     * regenerates the reply ({@link RewindEntry#REGENERATE}), another one resends it edited ({@link RewindEntry#EDIT}).
+     * What is replaced stays in the session file, superseded by a {@link RewindEntry} written before the new prompt
+     * (see {@link Branches}), and is neither shown nor sent again; what servers keep of the conversation is forgotten,
+     * so the next call sends all of it. Refused while a turn runs and when the conversation has no prompt.
+     */
+    public PromptResult replaceLastPrompt(String text, String reason, Runnable onAccepted) {
+        if (text == null || text.isBlank()) {
+            return new PromptResult.Rejected("The message is empty; nothing was sent.");
+        }
+        Turn turn;
+        synchronized (lock) {
+            if (activeTurn != null) {
+                return new PromptResult.Rejected("A turn is already running; wait for it to finish, or stop it first.");
+            }
+            if (model.current() == null) {
+                return new PromptResult.Rejected("No model is selected. Add a provider with a model in the "
+                        + "settings (settings.json) and try again.");
+            }
+            List<JournalEntry> branch = Branches.current(history.entries());
+            int last = lastPrompt(branch);
+            if (last < 0) {
+                return new PromptResult.Rejected("There is no message to send again yet.");
+            }
+            context.replaceWith(new RestoredSession(sessionId, branch.subList(0, last), null).context());
+            turn = new Turn(
+                    ids.next(),
+                    text,
+                    ((MessageEntry) branch.get(last)).message().id(),
+                    reason);
+            activeTurn = turn;
+            lastTurn = turn;
+        }
+        if (onAccepted != null) {
+            onAccepted.run();
+        }
+        worker.execute(() -> turns.run(turn));
+        return new PromptResult.Accepted(turn.id, turn.completion);
+    }
+
+    /** The text of the conversation's last prompt (what regenerate sends again), or null when it has none. */
+    public String lastPromptText() {
+        List<JournalEntry> branch = Branches.current(history.entries());
+        int last = lastPrompt(branch);
+        return last < 0 ? null : ((UserMessage) ((MessageEntry) branch.get(last)).message()).text();
+    }
+
+    private static int lastPrompt(List<JournalEntry> branch) {
+        for (int i = branch.size() - 1; i >= 0; i--) {
+            if (branch.get(i) instanceof MessageEntry m && m.message() instanceof UserMessage) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**

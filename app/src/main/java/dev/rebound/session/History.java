@@ -7,6 +7,7 @@ import dev.rebound.history.ModelChangeEntry;
 import dev.rebound.history.NoticeEntry;
 import dev.rebound.history.RetriedMark;
 import dev.rebound.history.RetryChainEntry;
+import dev.rebound.history.RewindEntry;
 import dev.rebound.history.TitleEntry;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ModelRef;
@@ -60,6 +61,11 @@ public final class History {
     /** Appends the record of a finished retry chain. */
     public void retryChain(RetryChainEnd chain) {
         append(new RetryChainEntry(ids.next(), clock.millis(), chain));
+    }
+
+    /** Appends the rewind of a replaced prompt (see {@link RewindEntry}). */
+    public void rewind(String replacesMessageId, String reason) {
+        append(new RewindEntry(ids.next(), clock.millis(), replacesMessageId, reason));
     }
 
     /** Appends a title (the latest wins). */

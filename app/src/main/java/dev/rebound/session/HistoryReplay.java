@@ -12,6 +12,7 @@ import dev.rebound.event.RetryEndReason;
 import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
 import dev.rebound.event.SessionEvent;
+import dev.rebound.history.Branches;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.MessageEntry;
 import dev.rebound.history.ModelChangeEntry;
@@ -37,8 +38,9 @@ public final class HistoryReplay {
 
     private HistoryReplay() {}
 
-    /** The events of a history, in order. */
-    public static List<SessionEvent> events(List<JournalEntry> history) {
+    /** The events of a history's current branch (a replaced prompt and what followed it are left out), in order. */
+    public static List<SessionEvent> events(List<JournalEntry> entries) {
+        List<JournalEntry> history = Branches.current(entries);
         Set<String> retried = History.retriedIds(history);
         List<SessionEvent> events = new ArrayList<>(history.size() * 2);
         for (int i = 0; i < history.size(); i++) {

@@ -1,5 +1,6 @@
 package dev.rebound.session;
 
+import dev.rebound.history.Branches;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.MessageEntry;
 import dev.rebound.transcript.ChatMessage;
@@ -21,14 +22,15 @@ public record RestoredSession(String sessionId, List<JournalEntry> history, Mode
     }
 
     /**
-     * The runtime context: every message that was not a retried failure, in order — without prompts that never got a
+     * The runtime context: every message of the current branch (see {@link Branches}) that was not a retried failure, in order — without prompts that never got a
      * reply (Rebound stopped while answering them). Failed attempts that a retry replaced and such orphaned prompts
      * stay in the history only, so they are never sent to the model again.
      */
     public List<ChatMessage> context() {
         List<ChatMessage> kept = new ArrayList<>();
-        Set<String> retried = History.retriedIds(history);
-        for (JournalEntry e : history) {
+        List<JournalEntry> branch = Branches.current(history);
+        Set<String> retried = History.retriedIds(branch);
+        for (JournalEntry e : branch) {
             if (e instanceof MessageEntry m && !retried.contains(m.message().id())) {
                 kept.add(m.message());
             }
@@ -47,8 +49,9 @@ public record RestoredSession(String sessionId, List<JournalEntry> history, Mode
     /** Whether the last prompt never got a reply: Rebound stopped (was killed, crashed) while answering it. */
     public boolean interrupted() {
         ChatMessage last = null;
-        Set<String> retried = History.retriedIds(history);
-        for (JournalEntry e : history) {
+        List<JournalEntry> branch = Branches.current(history);
+        Set<String> retried = History.retriedIds(branch);
+        for (JournalEntry e : branch) {
             if (e instanceof MessageEntry m && !retried.contains(m.message().id())) {
                 last = m.message();
             }

@@ -24,6 +24,16 @@ public final class RuntimeContext {
         return messages.removeIf(m -> m.id().equals(messageId));
     }
 
+    /**
+     * Puts these messages in place of all there are, and forgets what servers keep of the conversation (it no longer
+     * matches): after a rewind the next call sends the whole conversation.
+     */
+    public synchronized void replaceWith(List<ChatMessage> kept) {
+        messages.clear();
+        messages.addAll(kept);
+        server.clear();
+    }
+
     public synchronized void clear() {
         messages.clear();
         server.clear();

@@ -12,9 +12,19 @@ final class Turn {
     volatile boolean userAborted;
     /** The running provider call, if any; set and cleared under the session's lock. */
     volatile CallControl control;
+    /** The prompt this turn replaces (a regenerate or an edit), or null for a new prompt. */
+    final String replaces;
+    /** Why: {@code regenerate} or {@code edit}; null for a new prompt. */
+    final String replaceReason;
 
     Turn(String id, String prompt) {
+        this(id, prompt, null, null);
+    }
+
+    Turn(String id, String prompt, String replaces, String replaceReason) {
         this.id = id;
         this.prompt = prompt;
+        this.replaces = replaces;
+        this.replaceReason = replaceReason;
     }
 }

@@ -68,6 +68,9 @@ final class TurnLoop {
         boolean ended = false;
         Throwable failure = null;
         try {
+            if (turn.replaces != null) {
+                history.rewind(turn.replaces, turn.replaceReason);
+            }
             UserMessage user = new UserMessage(ids.next(), turn.prompt, clock.millis());
             context.add(user);
             // A revert due before the prompt goes out first, live and in the record, so a reopened chat shows it
