@@ -109,27 +109,7 @@ public final class ChatSession implements AutoCloseable {
      * the events).
      */
     public PromptResult prompt(String text, Runnable onAccepted) {
-        if (text == null || text.isBlank()) {
-            return new PromptResult.Rejected("The message is empty; nothing was sent.");
-        }
-        Turn turn;
-        synchronized (lock) {
-            if (activeTurn != null) {
-                return new PromptResult.Rejected("A turn is already running; wait for it to finish, or stop it first.");
-            }
-            if (model.current() == null) {
-                return new PromptResult.Rejected("No model is selected. Add a provider with a model in the "
-                        + "settings (settings.json) and try again.");
-            }
-            turn = new Turn(ids.next(), text);
-            activeTurn = turn;
-            lastTurn = turn;
-        }
-        if (onAccepted != null) {
-            onAccepted.run();
-        }
-        worker.execute(() -> turns.run(turn));
-        return new PromptResult.Accepted(turn.id, turn.completion);
+        return begin(text, onAccepted, () -> new Turn(ids.next(), text));
     }
 
     /**
@@ -140,6 +120,34 @@ public final class ChatSession implements AutoCloseable {
      * so the next call sends all of it. Refused while a turn runs and when the conversation has no prompt.
      */
     public PromptResult replaceLastPrompt(String text, String reason, Runnable onAccepted) {
+        return begin(text, onAccepted, () -> {
+            List<JournalEntry> branch = Branches.current(history.entries());
+            int last = lastPrompt(branch);
+            if (last < 0) {
+                throw new TurnRefused("There is no message to send again yet.");
+            }
+            context.replaceWith(new RestoredSession(sessionId, branch.subList(0, last), null).context());
+            return new Turn(
+                    ids.next(),
+                    text,
+                    ((MessageEntry) branch.get(last)).message().id(),
+                    reason);
+        });
+    }
+
+    /** Makes the turn to start, under the session's lock, once nothing else stops it. */
+    private interface TurnMaker {
+        Turn make() throws TurnRefused;
+    }
+
+    /** Why a turn cannot start, for the user. */
+    private static final class TurnRefused extends Exception {
+        TurnRefused(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    private PromptResult begin(String text, Runnable onAccepted, TurnMaker maker) {
         if (text == null || text.isBlank()) {
             return new PromptResult.Rejected("The message is empty; nothing was sent.");
         }
@@ -152,17 +160,11 @@ public final class ChatSession implements AutoCloseable {
                 return new PromptResult.Rejected("No model is selected. Add a provider with a model in the "
                         + "settings (settings.json) and try again.");
             }
-            List<JournalEntry> branch = Branches.current(history.entries());
-            int last = lastPrompt(branch);
-            if (last < 0) {
-                return new PromptResult.Rejected("There is no message to send again yet.");
+            try {
+                turn = maker.make();
+            } catch (TurnRefused refused) {
+                return new PromptResult.Rejected(refused.getMessage());
             }
-            context.replaceWith(new RestoredSession(sessionId, branch.subList(0, last), null).context());
-            turn = new Turn(
-                    ids.next(),
-                    text,
-                    ((MessageEntry) branch.get(last)).message().id(),
-                    reason);
             activeTurn = turn;
             lastTurn = turn;
         }

@@ -67,7 +67,13 @@ class BranchesTest {
         List<JournalEntry> entries = List.of(
                 user("u1"),
                 new TitleEntry("t1", 2, "A title"),
-                new ModelChangeEntry("c1", 2, GPT, ModelRef.parse("openai/mini"), ModelChangeEntry.ROLE_USER, ModelChangeEntry.REASON_USER),
+                new ModelChangeEntry(
+                        "c1",
+                        2,
+                        GPT,
+                        ModelRef.parse("openai/mini"),
+                        ModelChangeEntry.ROLE_USER,
+                        ModelChangeEntry.REASON_USER),
                 new ModelChangeEntry("c2", 2, GPT, ModelRef.parse("openai/mini"), "fallback", "fallback"),
                 reply("a1"),
                 new DamageNote("d1", 2, List.of(7L)),
