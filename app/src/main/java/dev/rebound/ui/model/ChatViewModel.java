@@ -15,6 +15,7 @@ import dev.rebound.event.RetryFallbackApplied;
 import dev.rebound.event.RetryFallbackReverted;
 import dev.rebound.event.SessionEvent;
 import dev.rebound.history.JournalEntry;
+import dev.rebound.history.RewindEntry;
 import dev.rebound.retry.ChainEndWording;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.FallbackStatus;
@@ -79,6 +80,9 @@ public final class ChatViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<ModelRef> model = new ReadOnlyObjectWrapper<>(this, "model");
     private final ReadOnlyStringWrapper fallbackChip = new ReadOnlyStringWrapper(this, "fallbackChip", "");
     private final ReadOnlyBooleanWrapper hasMessages = new ReadOnlyBooleanWrapper(this, "hasMessages");
+    private final ReadOnlyObjectWrapper<UserItem> lastPrompt = new ReadOnlyObjectWrapper<>(this, "lastPrompt");
+    private final ReadOnlyObjectWrapper<AssistantItem> lastReply = new ReadOnlyObjectWrapper<>(this, "lastReply");
+    private final ReadOnlyBooleanWrapper canRewrite = new ReadOnlyBooleanWrapper(this, "canRewrite");
     private final RetryBannerViewModel banner;
     private final RetryRecordText recordText;
     private final ComposerViewModel composer;
@@ -125,6 +129,8 @@ public final class ChatViewModel implements AutoCloseable {
         items.addListener((ListChangeListener<ChatItem>) change -> hasMessages.set(
                 items.stream().anyMatch(item -> item instanceof UserItem || item instanceof AssistantItem)));
         items.addListener(this::itemsChanged);
+        items.addListener((ListChangeListener<ChatItem>) change -> findLast());
+        state.addListener((obs, old, now) -> findLast());
         sink = items;
         restore(session.history());
         for (Notice notice : notices) {
@@ -210,6 +216,73 @@ public final class ChatViewModel implements AutoCloseable {
         state.set(State.RUNNING);
         ((PromptResult.Accepted) result).completion().whenComplete((outcome, failure) -> fx.execute(this::turnEnded));
         return true;
+    }
+
+    /**
+     * Regenerate: sends the last prompt again for a new reply, in place of the reply it has (and of the notices after
+     * it). The chat file keeps what was replaced (see {@link ChatSession#replaceLastPrompt}).
+     *
+     * @return false when nothing could be regenerated (a turn runs, no prompt yet, or the session refused)
+     */
+    public boolean regenerate() {
+        UserItem prompt = lastPrompt.get();
+        return prompt != null && replaceLastPrompt(prompt.text(), RewindEntry.REGENERATE);
+    }
+
+    /** Edit and resend: sends {@code text} in place of the last prompt and what followed it. */
+    public boolean resendEdited(String text) {
+        return text != null && !text.isBlank() && replaceLastPrompt(text.strip(), RewindEntry.EDIT);
+    }
+
+    /** The last prompt of the chat (Edit offers it, Regenerate sends it again), or null. */
+    public ReadOnlyObjectProperty<UserItem> lastPromptProperty() {
+        return lastPrompt.getReadOnlyProperty();
+    }
+
+    /** The reply after the last prompt (it offers Regenerate), or null. */
+    public ReadOnlyObjectProperty<AssistantItem> lastReplyProperty() {
+        return lastReply.getReadOnlyProperty();
+    }
+
+    /** Whether Regenerate and Edit are offered: no turn runs and the chat has a prompt. */
+    public ReadOnlyBooleanProperty canRewriteProperty() {
+        return canRewrite.getReadOnlyProperty();
+    }
+
+    private boolean replaceLastPrompt(String text, String reason) {
+        UserItem prompt = lastPrompt.get();
+        if (closed || prompt == null || state.get() != State.IDLE) {
+            return false;
+        }
+        PromptResult result = session.replaceLastPrompt(text, reason, null);
+        if (result instanceof PromptResult.Rejected rejected) {
+            items.add(new NoticeItem(NoticeItem.Level.ERROR, rejected.reason()));
+            return false;
+        }
+        // The session's events for the new turn come through fx, after this: the replaced rows go first.
+        items.remove(items.lastIndexOf(prompt), items.size());
+        reply = null;
+        replyCalls.clear();
+        state.set(State.RUNNING);
+        ((PromptResult.Accepted) result).completion().whenComplete((outcome, failure) -> fx.execute(this::turnEnded));
+        return true;
+    }
+
+    private void findLast() {
+        UserItem prompt = null;
+        AssistantItem answer = null;
+        for (int i = items.size() - 1; i >= 0 && prompt == null; i--) {
+            switch (items.get(i)) {
+                case UserItem user -> prompt = user;
+                case AssistantItem assistant -> answer = answer == null ? assistant : answer;
+                case NoticeItem notice -> {
+                    // Notices belong to the turn they follow.
+                }
+            }
+        }
+        lastPrompt.set(prompt);
+        lastReply.set(prompt == null ? null : answer);
+        canRewrite.set(prompt != null && state.get() == State.IDLE && !closed);
     }
 
     /** Stop: ends the running turn (and any pending retry). */

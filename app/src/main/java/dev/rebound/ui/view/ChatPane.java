@@ -77,7 +77,7 @@ final class ChatPane extends BorderPane {
         disposers.add(follower::dispose);
         VBox.setVgrow(list, Priority.ALWAYS);
         setCenter(new VBox(welcome(window, addProvider), list));
-        VBox bottom = new VBox(banner(chat.banner()), composer(chat.composer()));
+        VBox bottom = new VBox(banner(chat.banner()), editing(chat.composer()), composer(chat.composer()));
         bottom.getStyleClass().add("chat-bottom");
         setBottom(bottom);
     }
@@ -221,6 +221,45 @@ final class ChatPane extends BorderPane {
         return box;
     }
 
+    /**
+     * The line over the composer while the last message is being edited: what Send will do, and how to leave. The
+     * composer takes the focus, with the caret at the end of the text, when editing begins.
+     */
+    private HBox editing(ComposerViewModel model) {
+        Label what =
+                new Label("Editing your last message: sending it replaces that message and its reply. Esc cancels.");
+        what.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+        what.setWrapText(true);
+        what.setMinHeight(Region.USE_PREF_SIZE);
+        HBox.setHgrow(what, Priority.ALWAYS);
+        Button cancel = new Button("Cancel edit");
+        cancel.setId("cancel-edit");
+        cancel.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
+        cancel.setOnAction(e -> {
+            model.cancelEdit();
+            composer.requestFocus();
+        });
+        HBox line = new HBox(what, cancel);
+        line.setId("editing-line");
+        line.setAlignment(Pos.CENTER_LEFT);
+        line.getStyleClass().add("editing-line");
+        line.visibleProperty().bind(model.editingProperty());
+        line.managedProperty().bind(model.editingProperty());
+        ChangeListener<Boolean> began = (obs, old, now) -> {
+            if (now) {
+                composer.requestFocus();
+                composer.end();
+            }
+        };
+        model.editingProperty().addListener(began);
+        disposers.add(() -> {
+            line.visibleProperty().unbind();
+            line.managedProperty().unbind();
+            model.editingProperty().removeListener(began);
+        });
+        return line;
+    }
+
     private HBox composer(ComposerViewModel model) {
         composer.setId("composer");
         composer.setWrapText(true);
@@ -228,6 +267,15 @@ final class ChatPane extends BorderPane {
         composer.setPromptText("Message (Enter sends, Shift+Enter new line)");
         composer.textProperty().bindBidirectional(model.draftProperty());
         composer.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.ESCAPE && model.editingProperty().get()) {
+                model.cancelEdit();
+                e.consume();
+                return;
+            }
+            if (e.getCode() == KeyCode.UP && composer.getText().isEmpty() && model.editLast()) {
+                e.consume();
+                return;
+            }
             if (e.getCode() != KeyCode.ENTER) {
                 return;
             }

@@ -60,6 +60,7 @@ public final class ChatWindow {
         this.simulate = SimulatorMenu.build(window.simulatorMenu());
         applyTheme(darkTheme);
         buildMenus(darkTheme, themeChanged);
+        menuBar.getMenus().add(menuBar.getMenus().indexOf(simulate), chatMenu());
         SplitPane split = new SplitPane(new SidebarView(window, zone), chatHolder);
         split.setDividerPositions(0.24);
         SplitPane.setResizableWithParent(split.getItems().getFirst(), false);
@@ -150,6 +151,42 @@ public final class ChatWindow {
         });
         Menu view = new Menu("_View", null, dark);
         menuBar.getMenus().addAll(file, view, simulate);
+    }
+
+    /**
+     * The Chat menu: Regenerate the last reply (Ctrl+R) and Edit the last message (Ctrl+E; ↑ in an empty composer
+     * too). Both act on the chat shown and do nothing while a turn runs; the items are disabled then while the menu
+     * is open (an accelerator stays live and is checked when pressed).
+     */
+    private Menu chatMenu() {
+        MenuItem regenerate = new MenuItem("_Regenerate last reply");
+        regenerate.setAccelerator(KeyCombination.keyCombination("Shortcut+R"));
+        regenerate.setOnAction(e -> {
+            ChatViewModel chat = window.current();
+            if (chat != null) {
+                chat.regenerate();
+            }
+        });
+        MenuItem edit = new MenuItem("_Edit last message");
+        edit.setAccelerator(KeyCombination.keyCombination("Shortcut+E"));
+        edit.setOnAction(e -> {
+            ChatViewModel chat = window.current();
+            if (chat != null) {
+                chat.composer().editLast();
+            }
+        });
+        Menu menu = new Menu("_Chat", null, regenerate, edit);
+        menu.setOnShowing(e -> {
+            ChatViewModel chat = window.current();
+            boolean offered = chat != null && chat.canRewriteProperty().get();
+            regenerate.setDisable(!offered);
+            edit.setDisable(!offered);
+        });
+        menu.setOnHidden(e -> {
+            regenerate.setDisable(false);
+            edit.setDisable(false);
+        });
+        return menu;
     }
 
     /** Sets the light or dark AtlantaFX theme for the whole application (its stylesheet is parsed once, then cached). */

@@ -9,17 +9,23 @@ import dev.rebound.ui.model.ReplyPart;
 import dev.rebound.ui.model.UsageText;
 import dev.rebound.ui.model.UserItem;
 import java.util.List;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.beans.value.ChangeListener;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.Clipboard;
 import javafx.scene.input.ClipboardContent;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
@@ -93,10 +99,32 @@ final class MessageCell extends ListCell<ChatRow> {
     private Node user(UserItem item) {
         Label who = new Label("You");
         who.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, Styles.TEXT_BOLD);
+        Hyperlink edit = new Hyperlink("Edit");
+        edit.getStyleClass().addAll(Styles.TEXT_SMALL, "message-action", "edit-prompt");
+        edit.setTooltip(new Tooltip(
+                "Edit this message and send it again, in place of it and its reply (↑ in an " + "empty composer)"));
+        edit.setAccessibleText("Edit your last message and send it again");
+        edit.setOnAction(e -> chat.composer().editLast());
+        BooleanBinding offered = Bindings.createBooleanBinding(
+                () -> chat.lastPromptProperty().get() == item
+                        && chat.canRewriteProperty().get(),
+                chat.lastPromptProperty(),
+                chat.canRewriteProperty());
+        edit.visibleProperty().bind(offered);
+        edit.managedProperty().bind(offered);
+        Region gap = new Region();
+        HBox.setHgrow(gap, Priority.ALWAYS);
+        HBox head = new HBox(who, gap, edit);
+        head.setAlignment(Pos.CENTER_LEFT);
         Label text = wrapping(item.text());
         text.getStyleClass().add("user-text");
-        VBox box = new VBox(who, text);
+        VBox box = new VBox(head, text);
         box.getStyleClass().add("message-user");
+        unbind = () -> {
+            edit.visibleProperty().unbind();
+            edit.managedProperty().unbind();
+            offered.dispose();
+        };
         return box;
     }
 
@@ -132,6 +160,19 @@ final class MessageCell extends ListCell<ChatRow> {
         }
         box.getChildren().addAll(markdown, status);
 
+        Hyperlink regenerate = new Hyperlink("Regenerate");
+        regenerate.getStyleClass().addAll(Styles.TEXT_SMALL, "message-action", "regenerate-reply");
+        regenerate.setTooltip(
+                new Tooltip("Send the same message again for a new reply, in place of this one (Ctrl+R)"));
+        regenerate.setAccessibleText("Regenerate this reply");
+        regenerate.setOnAction(e -> chat.regenerate());
+        BooleanBinding offered = Bindings.createBooleanBinding(
+                () -> chat.lastReplyProperty().get() == item
+                        && chat.canRewriteProperty().get(),
+                chat.lastReplyProperty(),
+                chat.canRewriteProperty());
+        regenerate.visibleProperty().bind(offered);
+        regenerate.managedProperty().bind(offered);
         boolean[] last = {part.last()};
         PulseCoalescer render = new PulseCoalescer(() -> {
             if (last[0]) {
@@ -147,7 +188,7 @@ final class MessageCell extends ListCell<ChatRow> {
             }
             if ((old.intValue() == 0) != (now.intValue() == 0)) {
                 // "Waiting for the reply…" goes with the first character (and comes back when a retry restarts).
-                showStatus(item, status);
+                showStatus(item, status, regenerate);
             }
             render.request();
         };
@@ -159,7 +200,7 @@ final class MessageCell extends ListCell<ChatRow> {
                 // The stream ended (or paused for a retry): render its end exactly, without waiting for a catch-up.
                 markdown.flush(text);
             }
-            showStatus(item, status);
+            showStatus(item, status, regenerate);
         };
         ChangeListener<Number> partsListener = (obs, old, now) -> {
             if (index >= now.intValue()) {
@@ -188,7 +229,7 @@ final class MessageCell extends ListCell<ChatRow> {
             markdown.showAll(text);
         }
         if (last[0]) {
-            showStatus(item, status);
+            showStatus(item, status, regenerate);
         } else {
             getStyleClass().add(CONTINUES);
         }
@@ -200,7 +241,7 @@ final class MessageCell extends ListCell<ChatRow> {
         // "Waiting for the reply…" becomes "Thinking…" when reasoning arrives first.
         ChangeListener<Number> thinkingListener = (obs, old, now) -> {
             if (last[0] && (old.intValue() == 0) != (now.intValue() == 0)) {
-                showStatus(item, status);
+                showStatus(item, status, regenerate);
             }
         };
         item.thinkingLengthProperty().addListener(thinkingListener);
@@ -212,6 +253,9 @@ final class MessageCell extends ListCell<ChatRow> {
             item.errorProperty().removeListener(statusListener);
             item.partCountProperty().removeListener(partsListener);
             item.thinkingLengthProperty().removeListener(thinkingListener);
+            regenerate.visibleProperty().unbind();
+            regenerate.managedProperty().unbind();
+            offered.dispose();
             if (index == 0) {
                 model.textProperty().unbind();
                 thinking.release();
@@ -221,7 +265,7 @@ final class MessageCell extends ListCell<ChatRow> {
         return box;
     }
 
-    private void showStatus(AssistantItem item, VBox status) {
+    private void showStatus(AssistantItem item, VBox status, Hyperlink regenerate) {
         status.getChildren().clear();
         String error = item.errorProperty().get();
         switch (item.status()) {
@@ -231,7 +275,10 @@ final class MessageCell extends ListCell<ChatRow> {
                 }
             }
             case RETRYING -> status.getChildren().add(muted("This attempt failed; a retry is scheduled (see below)."));
-            case STOPPED -> status.getChildren().add(muted(error == null ? "Stopped." : "Stopped: " + error));
+            case STOPPED -> {
+                status.getChildren().add(muted(error == null ? "Stopped." : "Stopped: " + error));
+                status.getChildren().add(regenerate);
+            }
             case FAILED, CANCELLED -> {
                 Label message = wrapping(error == null ? "The reply failed." : error);
                 // A cancel is the user's own choice, not an error: it is shown in the neutral style.
@@ -253,12 +300,17 @@ final class MessageCell extends ListCell<ChatRow> {
                 status.getChildren().add(retry);
             }
             case DONE -> {
+                HBox footer = new HBox();
+                footer.getStyleClass().add("reply-footer");
+                footer.setAlignment(Pos.CENTER_LEFT);
                 String usage = UsageText.of(item.usageProperty().get());
                 if (!usage.isEmpty()) {
                     Label tokens = muted(usage);
                     tokens.getStyleClass().add("reply-usage");
-                    status.getChildren().add(tokens);
+                    footer.getChildren().add(tokens);
                 }
+                footer.getChildren().add(regenerate);
+                status.getChildren().add(footer);
             }
         }
     }

@@ -603,4 +603,86 @@ class ChatViewModelTest {
 
         assertThat(hasReply()).isFalse();
     }
+
+    private List<String> texts() {
+        return chat.items().stream()
+                .map(item -> switch (item) {
+                    case UserItem u -> "you: " + u.text();
+                    case AssistantItem a -> "reply: " + a.text();
+                    case NoticeItem n -> "notice: " + n.text();
+                })
+                .toList();
+    }
+
+    @Test
+    void regenerateReplacesTheLastReplyLiveAndReopenedAndTheFileKeepsTheOldOne() throws Exception {
+        open("{\"baseDelayMs\": 10}");
+        server.enqueue(Sse.reply("First"));
+        server.enqueue(Overloaded.response());
+        server.enqueue(Sse.reply("Second"));
+        server.enqueue(Sse.reply("Third"));
+        chat.send("One");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        chat.send("Two");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(chat.lastReplyProperty().get()).isSameAs(reply());
+        assertThat(reply().retryRecordProperty().get()).isNotNull();
+
+        assertThat(chat.regenerate()).isTrue();
+        assertThat(chat.canRewriteProperty().get())
+                .as("not while the new reply runs")
+                .isFalse();
+        assertThat(chat.regenerate()).isFalse();
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(texts()).containsExactly("you: One", "reply: First", "you: Two", "reply: Third");
+        assertThat(reply().retryRecordProperty().get())
+                .as("the new reply needed no retry")
+                .isNull();
+        assertThat(chat.canRewriteProperty().get()).isTrue();
+        assertThat(java.nio.file.Files.readString(opened.session().sessionFile()))
+                .contains("Second", "\"rewind\"");
+        assertReopenedAsLive();
+    }
+
+    @Test
+    void anEditedPromptIsSentInPlaceOfTheLastOneLiveAndReopened() throws Exception {
+        open("{}");
+        server.enqueue(Sse.reply("A joke"));
+        server.enqueue(Sse.reply("A pun"));
+        chat.send("Tell me a joke");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(chat.composer().editLast()).isTrue();
+        assertThat(chat.composer().draftProperty().get()).isEqualTo("Tell me a joke");
+        assertThat(chat.composer().editingProperty().get()).isTrue();
+        chat.composer().draftProperty().set("Tell me a pun");
+        assertThat(chat.composer().send()).isTrue();
+        assertThat(chat.composer().editingProperty().get()).isFalse();
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(texts()).containsExactly("you: Tell me a pun", "reply: A pun");
+        server.takeRequest(1, TimeUnit.SECONDS);
+        assertThat(server.takeRequest(1, TimeUnit.SECONDS).getBody().utf8()).doesNotContain("joke");
+        assertReopenedAsLive();
+    }
+
+    @Test
+    void cancellingAnEditEmptiesTheComposerAndTheNextSendIsANewPrompt() throws Exception {
+        open("{}");
+        assertThat(chat.composer().editLast()).as("nothing to edit yet").isFalse();
+        server.enqueue(Sse.reply("Hi there"));
+        server.enqueue(Sse.reply("Again"));
+        chat.send("Hello");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        chat.composer().editLast();
+        chat.composer().cancelEdit();
+        assertThat(chat.composer().draftProperty().get()).isEmpty();
+        chat.composer().draftProperty().set("More");
+        chat.composer().send();
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(texts()).containsExactly("you: Hello", "reply: Hi there", "you: More", "reply: Again");
+    }
 }
