@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The current branch of a conversation whose last prompt was regenerated or edited: the entries as the file holds
  * them, with each {@link RewindEntry}'s superseded prompt and what followed it taken out. What is taken out stays in
- * the file. Titles, damage notes and the user's own model choices are not part of a turn and stay; so do entries this
+ * the file. Titles, system prompts, damage notes and the user's own model choices are not part of a turn and stay; so do entries this
  * version does not know. A rewind naming a prompt that is not in the branch (a damaged file) changes nothing.
  */
 public final class Branches {
@@ -56,6 +56,7 @@ public final class Branches {
     private static boolean outlivesItsTurn(JournalEntry entry) {
         return switch (entry) {
             case TitleEntry t -> true;
+            case SystemPromptEntry p -> true;
             case DamageNote d -> true;
             case UnknownEntry u -> true;
             case ModelChangeEntry c -> ModelChangeEntry.ROLE_USER.equals(c.role());

@@ -88,6 +88,7 @@ public final class JournalCodec {
             case TitleEntry t -> node.put("title", t.title());
             case DamageNote d -> d.lines().forEach(node.putArray("lines")::add);
             case RewindEntry r -> node.put("replaces", r.replaces()).put("reason", r.reason());
+            case SystemPromptEntry p -> node.put("prompt", p.prompt());
             case UnknownEntry u -> node.setAll(u.json());
         }
         return line(node);
@@ -151,6 +152,7 @@ public final class JournalCodec {
             case TitleEntry.TYPE -> new TitleEntry(id, ts, text(node, "title"));
             case DamageNote.TYPE -> new DamageNote(id, ts, lineNumbers(node));
             case RewindEntry.TYPE -> new RewindEntry(id, ts, text(node, "replaces"), text(node, "reason"));
+            case SystemPromptEntry.TYPE -> new SystemPromptEntry(id, ts, optionalText(node, "prompt"));
             default -> new UnknownEntry(id, ts, type, node);
         };
         return new EntryLine(entry);
@@ -191,6 +193,17 @@ public final class JournalCodec {
         JsonNode value = node.get(field);
         if (value == null || !value.isTextual()) {
             throw new InvalidLine("its " + field + " is missing or not a string");
+        }
+        return value.textValue();
+    }
+
+    private static String optionalText(ObjectNode node, String field) throws InvalidLine {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw new InvalidLine("its " + field + " is not a string");
         }
         return value.textValue();
     }

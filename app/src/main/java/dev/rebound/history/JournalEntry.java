@@ -14,6 +14,7 @@ public sealed interface JournalEntry
                 TitleEntry,
                 DamageNote,
                 RewindEntry,
+                SystemPromptEntry,
                 UnknownEntry {
 
     /** Unique within the session file; the loader skips a second entry with the same id. */

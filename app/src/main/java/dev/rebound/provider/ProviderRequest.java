@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param conversation what the server keeps of this chat (the Responses API's stored replies), or null when the
  *     caller keeps nothing: every call then sends the whole conversation
  * @param limits how much the reply may hold before reading stops
+ * @param systemPrompt the instructions sent with the conversation (the chat's own, or the settings' default); empty
+ *     for none
  */
 public record ProviderRequest(
         String messageId,
@@ -36,7 +38,8 @@ public record ProviderRequest(
         List<Credential> otherCredentials,
         List<String> hiddenValues,
         ServerConversation conversation,
-        LimitSettings limits) {
+        LimitSettings limits,
+        String systemPrompt) {
     public ProviderRequest {
         Objects.requireNonNull(messageId, "messageId");
         Objects.requireNonNull(provider, "provider");
@@ -46,6 +49,7 @@ public record ProviderRequest(
         otherCredentials = otherCredentials == null ? List.of() : List.copyOf(otherCredentials);
         hiddenValues = hiddenValues == null ? List.of() : List.copyOf(hiddenValues);
         limits = limits == null ? LimitSettings.DEFAULTS : limits;
+        systemPrompt = systemPrompt == null ? "" : systemPrompt;
     }
 
     /** A request that keeps no server-side conversation and hides no secret but keys. */
@@ -57,7 +61,7 @@ public record ProviderRequest(
             Credential credential,
             TimeoutSettings timeouts,
             List<Credential> otherCredentials) {
-        this(messageId, provider, model, context, credential, timeouts, otherCredentials, List.of(), null, null);
+        this(messageId, provider, model, context, credential, timeouts, otherCredentials, List.of(), null, null, "");
     }
 
     /** A request that knows no other credential than its own. */
@@ -94,7 +98,8 @@ public record ProviderRequest(
                 otherCredentials,
                 hiddenValues,
                 conversation,
-                limits);
+                limits,
+                systemPrompt);
     }
 
     /** This request with other timeouts. */
@@ -109,7 +114,8 @@ public record ProviderRequest(
                 otherCredentials,
                 hiddenValues,
                 conversation,
-                limits);
+                limits,
+                systemPrompt);
     }
 
     /** This request, keeping what the server stores of the chat in {@code state}. */
@@ -124,7 +130,24 @@ public record ProviderRequest(
                 otherCredentials,
                 hiddenValues,
                 state,
-                limits);
+                limits,
+                systemPrompt);
+    }
+
+    /** This request with these instructions (empty for none). */
+    public ProviderRequest withSystemPrompt(String instructions) {
+        return new ProviderRequest(
+                messageId,
+                provider,
+                model,
+                context,
+                credential,
+                timeouts,
+                otherCredentials,
+                hiddenValues,
+                conversation,
+                limits,
+                instructions);
     }
 
     /** This request with other limits. */
@@ -139,7 +162,8 @@ public record ProviderRequest(
                 otherCredentials,
                 hiddenValues,
                 conversation,
-                replaced);
+                replaced,
+                systemPrompt);
     }
 
     /** This request, also hiding {@code more} secrets. */
@@ -150,6 +174,16 @@ public record ProviderRequest(
         List<String> all = new java.util.ArrayList<>(hiddenValues);
         all.addAll(more);
         return new ProviderRequest(
-                messageId, provider, model, context, credential, timeouts, otherCredentials, all, conversation, limits);
+                messageId,
+                provider,
+                model,
+                context,
+                credential,
+                timeouts,
+                otherCredentials,
+                all,
+                conversation,
+                limits,
+                systemPrompt);
     }
 }

@@ -8,6 +8,7 @@ import dev.rebound.history.Branches;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.MessageEntry;
 import dev.rebound.history.RewindEntry;
+import dev.rebound.history.SystemPromptEntry;
 import dev.rebound.history.TitleEntry;
 import dev.rebound.provider.CallControl;
 import dev.rebound.settings.Settings;
@@ -75,6 +76,7 @@ public final class ChatSession implements AutoCloseable {
         if (b.restored != null) {
             this.history = new History(b.restored.history(), sink, IdGenerator.random(), clock);
             b.restored.context().forEach(context::add);
+            context.systemPrompt(SystemPromptEntry.latest(b.restored.history()));
         } else {
             this.history = new History(List.of(), sink, IdGenerator.random(), clock);
         }
@@ -173,6 +175,26 @@ public final class ChatSession implements AutoCloseable {
         }
         worker.execute(() -> turns.run(turn));
         return new PromptResult.Accepted(turn.id, turn.completion);
+    }
+
+    /**
+     * The chat's own system prompt, or null when it uses the settings' default ({@code systemPrompt}).
+     */
+    public String systemPrompt() {
+        return context.systemPrompt();
+    }
+
+    /**
+     * Gives the chat its own system prompt, sent from the next call on in place of the settings' default; null or
+     * blank goes back to the default. Saved in the session file (it writes: call it off a UI thread).
+     */
+    public void setSystemPrompt(String prompt) {
+        String normalized = prompt == null || prompt.isBlank() ? null : prompt;
+        if (java.util.Objects.equals(normalized, context.systemPrompt())) {
+            return;
+        }
+        context.systemPrompt(normalized);
+        history.systemPrompt(normalized);
     }
 
     /** The text of the conversation's last prompt (what regenerate sends again), or null when it has none. */

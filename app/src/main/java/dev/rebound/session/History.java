@@ -8,6 +8,7 @@ import dev.rebound.history.NoticeEntry;
 import dev.rebound.history.RetriedMark;
 import dev.rebound.history.RetryChainEntry;
 import dev.rebound.history.RewindEntry;
+import dev.rebound.history.SystemPromptEntry;
 import dev.rebound.history.TitleEntry;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ModelRef;
@@ -66,6 +67,11 @@ public final class History {
     /** Appends the rewind of a replaced prompt (see {@link RewindEntry}). */
     public void rewind(String replacesMessageId, String reason) {
         append(new RewindEntry(ids.next(), clock.millis(), replacesMessageId, reason));
+    }
+
+    /** Appends the chat's own system prompt (null: back to the settings' default). */
+    public void systemPrompt(String prompt) {
+        append(new SystemPromptEntry(ids.next(), clock.millis(), prompt));
     }
 
     /** Appends a title (the latest wins). */

@@ -120,7 +120,8 @@ final class ProviderCall {
                             .toList(),
                     List.of(),
                     context.server(),
-                    now.limits());
+                    now.limits(),
+                    context.systemPrompt() != null ? context.systemPrompt() : now.systemPrompt());
             return implementation.get().stream(
                     request,
                     new StreamListener() {

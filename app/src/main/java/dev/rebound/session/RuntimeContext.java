@@ -14,6 +14,18 @@ import java.util.List;
 public final class RuntimeContext {
     private final List<ChatMessage> messages = new ArrayList<>();
     private final ServerConversation server = new ServerConversation();
+    /** The chat's own system prompt, or null to use the settings' default. */
+    private String systemPrompt;
+
+    /** The chat's own system prompt, or null when it uses the settings' default. */
+    public synchronized String systemPrompt() {
+        return systemPrompt;
+    }
+
+    /** Sets the chat's own system prompt; null (or blank) goes back to the settings' default. */
+    public synchronized void systemPrompt(String text) {
+        this.systemPrompt = text == null || text.isBlank() ? null : text;
+    }
 
     public synchronized void add(ChatMessage message) {
         messages.add(message);

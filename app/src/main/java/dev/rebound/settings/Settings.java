@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param retry the retry group
  * @param timeouts the timeouts group
  * @param limits the limits group: how much a reply may hold
+ * @param systemPrompt the instructions sent with every chat that has none of its own; empty for none
  */
 public record Settings(
         ModelRef model,
@@ -23,10 +24,22 @@ public record Settings(
         Map<String, ProviderConfig> providers,
         RetrySettings retry,
         TimeoutSettings timeouts,
-        LimitSettings limits) {
+        LimitSettings limits,
+        String systemPrompt) {
 
     public static final Settings DEFAULTS = new Settings(
-            null, Map.of(), Map.of(), RetrySettings.DEFAULTS, TimeoutSettings.DEFAULTS, LimitSettings.DEFAULTS);
+            null, Map.of(), Map.of(), RetrySettings.DEFAULTS, TimeoutSettings.DEFAULTS, LimitSettings.DEFAULTS, "");
+
+    /** Settings with no default system prompt. */
+    public Settings(
+            ModelRef model,
+            Map<String, ModelRef> modelRoles,
+            Map<String, ProviderConfig> providers,
+            RetrySettings retry,
+            TimeoutSettings timeouts,
+            LimitSettings limits) {
+        this(model, modelRoles, providers, retry, timeouts, limits, "");
+    }
 
     /** Settings with the default limits. */
     public Settings(
@@ -45,6 +58,7 @@ public record Settings(
         retry = retry == null ? RetrySettings.DEFAULTS : retry;
         timeouts = timeouts == null ? TimeoutSettings.DEFAULTS : timeouts;
         limits = limits == null ? LimitSettings.DEFAULTS : limits;
+        systemPrompt = systemPrompt == null ? "" : systemPrompt;
     }
 
     /** The provider of that key, if configured. */
@@ -68,6 +82,6 @@ public record Settings(
 
     /** A copy with another retry group. */
     public Settings withRetry(RetrySettings newRetry) {
-        return new Settings(model, modelRoles, providers, newRetry, timeouts, limits);
+        return new Settings(model, modelRoles, providers, newRetry, timeouts, limits, systemPrompt);
     }
 }

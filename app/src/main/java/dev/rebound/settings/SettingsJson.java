@@ -64,6 +64,7 @@ final class SettingsJson {
                 .put("maxReplyChars", limits.maxReplyChars())
                 .put("maxEventBytes", limits.maxEventBytes())
                 .put("maxResponseBytes", limits.maxResponseBytes());
+        root.put("systemPrompt", settings.systemPrompt());
         return root;
     }
 }

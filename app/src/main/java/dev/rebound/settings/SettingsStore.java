@@ -107,7 +107,8 @@ public final class SettingsStore {
                 Map.of(builtIn.key(), builtIn),
                 settings.retry(),
                 settings.timeouts(),
-                settings.limits());
+                settings.limits(),
+                settings.systemPrompt());
     }
 
     private static boolean configuresNoProviders(JsonNode fileDocument) {

@@ -92,6 +92,9 @@ public final class SettingsValidator {
         }
     }
 
+    /** The longest default system prompt accepted (about 25,000 tokens). */
+    public static final int MAX_SYSTEM_PROMPT = 100_000;
+
     private Result run(JsonNode document) {
         if (!present(document)) {
             return new Result(Settings.DEFAULTS, List.of());
@@ -112,8 +115,26 @@ public final class SettingsValidator {
         RetrySettings retry = retry(document.get("retry"));
         TimeoutSettings timeouts = timeouts(document.get("timeouts"));
         LimitSettings limits = limits(document.get("limits"));
+        String systemPrompt = systemPrompt(document.get("systemPrompt"));
         plugins(document.get("plugins"));
-        return new Result(new Settings(model, roles, providers, retry, timeouts, limits), problems);
+        return new Result(new Settings(model, roles, providers, retry, timeouts, limits, systemPrompt), problems);
+    }
+
+    /** The default system prompt: a string of at most {@value #MAX_SYSTEM_PROMPT} characters, or empty. */
+    private String systemPrompt(JsonNode node) {
+        if (!present(node)) {
+            return "";
+        }
+        if (!node.isTextual()) {
+            problems.add(FileProblem.error("systemPrompt", "must be a string (the instructions sent with every chat)"));
+            return "";
+        }
+        if (node.textValue().length() > MAX_SYSTEM_PROMPT) {
+            problems.add(
+                    FileProblem.error("systemPrompt", "must be at most %,d characters".formatted(MAX_SYSTEM_PROMPT)));
+            return "";
+        }
+        return node.textValue();
     }
 
     private Map<String, ProviderConfig> providers(JsonNode node) {

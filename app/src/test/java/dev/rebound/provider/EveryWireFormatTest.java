@@ -115,6 +115,43 @@ class EveryWireFormatTest {
         }
     }
 
+    /** Where each API takes the system prompt (JSON pointers into the request body). */
+    private static final Map<String, String> SYSTEM_PROMPT_AT = Map.of(
+            "chat completions", "/messages/0/content",
+            "responses", "/instructions",
+            "anthropic", "/system",
+            "gemini", "/systemInstruction/parts/0/text");
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("formats")
+    void theSystemPromptGoesWhereEachApiTakesItAndNothingIsSentWithoutOne(Format format) throws Exception {
+        String instructions = "Answer like a pirate.\nKeep it short.";
+        try (WireFixture fixture = fixtureFor(format)) {
+            fixture.enqueue(stream(format.stream()));
+            fixture.enqueue(stream(format.stream()));
+
+            fixture.stream(request(fixture, format, WireFixture.QUICK).withSystemPrompt(instructions));
+            fixture.stream(request(fixture, format, WireFixture.QUICK));
+
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            com.fasterxml.jackson.databind.JsonNode with =
+                    json.readTree(fixture.takeRequest().getBody().utf8());
+            com.fasterxml.jackson.databind.JsonNode without =
+                    json.readTree(fixture.takeRequest().getBody().utf8());
+            String at = SYSTEM_PROMPT_AT.get(format.name());
+            assertThat(with.at(at).asText()).isEqualTo(instructions);
+            if (format.name().equals("chat completions")) {
+                assertThat(with.at("/messages/0/role").asText()).isEqualTo("system");
+                assertThat(without.at("/messages/0/role").asText()).isEqualTo("user");
+            } else {
+                assertThat(without.at(at).isMissingNode())
+                        .as(without.toString())
+                        .isTrue();
+            }
+            assertThat(without.toString()).doesNotContain("pirate");
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("formats")
     void aStallAfterTheFirstEventsIsAStalledStreamNotAnAnswer(Format format) {

@@ -97,6 +97,25 @@ class SettingsValidatorTest {
     }
 
     @Test
+    void aSystemPromptIsAStringOfBoundedLengthAndAnythingElseIsRefusedWithItsPath() throws Exception {
+        assertThat(validate("{ \"systemPrompt\": \"Be brief.\\nUse metric units.\" }")
+                        .settings()
+                        .systemPrompt())
+                .isEqualTo("Be brief.\nUse metric units.");
+        assertThat(validate("{}").settings().systemPrompt()).isEmpty();
+        assertThat(validate("{ \"systemPrompt\": null }").problems()).isEmpty();
+        assertThat(described(validate("{ \"systemPrompt\": [\"Be brief.\"] }")))
+                .singleElement()
+                .satisfies(p -> assertThat(p).startsWith("systemPrompt").contains("must be a string"));
+        String huge = "x".repeat(SettingsValidator.MAX_SYSTEM_PROMPT + 1);
+        SettingsValidator.Result tooLong = validate("{ \"systemPrompt\": \"" + huge + "\" }");
+        assertThat(described(tooLong))
+                .singleElement()
+                .satisfies(p -> assertThat(p).contains("at most 100,000"));
+        assertThat(tooLong.settings().systemPrompt()).isEmpty();
+    }
+
+    @Test
     void providerHeadersAndQueryAreReadAndEveryWrongEntryIsNamedByItsPath() throws Exception {
         SettingsValidator.Result result = validate("""
                 { "providers": { "azure": { "api": "openai-completions", "baseUrl": "https://x.example/openai",

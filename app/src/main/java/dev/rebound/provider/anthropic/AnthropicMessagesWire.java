@@ -75,6 +75,9 @@ public final class AnthropicMessagesWire implements WireFormat {
         root.put("model", request.model().id());
         root.put("max_tokens", maxOutputTokens);
         root.put("stream", true);
+        if (!request.systemPrompt().isEmpty()) {
+            root.put("system", request.systemPrompt());
+        }
         ArrayNode messages = root.putArray("messages");
         ObjectNode lastUser = null;
         for (ChatMessage message : request.context()) {

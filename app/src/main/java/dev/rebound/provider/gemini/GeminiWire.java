@@ -75,6 +75,9 @@ public final class GeminiWire implements WireFormat {
 
     static String body(ProviderRequest request, ObjectMapper mapper) {
         ObjectNode root = mapper.createObjectNode();
+        if (!request.systemPrompt().isEmpty()) {
+            root.putObject("systemInstruction").putArray("parts").addObject().put("text", request.systemPrompt());
+        }
         ArrayNode contents = root.putArray("contents");
         for (ChatMessage message : request.context()) {
             String role;

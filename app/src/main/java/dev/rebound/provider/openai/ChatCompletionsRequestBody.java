@@ -12,7 +12,9 @@ import java.util.List;
 /**
  * The body of a streaming Chat Completions request: {@code {model, messages, stream: true, stream_options:
  * {include_usage: true}}}. User messages become {@code user} messages, assistant messages {@code assistant} messages
- * with their answer text; an assistant message without text (thinking only, a failure) is left out.
+ * with their answer text; an assistant message without text (thinking only, a failure) is left out. A system prompt
+ * goes first as a {@code system} message (every compatible server takes that role; OpenAI maps it to {@code
+ * developer} for its reasoning models itself).
  *
  * @param model the model id
  * @param messages the conversation, oldest first
@@ -28,7 +30,15 @@ record ChatCompletionsRequestBody(String model, List<WireMessage> messages) {
 
     /** The body for a model and a runtime context. */
     static ChatCompletionsRequestBody of(String model, List<ChatMessage> context) {
-        List<WireMessage> messages = new ArrayList<>(context.size());
+        return of(model, "", context);
+    }
+
+    /** The body for a model, a system prompt (empty for none) and a runtime context. */
+    static ChatCompletionsRequestBody of(String model, String systemPrompt, List<ChatMessage> context) {
+        List<WireMessage> messages = new ArrayList<>(context.size() + 1);
+        if (systemPrompt != null && !systemPrompt.isEmpty()) {
+            messages.add(new WireMessage("system", systemPrompt));
+        }
         for (ChatMessage message : context) {
             switch (message) {
                 case UserMessage user -> messages.add(new WireMessage("user", user.text()));

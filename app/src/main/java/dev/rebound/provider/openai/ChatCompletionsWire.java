@@ -34,7 +34,7 @@ public final class ChatCompletionsWire implements WireFormat {
 
     @Override
     public void prepare(Request.Builder builder, ProviderRequest request, ObjectMapper mapper) {
-        String json = ChatCompletionsRequestBody.of(request.model().id(), request.context())
+        String json = ChatCompletionsRequestBody.of(request.model().id(), request.systemPrompt(), request.context())
                 .toJson(mapper);
         builder.post(new OneShotJsonBody(json));
         if (request.credential() != null) {

@@ -85,6 +85,10 @@ public final class ResponsesWire implements WireFormat {
             root.put("previous_response_id", chained.get().responseId());
             from = chained.get().index() + 1;
         }
+        if (!request.systemPrompt().isEmpty()) {
+            // Instructions are not carried over by previous_response_id: every request sends them.
+            root.put("instructions", request.systemPrompt());
+        }
         if (summary) {
             root.putObject("reasoning").put("summary", "auto");
         }
