@@ -83,6 +83,7 @@ public final class ChatViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<UserItem> lastPrompt = new ReadOnlyObjectWrapper<>(this, "lastPrompt");
     private final ReadOnlyObjectWrapper<AssistantItem> lastReply = new ReadOnlyObjectWrapper<>(this, "lastReply");
     private final ReadOnlyBooleanWrapper canRewrite = new ReadOnlyBooleanWrapper(this, "canRewrite");
+    private final ReadOnlyStringWrapper systemPrompt = new ReadOnlyStringWrapper(this, "systemPrompt");
     private final RetryBannerViewModel banner;
     private final RetryRecordText recordText;
     private final ComposerViewModel composer;
@@ -137,6 +138,7 @@ public final class ChatViewModel implements AutoCloseable {
             items.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
         }
         model.set(session.model());
+        systemPrompt.set(session.systemPrompt());
         refreshFallbackChip();
         this.subscription = session.subscribe(event -> fx.execute(() -> onEvent(event)));
     }
@@ -283,6 +285,21 @@ public final class ChatViewModel implements AutoCloseable {
         lastPrompt.set(prompt);
         lastReply.set(prompt == null ? null : answer);
         canRewrite.set(prompt != null && state.get() == State.IDLE && !closed);
+    }
+
+    /** The chat's own system prompt, or null while it uses the default of the settings. */
+    public ReadOnlyStringProperty systemPromptProperty() {
+        return systemPrompt.getReadOnlyProperty();
+    }
+
+    /**
+     * Gives this chat its own system prompt from its next message on; null or blank goes back to the settings'
+     * default. Saved in the chat's file off the FX thread.
+     */
+    public void setSystemPrompt(String prompt) {
+        String normalized = prompt == null || prompt.isBlank() ? null : prompt.strip();
+        systemPrompt.set(normalized);
+        background.execute(() -> session.setSystemPrompt(normalized));
     }
 
     /** Stop: ends the running turn (and any pending retry). */

@@ -120,6 +120,11 @@ public final class ChatWindowViewModel implements AutoCloseable {
         return models;
     }
 
+    /** The default system prompt of the settings in effect (empty for none); a chat without its own uses it. */
+    public String defaultSystemPrompt() {
+        return deps.settings().current().systemPrompt();
+    }
+
     /** What models are called on screen (the model picker uses it too). */
     public ModelNames modelNames() {
         return names;

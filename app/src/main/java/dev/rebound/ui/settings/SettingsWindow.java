@@ -32,6 +32,7 @@ public final class SettingsWindow {
                 tab("Retry", "tab-retry", RetryTab.build(model.retry(), subs)),
                 tab("Fallback chains", "tab-chains", ChainsTab.build(model.chains(), subs)),
                 tab("Providers and credentials", "tab-providers", ProvidersTab.build(model.providers(), subs)),
+                tab("Chat", "tab-chat", ChatTab.build(model.chat(), subs)),
                 tab("Plugins", "tab-plugins", PluginsTab.build(model.plugins(), pluginsDir.toString())));
         tabs.setId("settings-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
@@ -99,7 +100,7 @@ public final class SettingsWindow {
         return window;
     }
 
-    /** Shows the tab with this id ({@code tab-retry}, {@code tab-chains}, {@code tab-providers}, {@code tab-plugins}). */
+    /** Shows the tab with this id ({@code tab-retry}, {@code tab-chains}, {@code tab-providers}, {@code tab-chat}, {@code tab-plugins}). */
     public void select(String tabId) {
         tabs.getTabs().stream()
                 .filter(t -> tabId.equals(t.getId()))

@@ -40,6 +40,7 @@ public final class SettingsWindowOpener implements SettingsOpener {
                     case RETRY -> "tab-retry";
                     case FALLBACK_CHAINS -> "tab-chains";
                     case PROVIDERS -> "tab-providers";
+                    case CHAT -> "tab-chat";
                     case PLUGINS -> "tab-plugins";
                 });
     }

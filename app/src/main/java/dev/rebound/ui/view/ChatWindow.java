@@ -154,8 +154,8 @@ public final class ChatWindow {
     }
 
     /**
-     * The Chat menu: Regenerate the last reply (Ctrl+R) and Edit the last message (Ctrl+E; ↑ in an empty composer
-     * too). Both act on the chat shown and do nothing while a turn runs; the items are disabled then while the menu
+     * The Chat menu: Regenerate the last reply (Ctrl+R), Edit the last message (Ctrl+E; ↑ in an empty composer
+     * too), and this chat's System prompt. Both act on the chat shown and do nothing while a turn runs; the items are disabled then while the menu
      * is open (an accelerator stays live and is checked when pressed).
      */
     private Menu chatMenu() {
@@ -175,7 +175,14 @@ public final class ChatWindow {
                 chat.composer().editLast();
             }
         });
-        Menu menu = new Menu("_Chat", null, regenerate, edit);
+        MenuItem systemPrompt = new MenuItem("System _prompt…");
+        systemPrompt.setOnAction(e -> {
+            ChatViewModel chat = window.current();
+            if (chat != null) {
+                SystemPromptDialog.edit(scene.getWindow(), chat, window.defaultSystemPrompt());
+            }
+        });
+        Menu menu = new Menu("_Chat", null, regenerate, edit, new SeparatorMenuItem(), systemPrompt);
         menu.setOnShowing(e -> {
             ChatViewModel chat = window.current();
             boolean offered = chat != null && chat.canRewriteProperty().get();

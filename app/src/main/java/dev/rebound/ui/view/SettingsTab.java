@@ -8,6 +8,8 @@ public enum SettingsTab {
     FALLBACK_CHAINS,
     /** Providers and their credentials (the welcome view's "Add a real provider"). */
     PROVIDERS,
+    /** Chat: the default system prompt. */
+    CHAT,
     /** Plugins: state, failures, enable/disable. */
     PLUGINS
 }

@@ -52,6 +52,7 @@ public final class SettingsViewModel {
     private final ChainsTabModel chains;
     private final ProvidersTabModel providers;
     private final PluginsTabModel plugins;
+    private final ChatTabModel chat;
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.EDITING);
     private final ReadOnlyBooleanWrapper valid = new ReadOnlyBooleanWrapper(this, "valid", true);
     private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper(this, "canSave", true);
@@ -80,6 +81,8 @@ public final class SettingsViewModel {
                 background,
                 this::revalidate);
         this.plugins = new PluginsTabModel(services.plugins().plugins());
+        this.chat = new ChatTabModel(now);
+        chat.systemPrompt().textProperty().addListener((o, a, b) -> revalidate());
         retry.fields().forEach(f -> f.textProperty().addListener((o, a, b) -> revalidate()));
         retry.enabledProperty().addListener((o, a, b) -> revalidate());
         retry.modelFallbackProperty().addListener((o, a, b) -> revalidate());
@@ -102,6 +105,11 @@ public final class SettingsViewModel {
 
     public PluginsTabModel plugins() {
         return plugins;
+    }
+
+    /** The Chat tab: the default system prompt. */
+    public ChatTabModel chat() {
+        return chat;
     }
 
     public ReadOnlyObjectProperty<State> stateProperty() {
@@ -138,6 +146,7 @@ public final class SettingsViewModel {
             patch.set("retry", retryPatch);
         }
         providers.patchInto(patch);
+        chat.patchInto(patch);
         return patch;
     }
 
@@ -150,15 +159,17 @@ public final class SettingsViewModel {
         Problems problems = new Problems(result.problems());
         retry.show(problems);
         providers.show(problems);
+        chat.show(problems);
         chains.show(
                 problems,
                 result.settings().allModels().stream().map(ModelRef::selector).toList());
-        boolean ok = retry.valid() && providers.valid() && !result.hasErrors();
+        boolean ok = retry.valid() && providers.valid() && chat.valid() && !result.hasErrors();
         valid.set(ok);
         if (state.get() != State.SAVING) {
             List<FileProblem> elsewhere = result.errors().stream()
-                    .filter(p ->
-                            !p.keyPath().startsWith("retry.") && !p.keyPath().startsWith("providers"))
+                    .filter(p -> !p.keyPath().startsWith("retry.")
+                            && !p.keyPath().startsWith("providers")
+                            && !p.keyPath().equals("systemPrompt"))
                     .toList();
             message.set(
                     elsewhere.isEmpty()
