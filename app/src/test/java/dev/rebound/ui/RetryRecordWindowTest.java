@@ -116,6 +116,9 @@ class RetryRecordWindowTest {
 
         send("Hi");
 
+        assertThat(robot.lookup("#announcer").queryLabeled().getAccessibleText())
+                .isEqualTo("Recovered after 3 retries; the reply is shown.");
+        assertThat(window.headlines()).isNotEmpty();
         String line = recordLine();
         assertThat(line).matches("▸ ↻ Recovered after 3 retries · [0-9.]+ s · overloaded \\(529\\)");
         assertThat(timeline()).isEmpty();
@@ -211,6 +214,12 @@ class RetryRecordWindowTest {
         robot.clickOn("#composer").write("Two").type(KeyCode.ENTER);
         waitFor(() ->
                 robot.lookup("#retry-banner").tryQuery().map(Node::isVisible).orElse(false));
+        assertThat(robot.lookup("#retry-banner").query().getAccessibleText())
+                .startsWith("Retry banner: Retrying (1/2) in ")
+                .contains("HTTP 529");
+        assertThat(robot.lookup("#announcer").queryLabeled().getAccessibleText())
+                .startsWith("The request failed: ")
+                .endsWith("Retry 1 of 2 in 30 seconds. Press Escape to cancel.");
         robot.clickOn("#cancel-retry");
         waitFor(() -> recordLines() == 2
                 && robot.lookup("#send").tryQuery().map(Node::isVisible).orElse(false));

@@ -84,6 +84,7 @@ public final class ChatViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<AssistantItem> lastReply = new ReadOnlyObjectWrapper<>(this, "lastReply");
     private final ReadOnlyBooleanWrapper canRewrite = new ReadOnlyBooleanWrapper(this, "canRewrite");
     private final ReadOnlyStringWrapper systemPrompt = new ReadOnlyStringWrapper(this, "systemPrompt");
+    private final ReadOnlyObjectWrapper<Announcement> announcement = new ReadOnlyObjectWrapper<>(this, "announcement");
     private final RetryBannerViewModel banner;
     private final RetryRecordText recordText;
     private final ComposerViewModel composer;
@@ -287,6 +288,21 @@ public final class ChatViewModel implements AutoCloseable {
         canRewrite.set(prompt != null && state.get() == State.IDLE && !closed);
     }
 
+    /**
+     * What a screen reader should say now (a retry scheduled, a chain's end, a key switch or a fallback); live events
+     * only, never a reopened chat's history.
+     */
+    public ReadOnlyObjectProperty<Announcement> announcementProperty() {
+        return announcement.getReadOnlyProperty();
+    }
+
+    private void announce(String text) {
+        if (!replaying) {
+            Announcement last = announcement.get();
+            announcement.set(new Announcement(last == null ? 1 : last.number() + 1, text));
+        }
+    }
+
     /** The chat's own system prompt, or null while it uses the default of the settings. */
     public ReadOnlyStringProperty systemPromptProperty() {
         return systemPrompt.getReadOnlyProperty();
@@ -472,6 +488,9 @@ public final class ChatViewModel implements AutoCloseable {
                 if (!replaying) {
                     banner.show(start, lastHttpStatus);
                     state.set(State.RETRY_WAITING);
+                    announce("The request failed: " + banner.summaryProperty().get() + ". Retry " + start.attempt()
+                            + " of " + start.maxAttempts() + " in "
+                            + Math.max(0, Math.round(start.delayMs() / 1000.0)) + " seconds. Press Escape to cancel.");
                 }
             }
             case AutoRetryEnd end -> chainEnded(end);
@@ -482,10 +501,10 @@ public final class ChatViewModel implements AutoCloseable {
             }
             case Notice notice -> sink.add(new NoticeItem(NoticeItem.Level.of(notice.level()), notice.message()));
             case RetryFallbackApplied applied -> {
-                sink.add(new NoticeItem(
-                        NoticeItem.Level.WARNING,
-                        fallbackNotice(
-                                applied.from() == null ? null : names.of(applied.from()), names.of(applied.to()))));
+                String notice = fallbackNotice(
+                        applied.from() == null ? null : names.of(applied.from()), names.of(applied.to()));
+                sink.add(new NoticeItem(NoticeItem.Level.WARNING, notice));
+                announce(notice);
                 refreshFallbackChip();
             }
             case RetryFallbackReverted reverted -> {
@@ -493,8 +512,10 @@ public final class ChatViewModel implements AutoCloseable {
                         NoticeItem.Level.INFO, revertNotice(names.of(reverted.from()), names.of(reverted.to()))));
                 refreshFallbackChip();
             }
-            case CredentialSwitched switched ->
+            case CredentialSwitched switched -> {
                 sink.add(new NoticeItem(NoticeItem.Level.WARNING, ChatSession.credentialSwitchNotice(switched)));
+                announce(ChatSession.credentialSwitchNotice(switched));
+            }
             case ModelChanged changed -> {
                 if (!replaying) {
                     model.set(changed.model());
@@ -565,6 +586,15 @@ public final class ChatViewModel implements AutoCloseable {
         if (!replaying) {
             banner.hide();
             state.set(State.RUNNING);
+            announce(
+                    switch (end.reason()) {
+                        case SUCCEEDED ->
+                            "Recovered after " + end.attempt() + (end.attempt() == 1 ? " retry" : " retries")
+                                    + "; the reply is shown.";
+                        case CANCELLED -> "Retry cancelled.";
+                        case ABORTED -> "Stopped.";
+                        default -> ChainEndWording.describe(end.reason(), end.attempt(), end.finalError());
+                    });
         }
         if (end.success() || reply == null) {
             return;

@@ -2,6 +2,7 @@ package dev.rebound.ui.view;
 
 import atlantafx.base.theme.Styles;
 import dev.rebound.transcript.ModelRef;
+import dev.rebound.ui.model.Announcement;
 import dev.rebound.ui.model.ChatRow;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.ChatWindowViewModel;
@@ -17,6 +18,8 @@ import javafx.beans.value.ChangeListener;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.geometry.Pos;
+import javafx.scene.AccessibleAttribute;
+import javafx.scene.AccessibleRole;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
@@ -77,7 +80,8 @@ final class ChatPane extends BorderPane {
         disposers.add(follower::dispose);
         VBox.setVgrow(list, Priority.ALWAYS);
         setCenter(new VBox(welcome(window, addProvider), list));
-        VBox bottom = new VBox(banner(chat.banner()), editing(chat.composer()), composer(chat.composer()));
+        VBox bottom =
+                new VBox(announcer(chat), banner(chat.banner()), editing(chat.composer()), composer(chat.composer()));
         bottom.getStyleClass().add("chat-bottom");
         setBottom(bottom);
     }
@@ -118,6 +122,7 @@ final class ChatPane extends BorderPane {
         ComboBox<ModelRef> picker = new ComboBox<>(models);
         picker.setId("model-picker");
         picker.setTooltip(new Tooltip("The model of the next reply"));
+        picker.setAccessibleText("Model of the next reply");
         picker.setPromptText("No model configured");
         picker.setConverter(new StringConverter<>() {
             @Override
@@ -167,6 +172,31 @@ final class ChatPane extends BorderPane {
         return header;
     }
 
+    /**
+     * Tells a screen reader what the chat's announcements say (a retry scheduled, a chain's end): JavaFX has no live
+     * region, so a text node that takes no space holds the words and notifies the accessibility layer of its change,
+     * which screen readers read out where JavaFX supports them (Windows, macOS; JavaFX has no Linux bridge).
+     */
+    private Label announcer(ChatViewModel chat) {
+        Label announcer = new Label();
+        announcer.setId("announcer");
+        announcer.setAccessibleRole(AccessibleRole.TEXT);
+        announcer.setManaged(false);
+        announcer.setOpacity(0);
+        announcer.setMouseTransparent(true);
+        announcer.setFocusTraversable(false);
+        ChangeListener<Announcement> said = (obs, old, now) -> {
+            if (now != null) {
+                announcer.setText(now.text());
+                announcer.setAccessibleText(now.text());
+                announcer.notifyAccessibleAttributeChanged(AccessibleAttribute.TEXT);
+            }
+        };
+        chat.announcementProperty().addListener(said);
+        disposers.add(() -> chat.announcementProperty().removeListener(said));
+        return announcer;
+    }
+
     private VBox banner(RetryBannerViewModel banner) {
         Label headline = new Label();
         headline.setId("retry-headline");
@@ -186,6 +216,7 @@ final class ChatPane extends BorderPane {
         now.setId("retry-now");
         now.setMnemonicParsing(true);
         now.setTooltip(new Tooltip("Skip the wait and retry at once"));
+        now.setAccessibleHelp("Skips the wait and sends the retry at once");
         now.disableProperty().bind(waiting.not());
         now.setOnAction(e -> chat.retryNow());
         // A long provider error wraps beside the buttons; it must never squeeze them into "…".
@@ -195,6 +226,7 @@ final class ChatPane extends BorderPane {
         cancel.setMnemonicParsing(true);
         cancel.getStyleClass().add(Styles.DANGER);
         cancel.setTooltip(new Tooltip("Give up on this reply (Esc)"));
+        cancel.setAccessibleHelp("Cancels the pending retry; Escape does the same");
         cancel.disableProperty().bind(banner.cancellableProperty().not());
         cancel.setOnAction(e -> chat.cancelRetry());
         cancel.setMinWidth(Region.USE_PREF_SIZE);
@@ -207,6 +239,10 @@ final class ChatPane extends BorderPane {
         row.getStyleClass().add("retry-row");
         VBox box = new VBox(row);
         box.setId("retry-banner");
+        box.setAccessibleRole(AccessibleRole.TEXT);
+        box.accessibleTextProperty()
+                .bind(Bindings.concat(
+                        "Retry banner: ", banner.headlineProperty(), ". ", banner.summaryProperty(), ". "));
         box.getStyleClass().add("retry-banner");
         box.visibleProperty().bind(Bindings.notEqual(banner.stateProperty(), RetryBannerViewModel.State.HIDDEN));
         box.managedProperty().bind(box.visibleProperty());
@@ -217,6 +253,7 @@ final class ChatPane extends BorderPane {
             now.disableProperty().unbind();
             cancel.disableProperty().unbind();
             box.visibleProperty().unbind();
+            box.accessibleTextProperty().unbind();
         });
         return box;
     }
@@ -265,6 +302,8 @@ final class ChatPane extends BorderPane {
         composer.setWrapText(true);
         composer.setPrefRowCount(3);
         composer.setPromptText("Message (Enter sends, Shift+Enter new line)");
+        composer.setAccessibleText("Message");
+        composer.setAccessibleHelp("Enter sends, Shift+Enter starts a new line, Up edits your last message");
         composer.textProperty().bindBidirectional(model.draftProperty());
         composer.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.ESCAPE && model.editingProperty().get()) {

@@ -153,6 +153,7 @@ final class MarkdownRenderer {
                 new Label(info == null || info.isBlank() ? "code" : info.strip().split("\\s+")[0]);
         language.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
         Button copy = new Button("Copy");
+        copy.setAccessibleText("Copy code");
         copy.getStyleClass().addAll(Styles.SMALL, Styles.FLAT, "md-copy");
         copy.setTooltip(new Tooltip("Copy this code to the clipboard"));
         copy.setOnAction(e -> {

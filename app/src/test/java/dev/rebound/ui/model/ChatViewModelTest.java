@@ -685,4 +685,53 @@ class ChatViewModelTest {
 
         assertThat(texts()).containsExactly("you: Hello", "reply: Hi there", "you: More", "reply: Again");
     }
+
+    @Test
+    void aScreenReaderIsToldWhenRetriesAreScheduledWhenTheChainRecoversAndWhenItIsCancelled() throws Exception {
+        open("{\"baseDelayMs\": 10}");
+        List<String> said = new java.util.ArrayList<>();
+        chat.announcementProperty().addListener((obs, old, now) -> said.add(now.text()));
+        server.enqueue(Overloaded.response());
+        server.enqueue(Overloaded.response());
+        server.enqueue(Sse.reply("Made it"));
+        chat.send("Hi");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+
+        assertThat(said)
+                .containsExactly(
+                        "The request failed: Provider unavailable · HTTP 529 · " + DesktopHarness.MODEL
+                                + ". Retry 1 of 10 in 0 seconds. Press Escape to cancel.",
+                        "The request failed: Provider unavailable · HTTP 529 · " + DesktopHarness.MODEL
+                                + ". Retry 2 of 10 in 0 seconds. Press Escape to cancel.",
+                        "Recovered after 2 retries; the reply is shown.");
+
+        said.clear();
+        server.enqueue(Overloaded.response("retry-after", "30"));
+        chat.send("Again");
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.RETRY_WAITING, WAIT);
+        chat.cancelRetry();
+        fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
+        assertThat(said).hasSize(2).last().isEqualTo("Retry cancelled.");
+        assertThat(said.getFirst()).endsWith("Retry 1 of 10 in 30 seconds. Press Escape to cancel.");
+
+        SessionFactory.Opened again =
+                harness.context(null).sessions().resume(opened.session().sessionFile());
+        ChatViewModel reopened = new ChatViewModel(
+                again.session(),
+                List.of(),
+                fx,
+                Runnable::run,
+                Clock.systemUTC(),
+                ZoneOffset.UTC,
+                ticker,
+                new ModelNames(harness.context(null).settings()::current));
+        try {
+            assertThat(reopened.announcementProperty().get())
+                    .as("a reopened chat's history is not read out")
+                    .isNull();
+        } finally {
+            reopened.close();
+            again.session().close();
+        }
+    }
 }
