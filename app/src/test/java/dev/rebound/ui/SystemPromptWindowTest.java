@@ -130,7 +130,9 @@ class SystemPromptWindowTest {
                 .isTrue();
         robot.clickOn("#system-prompt-default");
         robot.clickOn("#system-prompt-text").write("Answer in French.");
+        assertThat(robot.lookup("#system-prompt-chip").query().isVisible()).isFalse();
         robot.clickOn("OK");
+        FxWait.until(() -> robot.lookup("#system-prompt-chip").query().isVisible());
 
         JsonNode second = sendAndRead("Two");
         assertThat(second.at("/messages/0/content").asText()).isEqualTo("Answer in French.");

@@ -22,6 +22,7 @@ import javafx.scene.AccessibleAttribute;
 import javafx.scene.AccessibleRole;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextArea;
@@ -56,7 +57,9 @@ final class ChatPane extends BorderPane {
     ChatPane(ChatViewModel chat, ChatWindowViewModel window, MarkdownRenderer renderer, Runnable addProvider) {
         this.chat = chat;
         getStyleClass().add("chat-pane");
-        setTop(header(window.models(), window.modelNames()));
+        HBox header = header(window.models(), window.modelNames());
+        header.getChildren().add(systemPromptChip(window));
+        setTop(header);
         list.getStyleClass().addAll("chat-list", Styles.DENSE);
         list.setItems(chat.rows());
         list.setCellFactory(v -> {
@@ -195,6 +198,35 @@ final class ChatPane extends BorderPane {
         chat.announcementProperty().addListener(said);
         disposers.add(() -> chat.announcementProperty().removeListener(said));
         return announcer;
+    }
+
+    /**
+     * A chip in the header while the chat has its own system prompt ("Own system prompt", its text as tooltip); a
+     * click opens Chat → System prompt… on it.
+     */
+    private Hyperlink systemPromptChip(ChatWindowViewModel window) {
+        Hyperlink chip = new Hyperlink("Own system prompt");
+        chip.setId("system-prompt-chip");
+        chip.getStyleClass().addAll("system-prompt-chip", Styles.TEXT_SMALL);
+        chip.setOnAction(e -> SystemPromptDialog.edit(getScene().getWindow(), chat, window.defaultSystemPrompt()));
+        Tooltip tip = new Tooltip();
+        tip.setWrapText(true);
+        tip.setMaxWidth(480);
+        chip.setTooltip(tip);
+        ChangeListener<String> shown = (obs, old, now) -> {
+            chip.setVisible(now != null);
+            chip.setManaged(now != null);
+            tip.setText(
+                    now == null
+                            ? ""
+                            : "This chat's system prompt (Chat → System prompt… to change it):\n"
+                                    + (now.length() > 400 ? now.substring(0, 400) + "…" : now));
+            chip.setAccessibleText(now == null ? null : "This chat has its own system prompt. Press to change it.");
+        };
+        shown.changed(null, null, chat.systemPromptProperty().get());
+        chat.systemPromptProperty().addListener(shown);
+        disposers.add(() -> chat.systemPromptProperty().removeListener(shown));
+        return chip;
     }
 
     private VBox banner(RetryBannerViewModel banner) {
