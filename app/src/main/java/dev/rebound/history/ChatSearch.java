@@ -44,9 +44,9 @@ import org.slf4j.LoggerFactory;
 public final class ChatSearch {
     private static final Logger LOG = LoggerFactory.getLogger(ChatSearch.class);
     /** Characters of context shown before the first match of a snippet. */
-    private static final int BEFORE = 40;
+    private static final int BEFORE = 30;
     /** The longest snippet, in characters, without its ellipses. */
-    private static final int SNIPPET = 160;
+    private static final int SNIPPET = 100;
 
     private final Path sessionsDir;
     private final JournalCodec codec = new JournalCodec(new WireJson());

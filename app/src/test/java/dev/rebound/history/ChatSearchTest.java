@@ -202,8 +202,8 @@ class ChatSearchTest {
                 search.search("needle", 50).hits().getFirst().snippet();
 
         assertThat(snippet.text()).startsWith("…word ").endsWith(" more…").contains("needle");
-        assertThat(snippet.text().length()).isLessThanOrEqualTo(162);
-        assertThat(snippet.text().indexOf("needle")).isBetween(30, 45);
+        assertThat(snippet.text().length()).isLessThanOrEqualTo(102);
+        assertThat(snippet.text().indexOf("needle")).isBetween(20, 35);
         assertThat(marked(snippet)).containsExactly("needle");
     }
 

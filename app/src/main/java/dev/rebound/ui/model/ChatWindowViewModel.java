@@ -82,6 +82,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
     private final ReadOnlyBooleanWrapper offline = new ReadOnlyBooleanWrapper(this, "offline");
     private final ModelNames names;
     private final SimulatorMenuViewModel simulatorMenu;
+    private final ChatExportViewModel export;
     private final ChangeListener<ModelRef> modelShown = (obs, old, now) -> modelShown();
     private final Consumer<Settings> settingsListener;
     private List<Notice> startupNotices = List.of();
@@ -92,6 +93,24 @@ public final class ChatWindowViewModel implements AutoCloseable {
         this.sidebar = new SidebarViewModel(deps.catalogue(), deps.fx(), deps.background());
         this.names = new ModelNames(deps.settings()::current);
         this.simulatorMenu = new SimulatorMenuViewModel(deps.simulator(), deps.ticker(), names);
+        this.export = new ChatExportViewModel(
+                id -> open.containsKey(id) ? open.get(id).session() : null,
+                id -> sidebar.sessions().stream()
+                        .filter(s -> s.id().equals(id))
+                        .map(SessionSummary::title)
+                        .findFirst()
+                        .orElse(null),
+                text -> {
+                    ChatViewModel chat = current.get();
+                    if (chat != null) {
+                        chat.items().add(new NoticeItem(NoticeItem.Level.INFO, text));
+                    }
+                },
+                names,
+                deps.zone(),
+                deps.clock(),
+                deps.fx(),
+                deps.background());
         this.models.setAll(deps.settings().current().allModels());
         this.offline.set(deps.settings().usesBuiltInProvider());
         this.settingsListener = s -> deps.fx().execute(() -> {
@@ -136,6 +155,11 @@ public final class ChatWindowViewModel implements AutoCloseable {
      */
     public ReadOnlyBooleanProperty offlineProperty() {
         return offline.getReadOnlyProperty();
+    }
+
+    /** Export of a chat as Markdown. */
+    public ChatExportViewModel export() {
+        return export;
     }
 
     /** The "Simulate failures" menu. */

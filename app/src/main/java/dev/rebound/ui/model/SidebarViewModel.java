@@ -1,5 +1,6 @@
 package dev.rebound.ui.model;
 
+import dev.rebound.history.ChatSearch;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.history.SessionSummary;
 import java.io.IOException;
@@ -34,6 +35,7 @@ public final class SidebarViewModel {
     private final ObservableList<SessionSummary> sessions = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<State> state = new ReadOnlyObjectWrapper<>(this, "state", State.LOADING);
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper(this, "problem", "");
+    private final ChatSearchViewModel search;
     /** Counts {@link #refresh()} calls, so a listing that finishes after a newer one is dropped. */
     private long generation;
 
@@ -41,6 +43,12 @@ public final class SidebarViewModel {
         this.catalogue = catalogue;
         this.fx = fx;
         this.background = background;
+        this.search = new ChatSearchViewModel(new ChatSearch(catalogue.sessionsDir()), fx, background);
+    }
+
+    /** The search across every chat's title and messages. */
+    public ChatSearchViewModel search() {
+        return search;
     }
 
     public ObservableList<SessionSummary> sessions() {
@@ -69,6 +77,8 @@ public final class SidebarViewModel {
                     sessions.setAll(listed);
                     problem.set("");
                     state.set(State.READY);
+                    // A chat changed (a turn ended, a rename, a delete): the hits shown may have too.
+                    search.refresh();
                 });
             } catch (IOException e) {
                 LOG.warn("Listing {} failed", catalogue.sessionsDir(), e);

@@ -2,6 +2,7 @@ package dev.rebound.ui.view;
 
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
+import dev.rebound.ui.model.ChatExportViewModel;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.ChatWindowViewModel;
 import java.time.ZoneId;
@@ -11,6 +12,8 @@ import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.geometry.Rectangle2D;
 import javafx.scene.Scene;
+import javafx.scene.control.Alert;
+import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckMenuItem;
 import javafx.scene.control.Label;
 import javafx.scene.control.Menu;
@@ -40,6 +43,8 @@ public final class ChatWindow {
     private final StackPane chatHolder = new StackPane();
     private final Scene scene;
     private final SettingsOpener openSettings;
+    private final SidebarView sidebar;
+    private ExportChooser exportChooser = ExportChooser.saveDialog();
     private ChatPane shown;
 
     /**
@@ -59,9 +64,11 @@ public final class ChatWindow {
         this.openSettings = openSettings;
         this.simulate = SimulatorMenu.build(window.simulatorMenu());
         applyTheme(darkTheme);
+        this.sidebar =
+                new SidebarView(window, zone, summary -> export(window.export().requestFor(summary)));
         buildMenus(darkTheme, themeChanged);
         menuBar.getMenus().add(menuBar.getMenus().indexOf(simulate), chatMenu());
-        SplitPane split = new SplitPane(new SidebarView(window, zone), chatHolder);
+        SplitPane split = new SplitPane(sidebar, chatHolder);
         split.setDividerPositions(0.24);
         SplitPane.setResizableWithParent(split.getItems().getFirst(), false);
         BorderPane root = new BorderPane(split);
@@ -101,6 +108,28 @@ public final class ChatWindow {
         return menuBar;
     }
 
+    /** Replaces the save dialog that asks where an export goes (tests answer it without a native dialog). */
+    public void setExportChooser(ExportChooser chooser) {
+        this.exportChooser = Objects.requireNonNull(chooser, "chooser");
+    }
+
+    /** Asks where the chat goes, then exports it in the background; a failure is explained in a dialog. */
+    private void export(ChatExportViewModel.Request request) {
+        ChatExportViewModel export = window.export();
+        exportChooser
+                .choose(scene.getWindow(), export.fileName(request), export.folder())
+                .ifPresent(target -> export.export(request, target, outcome -> {
+                    if (!outcome.written()) {
+                        Alert alert = new Alert(Alert.AlertType.ERROR, outcome.problem(), ButtonType.OK);
+                        alert.initOwner(scene.getWindow());
+                        alert.setTitle("Export chat");
+                        alert.setHeaderText("“" + request.displayTitle() + "” could not be exported");
+                        alert.getDialogPane().setId("export-failure");
+                        alert.show();
+                    }
+                }));
+    }
+
     /** Releases the chat shown. */
     public void dispose() {
         if (shown != null) {
@@ -138,10 +167,27 @@ public final class ChatWindow {
         MenuItem settings = new MenuItem("_Settings…");
         settings.setAccelerator(KeyCombination.keyCombination("Shortcut+COMMA"));
         settings.setOnAction(e -> openSettings.open(scene.getWindow(), SettingsTab.RETRY));
+        MenuItem search = new MenuItem("Searc_h chats…");
+        search.setAccelerator(KeyCombination.keyCombination("Shortcut+K"));
+        search.setOnAction(e -> sidebar.focusSearch());
+        MenuItem exportChat = new MenuItem("_Export chat as Markdown…");
+        exportChat.setId("export-chat");
+        exportChat.setAccelerator(KeyCombination.keyCombination("Shortcut+Shift+E"));
+        exportChat.setOnAction(e -> window.export().requestFor(window.current()).ifPresent(this::export));
+        exportChat.disableProperty().bind(window.currentProperty().isNull());
         MenuItem quit = new MenuItem("_Quit");
         quit.setAccelerator(KeyCombination.keyCombination("Shortcut+Q"));
         quit.setOnAction(e -> scene.getWindow().hide());
-        Menu file = new Menu("_File", null, newChat, settings, new SeparatorMenuItem(), quit);
+        Menu file = new Menu(
+                "_File",
+                null,
+                newChat,
+                search,
+                exportChat,
+                new SeparatorMenuItem(),
+                settings,
+                new SeparatorMenuItem(),
+                quit);
         CheckMenuItem dark = new CheckMenuItem("_Dark theme");
         dark.setSelected(darkTheme);
         dark.setAccelerator(KeyCombination.keyCombination("Shortcut+Shift+D"));

@@ -1,15 +1,19 @@
 package dev.rebound.ui.view;
 
 import atlantafx.base.theme.Styles;
+import dev.rebound.history.ChatSearch;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.history.SessionSummary;
+import dev.rebound.ui.model.ChatSearchViewModel;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.ChatWindowViewModel;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.format.FormatStyle;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
@@ -18,18 +22,27 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
+import javafx.scene.control.TextField;
 import javafx.scene.control.TextInputDialog;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import javafx.scene.text.Text;
+import javafx.scene.text.TextFlow;
 
-/** The list of saved chats: open one, start a new one, rename, delete (with confirmation). */
+/**
+ * The list of saved chats: open one, start a new one, rename, delete (with confirmation), export; above it the search
+ * across chats, whose hits replace the list while a query is typed.
+ */
 final class SidebarView extends VBox {
     private final ChatWindowViewModel window;
     private final ListView<SessionSummary> list = new ListView<>();
+    private final TextField searchField = new TextField();
+    private final ListView<ChatSearch.Hit> hits = new ListView<>();
 
-    SidebarView(ChatWindowViewModel window, ZoneId zone) {
+    /** @param export exports a chat as Markdown (the row's context menu) */
+    SidebarView(ChatWindowViewModel window, ZoneId zone, Consumer<SessionSummary> export) {
         this.window = window;
         getStyleClass().add("sidebar");
         DateTimeFormatter when =
@@ -78,7 +91,9 @@ final class SidebarView extends VBox {
         rename.setOnAction(e -> selected().ifPresent(this::rename));
         MenuItem delete = new MenuItem("_Delete…");
         delete.setOnAction(e -> selected().ifPresent(this::delete));
-        list.setContextMenu(new ContextMenu(rename, delete));
+        MenuItem exportItem = new MenuItem("_Export as Markdown…");
+        exportItem.setOnAction(e -> selected().ifPresent(export));
+        list.setContextMenu(new ContextMenu(rename, delete, exportItem));
         list.setOnKeyPressed(e -> {
             if (e.getCode() == KeyCode.F2) {
                 selected().ifPresent(this::rename);
@@ -93,7 +108,147 @@ final class SidebarView extends VBox {
         problem.textProperty().bind(window.sidebar().problemProperty());
         problem.visibleProperty().bind(problem.textProperty().isNotEmpty());
         problem.managedProperty().bind(problem.visibleProperty());
-        getChildren().addAll(newChat, list, problem);
+        ChatSearchViewModel search = window.sidebar().search();
+        Label summary = buildSearch(search);
+        getChildren().addAll(searchField, newChat, summary, list, hits, problem);
+    }
+
+    /** Puts the focus in the search field, its text selected (Ctrl+K). */
+    void focusSearch() {
+        searchField.requestFocus();
+        searchField.selectAll();
+    }
+
+    private Label buildSearch(ChatSearchViewModel search) {
+        searchField.setId("chat-search");
+        searchField.setPromptText("Search chats (Ctrl+K)");
+        searchField.setAccessibleText("Search chats");
+        searchField.textProperty().bindBidirectional(search.queryProperty());
+        searchField.focusedProperty().addListener((obs, was, focused) -> {
+            if (focused) {
+                search.prepare();
+            }
+        });
+        searchField.setOnKeyPressed(e -> {
+            if (e.getCode() == KeyCode.ESCAPE && search.active()) {
+                search.clear();
+                e.consume();
+            } else if ((e.getCode() == KeyCode.ENTER || e.getCode() == KeyCode.DOWN)
+                    && !hits.getItems().isEmpty()) {
+                if (hits.getSelectionModel().isEmpty()) {
+                    hits.getSelectionModel().selectFirst();
+                }
+                if (e.getCode() == KeyCode.DOWN) {
+                    hits.requestFocus();
+                }
+                e.consume();
+            }
+        });
+        hits.setId("search-hits");
+        hits.setItems(search.hits());
+        hits.setPlaceholder(new Label(""));
+        hits.setCellFactory(v -> new HitCell());
+        hits.getSelectionModel().selectedItemProperty().addListener((obs, old, now) -> {
+            ChatViewModel shown = window.current();
+            if (now != null && (shown == null || !shown.sessionId().equals(now.id()))) {
+                window.open(now.summary());
+            }
+        });
+        hits.setOnKeyPressed(e -> {
+            if (e.getCode() == KeyCode.ESCAPE && search.active()) {
+                search.clear();
+                searchField.requestFocus();
+                e.consume();
+            }
+        });
+        search.hits().addListener((javafx.collections.ListChangeListener<ChatSearch.Hit>) c -> selectCurrentHit());
+        VBox.setVgrow(hits, Priority.ALWAYS);
+        Label summary = new Label();
+        summary.setId("search-summary");
+        summary.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+        summary.textProperty().bind(search.summaryProperty());
+        Runnable mode = () -> {
+            boolean searching = search.active();
+            list.setVisible(!searching);
+            list.setManaged(!searching);
+            hits.setVisible(searching);
+            hits.setManaged(searching);
+            summary.setVisible(searching);
+            summary.setManaged(searching);
+            if (!searching) {
+                selectCurrent();
+            }
+        };
+        search.stateProperty().addListener((obs, old, now) -> mode.run());
+        mode.run();
+        return summary;
+    }
+
+    private void selectCurrentHit() {
+        ChatViewModel shown = window.current();
+        if (shown == null) {
+            return;
+        }
+        for (ChatSearch.Hit hit : hits.getItems()) {
+            if (hit.id().equals(shown.sessionId())) {
+                hits.getSelectionModel().select(hit);
+                return;
+            }
+        }
+    }
+
+    /** A hit: the title and, when a message matched, a snippet, the query's words in bold. */
+    private static final class HitCell extends ListCell<ChatSearch.Hit> {
+        HitCell() {
+            setPrefWidth(0);
+        }
+
+        @Override
+        protected void updateItem(ChatSearch.Hit hit, boolean empty) {
+            super.updateItem(hit, empty);
+            setText(null);
+            if (empty || hit == null) {
+                setGraphic(null);
+                return;
+            }
+            TextFlow title = marked(hit.displayTitle(), hit.titleMarks(), null);
+            title.getStyleClass().add("search-title");
+            VBox box = new VBox(title);
+            box.getStyleClass().add("search-hit");
+            ChatSearch.Snippet snippet = hit.snippet();
+            if (snippet != null) {
+                TextFlow text = marked(
+                        snippet.text(), snippet.marks(), snippet.role() == ChatSearch.Role.USER ? "You: " : "Reply: ");
+                text.getStyleClass().add("search-snippet");
+                box.getChildren().add(text);
+            }
+            setGraphic(box);
+        }
+
+        private static TextFlow marked(String text, List<ChatSearch.Span> marks, String lead) {
+            TextFlow flow = new TextFlow();
+            if (lead != null) {
+                flow.getChildren().add(piece(lead, "search-lead"));
+            }
+            int at = 0;
+            for (ChatSearch.Span mark : marks) {
+                if (mark.start() > at) {
+                    flow.getChildren().add(piece(text.substring(at, mark.start()), "search-text"));
+                }
+                flow.getChildren().add(piece(text.substring(mark.start(), mark.end()), "search-mark"));
+                at = mark.end();
+            }
+            if (at < text.length()) {
+                flow.getChildren().add(piece(text.substring(at), "search-text"));
+            }
+            return flow;
+        }
+
+        private static Text piece(String text, String style) {
+            Text node = new Text(text);
+            node.getStyleClass().add(style);
+            return node;
+        }
     }
 
     private Optional<SessionSummary> selected() {
