@@ -163,6 +163,7 @@ public final class ChatSearch {
      */
     public synchronized void refresh() throws IOException {
         Set<String> seen = new HashSet<>();
+        List<Changed> changed = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(sessionsDir, "*" + SessionFiles.EXTENSION)) {
             for (Path file : files) {
                 Optional<String> id = SessionFiles.idOf(file);
@@ -182,7 +183,7 @@ public final class ChatSearch {
                 IndexedChat known = index.get(id.get());
                 long modified = attributes.lastModifiedTime().toMillis();
                 if (known == null || known.sizeBytes != attributes.size() || known.modified != modified) {
-                    read(id.get(), file, attributes.size(), modified);
+                    changed.add(new Changed(id.get(), file, attributes.size(), modified));
                 }
             }
         } catch (NoSuchFileException e) {
@@ -190,7 +191,18 @@ public final class ChatSearch {
             return;
         }
         index.keySet().retainAll(seen);
+        // Files are read in parallel (the first search reads them all); the index is updated by this thread only.
+        List<Optional<IndexedChat>> read = (changed.size() > 1 ? changed.parallelStream() : changed.stream())
+                .map(this::read)
+                .toList();
+        for (int i = 0; i < changed.size(); i++) {
+            String id = changed.get(i).id();
+            read.get(i).ifPresentOrElse(chat -> index.put(id, chat), () -> index.remove(id));
+        }
     }
+
+    /** A file that is new or changed since it was indexed. */
+    private record Changed(String id, Path file, long size, long modified) {}
 
     /** The size of the index now. */
     public synchronized Size size() {
@@ -203,14 +215,15 @@ public final class ChatSearch {
         return new Size(index.size(), messages, characters);
     }
 
-    private void read(String id, Path file, long size, long modified) {
-        Indexing indexing = new Indexing(id, file, size, modified);
-        try (InputStream in = Files.newInputStream(file)) {
+    /** A file read into its index entry; empty when it cannot be read (it is then left out of the search). */
+    private Optional<IndexedChat> read(Changed changed) {
+        Indexing indexing = new Indexing(changed.id(), changed.file(), changed.size(), changed.modified());
+        try (InputStream in = Files.newInputStream(changed.file())) {
             LineScanner.scan(in, indexing::line);
-            index.put(id, indexing.result());
+            return Optional.of(indexing.result());
         } catch (IOException e) {
-            LOG.debug("chat search: {} could not be read; it is left out ({})", file, e.toString());
-            index.remove(id);
+            LOG.debug("chat search: {} could not be read; it is left out ({})", changed.file(), e.toString());
+            return Optional.empty();
         }
     }
 
