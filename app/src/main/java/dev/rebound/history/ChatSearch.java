@@ -397,7 +397,7 @@ public final class ChatSearch {
                         messages.put(
                                 m.id(),
                                 new Indexed(
-                                        SearchText.fold(SearchText.collapse(text)),
+                                        SearchText.collapseAndFold(text),
                                         position,
                                         length,
                                         m.message() instanceof UserMessage ? Role.USER : Role.ASSISTANT));
@@ -435,7 +435,7 @@ public final class ChatSearch {
                     size,
                     modified,
                     shownTitle,
-                    SearchText.fold(SearchText.collapse(shownTitle == null ? "" : shownTitle)),
+                    SearchText.collapseAndFold(shownTitle == null ? "" : shownTitle),
                     made,
                     Math.max(made, lastActivity),
                     folded.toString(),

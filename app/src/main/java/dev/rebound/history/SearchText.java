@@ -22,24 +22,42 @@ final class SearchText {
      * snippet shows and what {@link #fold} folds.
      */
     static String collapse(String text) {
+        return squeeze(text, false);
+    }
+
+    /** {@code fold(collapse(text))} in one pass: what the index keeps. */
+    static String collapseAndFold(String text) {
+        return squeeze(text, true);
+    }
+
+    private static String squeeze(String text, boolean fold) {
         String composed = Normalizer.isNormalized(text, Normalizer.Form.NFC)
                 ? text
                 : Normalizer.normalize(text, Normalizer.Form.NFC);
-        StringBuilder out = new StringBuilder(composed.length());
+        char[] out = composed.toCharArray();
+        int length = 0;
         boolean space = false;
-        for (int i = 0; i < composed.length(); i++) {
-            char c = composed.charAt(i);
-            if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
-                space = out.length() > 0;
+        for (int i = 0; i < out.length; i++) {
+            char c = out[i];
+            if (isSpace(c)) {
+                space = length > 0;
             } else {
                 if (space) {
-                    out.append(' ');
+                    out[length++] = ' ';
                     space = false;
                 }
-                out.append(c);
+                out[length++] = fold ? FOLD[c] : c;
             }
         }
-        return out.toString();
+        return new String(out, 0, length);
+    }
+
+    /** Whitespace, including the no-break spaces {@link Character#isWhitespace} leaves out; quick for ASCII. */
+    private static boolean isSpace(char c) {
+        if (c < 0x80) {
+            return c <= ' ' && Character.isWhitespace(c);
+        }
+        return Character.isWhitespace(c) || Character.isSpaceChar(c);
     }
 
     /** Folds collapsed text character by character; the result has the same length. */
@@ -53,7 +71,7 @@ final class SearchText {
 
     /** The distinct folded words of a query, longest first (so the rarer word is tried first); none for a blank one. */
     static List<String> words(String query) {
-        String folded = fold(collapse(query));
+        String folded = collapseAndFold(query);
         Set<String> words = new LinkedHashSet<>();
         for (String word : folded.split(" ")) {
             if (!word.isEmpty()) {

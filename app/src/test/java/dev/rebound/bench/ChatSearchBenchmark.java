@@ -78,6 +78,18 @@ class ChatSearchBenchmark {
             rebuilds.add(System.nanoTime() - again);
         }
         report.add(summary("index build again in this JVM (a new index; code warmed up)", rebuilds));
+        List<Long> loads = new ArrayList<>();
+        dev.rebound.history.SessionLoader loader = new dev.rebound.history.SessionLoader();
+        for (int i = 0; i < 5; i++) {
+            long again = System.nanoTime();
+            try (var files = Files.list(sessions)) {
+                for (Path file : files.toList()) {
+                    loader.load(file);
+                }
+            }
+            loads.add(System.nanoTime() - again);
+        }
+        report.add(summary("for comparison: SessionLoader.load of every file, one after another", loads));
         report.add(timed("refresh, nothing changed (lists and stats every file)", i -> null, search));
         Path changing = sessions.resolve("chat-0.jsonl");
         report.add(timed(
