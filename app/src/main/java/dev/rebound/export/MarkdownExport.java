@@ -5,6 +5,7 @@ import dev.rebound.event.ErrorKind;
 import dev.rebound.event.RetryAttempt;
 import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.RetryEndReason;
+import dev.rebound.history.Branches;
 import dev.rebound.history.JournalEntry;
 import dev.rebound.history.MessageEntry;
 import dev.rebound.history.ModelChangeEntry;
@@ -106,7 +107,9 @@ public final class MarkdownExport {
         return name + ".md";
     }
 
-    private List<Block> blocks(List<JournalEntry> history) {
+    private List<Block> blocks(List<JournalEntry> entries) {
+        // A regenerated or edited turn is exported as the chat shows it now: its current branch.
+        List<JournalEntry> history = Branches.current(entries);
         Set<String> retried = RetriedMark.retriedIds(history);
         List<Block> blocks = new ArrayList<>();
         Reply lastReply = null;

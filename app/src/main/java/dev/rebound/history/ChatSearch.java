@@ -387,6 +387,7 @@ public final class ChatSearch {
             switch (entry) {
                 case TitleEntry t -> title = t.title();
                 case RetriedMark mark -> retried.put(mark.messageId(), mark.retried());
+                case RewindEntry rewind -> rewind(rewind.replaces());
                 case MessageEntry m
                 when !messages.containsKey(m.id()) -> {
                     String text = switch (m.message()) {
@@ -405,6 +406,21 @@ public final class ChatSearch {
                 }
                 default -> {
                     // Notices, model changes, chain records: not searched.
+                }
+            }
+        }
+
+        /** A regenerate or an edit: the replaced prompt and what followed it are no longer the chat (see Branches). */
+        private void rewind(String replaces) {
+            if (!messages.containsKey(replaces)) {
+                return;
+            }
+            boolean after = false;
+            for (var it = messages.keySet().iterator(); it.hasNext(); ) {
+                String messageId = it.next();
+                after = after || messageId.equals(replaces);
+                if (after) {
+                    it.remove();
                 }
             }
         }

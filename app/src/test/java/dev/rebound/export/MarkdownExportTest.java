@@ -68,6 +68,23 @@ class MarkdownExportTest {
     }
 
     @Test
+    void aRegeneratedTurnIsExportedAsTheChatShowsItNow() {
+        String markdown = export.render(
+                "Jokes",
+                T0,
+                List.of(
+                        MessageEntry.of(new UserMessage("u1", "Tell me a joke", T0 + 1)),
+                        MessageEntry.of(reply("a1", GPT, "The old joke.", T0 + 2)),
+                        new dev.rebound.history.RewindEntry(
+                                "w1", T0 + 3, "u1", dev.rebound.history.RewindEntry.REGENERATE),
+                        MessageEntry.of(new UserMessage("u2", "Tell me a joke", T0 + 4)),
+                        MessageEntry.of(reply("a2", GPT, "The new joke.", T0 + 5))));
+
+        assertThat(markdown).contains("The new joke.").doesNotContain("The old joke.");
+        assertThat(markdown.split("Tell me a joke", -1)).as("the prompt once").hasSize(2);
+    }
+
+    @Test
     void aRetriedReplySaysHowItRecoveredAndItsFailedAttemptsAreLeftOut() {
         AssistantMessage first = failed("f1", GPT, 529, "529 Overloaded", T0 + 2);
         AssistantMessage second = failed("f2", GPT, 529, "529 Overloaded", T0 + 3);

@@ -193,6 +193,23 @@ class ChatSearchTest {
     }
 
     @Test
+    void aRegeneratedOrEditedTurnIsSearchedAsTheChatShowsItNow() throws Exception {
+        session(
+                "rewound",
+                T0,
+                "Rewound",
+                MessageEntry.of(user("u1", "Tell me about cats", T0 + 1)),
+                MessageEntry.of(reply("a1", "Cats purr.", T0 + 2)),
+                new RewindEntry("w1", T0 + 3, "u1", RewindEntry.EDIT),
+                MessageEntry.of(user("u2", "Tell me about dogs", T0 + 4)),
+                MessageEntry.of(reply("a2", "Dogs bark.", T0 + 5)));
+
+        assertThat(ids(search.search("dogs bark", 50))).containsExactly("rewound");
+        assertThat(ids(search.search("cats", 50))).as("the replaced prompt").isEmpty();
+        assertThat(ids(search.search("purr", 50))).as("the replaced reply").isEmpty();
+    }
+
+    @Test
     void aLongMessageIsCutAroundTheMatchWithEllipses() throws Exception {
         String before = "word ".repeat(40);
         String after = " more".repeat(60);
