@@ -7,7 +7,8 @@ import java.util.List;
  * The current branch of a conversation whose last prompt was regenerated or edited: the entries as the file holds
  * them, with each {@link RewindEntry}'s superseded prompt and what followed it taken out. What is taken out stays in
  * the file. Titles, system prompts, damage notes and the user's own model choices are not part of a turn and stay; so do entries this
- * version does not know. A rewind naming a prompt that is not in the branch (a damaged file) changes nothing.
+ * version does not know. A rewind naming a prompt that is not in the branch (a damaged file), or with no prompt after
+ * it (the process stopped before writing the new one), changes nothing.
  */
 public final class Branches {
 
@@ -25,7 +26,7 @@ public final class Branches {
                 continue;
             }
             int from = indexOfMessage(branch, rewind.replaces());
-            if (from < 0) {
+            if (from < 0 || !promptFollows(entries, rewind)) {
                 continue;
             }
             List<JournalEntry> kept = new ArrayList<>(branch.subList(0, from));
@@ -42,6 +43,24 @@ public final class Branches {
     /** Whether the history holds any rewind (a chat whose file keeps replaced turns). */
     public static boolean rewound(List<JournalEntry> entries) {
         return entries.stream().anyMatch(RewindEntry.class::isInstance);
+    }
+
+    /**
+     * Whether a new prompt was written after the rewind: a process stopped between the two leaves a rewind with nothing
+     * in place of what it replaces, and that rewind changes nothing (the last exchange stays as it was).
+     */
+    private static boolean promptFollows(List<JournalEntry> entries, RewindEntry rewind) {
+        boolean after = false;
+        for (JournalEntry entry : entries) {
+            if (entry == rewind) {
+                after = true;
+            } else if (after
+                    && entry instanceof MessageEntry m
+                    && m.message() instanceof dev.rebound.transcript.UserMessage) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int indexOfMessage(List<JournalEntry> entries, String messageId) {

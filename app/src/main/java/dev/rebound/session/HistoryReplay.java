@@ -77,7 +77,7 @@ public final class HistoryReplay {
 
     /** The reply as its start announced it: no content, no stop reason yet. */
     private static AssistantMessage started(AssistantMessage reply) {
-        return AssistantMessage.started(reply.id(), reply.provider(), reply.model(), reply.timestamp());
+        return AssistantMessage.started(reply.id(), reply.provider(), reply.model(), reply.callStart());
     }
 
     /**

@@ -192,16 +192,16 @@ final class TurnLoop {
     private AssistantMessage runAttempt(Turn turn) {
         String messageId = ids.next();
         ModelRef current = model.current();
+        long startedAt = clock.millis();
         events.emit(
                 turn,
-                new MessageStart(
-                        AssistantMessage.started(messageId, current.provider(), current.id(), clock.millis())));
+                new MessageStart(AssistantMessage.started(messageId, current.provider(), current.id(), startedAt)));
         AssistantMessage message;
         ProviderCall.Broken broken = null;
         try {
-            message = call.call(turn, messageId, current);
+            message = call.call(turn, messageId, current).withStartedAt(startedAt);
         } catch (ProviderCall.Broken e) {
-            message = e.partial();
+            message = e.partial().withStartedAt(startedAt);
             broken = e;
         }
         context.add(message);

@@ -18,6 +18,7 @@ import java.util.List;
  * @param stopDetails structured stop detail, or null
  * @param failure structured facts of the failure, or null
  * @param timestamp epoch milliseconds when it ended
+ * @param startedAt epoch milliseconds when its call began, or null when not known (messages saved before it was kept)
  */
 public record AssistantMessage(
         String id,
@@ -31,7 +32,8 @@ public record AssistantMessage(
         String errorMessage,
         StopDetails stopDetails,
         ProviderFailure failure,
-        long timestamp)
+        long timestamp,
+        Long startedAt)
         implements ChatMessage {
 
     public AssistantMessage {
@@ -39,10 +41,63 @@ public record AssistantMessage(
         usage = usage == null ? Usage.NONE : usage;
     }
 
+    /** A message whose start is not known (the session stamps it with {@link #withStartedAt}). */
+    public AssistantMessage(
+            String id,
+            List<ContentBlock> content,
+            String provider,
+            String model,
+            String api,
+            String credential,
+            Usage usage,
+            StopReason stopReason,
+            String errorMessage,
+            StopDetails stopDetails,
+            ProviderFailure failure,
+            long timestamp) {
+        this(
+                id,
+                content,
+                provider,
+                model,
+                api,
+                credential,
+                usage,
+                stopReason,
+                errorMessage,
+                stopDetails,
+                failure,
+                timestamp,
+                null);
+    }
+
     /** A reply about to stream, as {@code message_start} announces it: no content, no stop reason yet. */
     public static AssistantMessage started(String id, String provider, String model, long timestamp) {
         return new AssistantMessage(
-                id, List.of(), provider, model, null, null, null, null, null, null, null, timestamp);
+                id, List.of(), provider, model, null, null, null, null, null, null, null, timestamp, timestamp);
+    }
+
+    /** This message with the time its call began. */
+    public AssistantMessage withStartedAt(long callStart) {
+        return new AssistantMessage(
+                id,
+                content,
+                provider,
+                model,
+                api,
+                credential,
+                usage,
+                stopReason,
+                errorMessage,
+                stopDetails,
+                failure,
+                timestamp,
+                callStart);
+    }
+
+    /** When its call began: {@link #startedAt()}, or its end for a message saved before starts were kept. */
+    public long callStart() {
+        return startedAt != null ? startedAt : timestamp;
     }
 
     @Override

@@ -100,6 +100,14 @@ class BranchesTest {
     }
 
     @Test
+    void aRewindWithNoPromptAfterItChangesNothingSoAKillBetweenTheTwoLosesNoExchange() {
+        List<JournalEntry> entries =
+                List.of(user("u1"), reply("a1"), new RewindEntry("r1", 3, "u1", RewindEntry.REGENERATE));
+
+        assertThat(ids(Branches.current(entries))).containsExactly("u1", "a1");
+    }
+
+    @Test
     void aRewindIsWrittenAndReadBackAsItself() {
         JournalCodec codec = new JournalCodec(new dev.rebound.json.WireJson());
         RewindEntry rewind = new RewindEntry("r1", 3, "u1", RewindEntry.EDIT);

@@ -73,6 +73,27 @@ class RegenerateAndEditWindowTest {
                 .isPresent();
     }
 
+    private static int indexOf(List<String> lines, String part) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(part)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Closes the window and shows its chat again from the file, in a new window. */
+    private void reopenInANewWindow() throws Exception {
+        window.close();
+        Path file;
+        try (var files = Files.walk(configDir.resolve("sessions"))) {
+            file = files.filter(p -> p.toString().endsWith(".jsonl"))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        window = WindowFixture.open(DesktopHarness.open(configDir), configDir, (owner, tab) -> {}, file);
+    }
+
     private String sessionFile() throws Exception {
         try (var files = Files.walk(configDir.resolve("sessions"))) {
             return Files.readString(files.filter(p -> p.toString().endsWith(".jsonl"))
@@ -129,6 +150,24 @@ class RegenerateAndEditWindowTest {
                 .isFalse();
         server.takeRequest(1, TimeUnit.SECONDS);
         assertThat(server.takeRequest(1, TimeUnit.SECONDS).getBody().utf8()).doesNotContain("cats");
-        assertThat(sessionFile()).contains("Tell me about cats", "About cats", "\"reason\":\"edit\"");
+        List<String> lines = sessionFile().lines().toList();
+        int rewind = indexOf(lines, "\"type\":\"rewind\"");
+        int edited = indexOf(lines, "\"text\":\"Tell me about dogs\"");
+        int original = indexOf(lines, "\"text\":\"Tell me about cats\"");
+        assertThat(original).as("the replaced message stays in the file").isGreaterThan(0);
+        assertThat(rewind)
+                .as("the rewind comes after it, before the edited message")
+                .isBetween(original, edited);
+        String replacedId = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+                .build()
+                .readTree(lines.get(original))
+                .path("id")
+                .asText();
+        assertThat(lines.get(rewind)).contains("\"replaces\":\"" + replacedId + "\"", "\"reason\":\"edit\"");
+
+        reopenInANewWindow();
+        waitFor(() -> showsReply("About dogs"));
+        assertThat(prompts()).containsExactly("Tell me about dogs");
+        assertThat(showsReply("About cats")).isFalse();
     }
 }

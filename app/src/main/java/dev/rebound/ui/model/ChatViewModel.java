@@ -22,6 +22,7 @@ import dev.rebound.session.FallbackStatus;
 import dev.rebound.session.HistoryReplay;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.RetryCancel;
+import dev.rebound.settings.SettingsValidator;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ContentBlock;
@@ -229,7 +230,12 @@ public final class ChatViewModel implements AutoCloseable {
      */
     public boolean regenerate() {
         UserItem prompt = lastPrompt.get();
-        return prompt != null && replaceLastPrompt(prompt.text(), RewindEntry.REGENERATE);
+        if (prompt == null || !replaceLastPrompt(prompt.text(), RewindEntry.REGENERATE)) {
+            return false;
+        }
+        // An edit under way is for the message just sent again: it no longer applies.
+        composer.cancelEdit();
+        return true;
     }
 
     /** Edit and resend: sends {@code text} in place of the last prompt and what followed it. */
@@ -314,6 +320,10 @@ public final class ChatViewModel implements AutoCloseable {
      */
     public void setSystemPrompt(String prompt) {
         String normalized = prompt == null || prompt.isBlank() ? null : prompt.strip();
+        if (normalized != null && normalized.length() > SettingsValidator.MAX_SYSTEM_PROMPT) {
+            throw new IllegalArgumentException(
+                    "A system prompt holds at most %,d characters".formatted(SettingsValidator.MAX_SYSTEM_PROMPT));
+        }
         systemPrompt.set(normalized);
         background.execute(() -> session.setSystemPrompt(normalized));
     }
@@ -488,9 +498,11 @@ public final class ChatViewModel implements AutoCloseable {
                 if (!replaying) {
                     banner.show(start, lastHttpStatus);
                     state.set(State.RETRY_WAITING);
+                    long seconds = Math.round(start.delayMs() / 1000.0);
                     announce("The request failed: " + banner.summaryProperty().get() + ". Retry " + start.attempt()
-                            + " of " + start.maxAttempts() + " in "
-                            + Math.max(0, Math.round(start.delayMs() / 1000.0)) + " seconds. Press Escape to cancel.");
+                            + " of " + start.maxAttempts() + " "
+                            + (seconds < 1 ? "at once" : seconds == 1 ? "in 1 second" : "in " + seconds + " seconds")
+                            + ". Press Escape to cancel.");
                 }
             }
             case AutoRetryEnd end -> chainEnded(end);

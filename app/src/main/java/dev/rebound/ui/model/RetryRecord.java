@@ -5,6 +5,7 @@ import dev.rebound.event.RetryChainEnd;
 import dev.rebound.event.RetryEndReason;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ProviderFailure;
+import dev.rebound.transcript.StopReason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -78,6 +79,7 @@ public record RetryRecord(
      */
     public record Failure(String kind, Integer httpStatus, String label, String message) {}
 
+    /** Copies the calls. */
     public RetryRecord {
         calls = List.copyOf(calls);
     }
@@ -95,18 +97,22 @@ public record RetryRecord(
             RetryAttempt attempt = attempts.get(i);
             AssistantMessage message = i < replies.size() ? replies.get(i) : null;
             ProviderFailure failure = message == null ? null : message.failure();
+            // A call the user stopped did not fail: the timeline says it was stopped.
+            boolean stopped = message != null && message.stopReason() == StopReason.ABORTED;
             calls.add(new Call(
                     i + 1,
-                    message == null ? chain.startedAt() : message.timestamp(),
+                    message == null ? chain.startedAt() : message.callStart(),
                     attempt.model(),
                     attempt.credential(),
-                    new Failure(
-                            attempt.errorKind() == null
-                                    ? null
-                                    : attempt.errorKind().toString(),
-                            attempt.httpStatus(),
-                            FailureLabels.of(attempt.errorKind(), attempt.httpStatus(), failure),
-                            attempt.errorMessage()),
+                    stopped
+                            ? null
+                            : new Failure(
+                                    attempt.errorKind() == null
+                                            ? null
+                                            : attempt.errorKind().toString(),
+                                    attempt.httpStatus(),
+                                    FailureLabels.of(attempt.errorKind(), attempt.httpStatus(), failure),
+                                    attempt.errorMessage()),
                     attempt.delayMs(),
                     attempt.decidedBy() == null ? null : attempt.decidedBy().toString(),
                     failure == null ? null : requestId(failure)));
@@ -122,7 +128,7 @@ public record RetryRecord(
             AssistantMessage last = replies.get(attempts.size());
             calls.add(new Call(
                     attempts.size() + 1,
-                    last.timestamp(),
+                    last.callStart(),
                     last.provider() + "/" + last.model(),
                     last.credential(),
                     null,
@@ -134,9 +140,8 @@ public record RetryRecord(
         long end = outcome == Outcome.RECOVERED && lastCallRan
                 ? calls.getLast().startedAt()
                 : Math.max(chain.endedAt(), firstStart);
-        int retries = outcome == Outcome.RECOVERED
-                ? attempts.size()
-                : (int) attempts.stream().filter(a -> a.delayMs() != null).count();
+        // Retries are calls made after the first; a wait cancelled or stopped before its call is not one.
+        int retries = Math.max(0, Math.max(replies.size(), outcome == Outcome.RECOVERED ? attempts.size() + 1 : 0) - 1);
         return new RetryRecord(
                 outcome,
                 chain.reason(),
@@ -151,6 +156,25 @@ public record RetryRecord(
     /** Whether the last call ran on another model than the first (a fallback answered, or was tried last). */
     public boolean fellBack() {
         return firstModel != null && lastModel != null && !firstModel.equals(lastModel);
+    }
+
+    /**
+     * The first model other than the first call's that a call ran on, or null: a fallback that was tried, also when
+     * the chain went back to the first model before it ended.
+     */
+    public String fallbackTried() {
+        return calls.stream()
+                .map(Call::model)
+                .filter(m -> firstModel != null && !firstModel.equals(m))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /** Whether the last call is one a wait was scheduled after: a retry that was due but never ran. */
+    public boolean endedDuringAWait() {
+        return outcome != Outcome.RECOVERED
+                && !calls.isEmpty()
+                && calls.getLast().delayMs() != null;
     }
 
     /** Whether a call ran on another key than the one before it. */

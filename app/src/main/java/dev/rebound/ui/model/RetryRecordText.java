@@ -22,6 +22,10 @@ public final class RetryRecordText {
     private final ModelNames names;
     private final ZoneId zone;
 
+    /**
+     * @param names what models are called on screen
+     * @param zone the zone of the timeline's clock times
+     */
     public RetryRecordText(ModelNames names, ZoneId zone) {
         this.names = names;
         this.zone = zone;
@@ -66,6 +70,8 @@ public final class RetryRecordText {
         }
         if (r.outcome() != RetryRecord.Outcome.RECOVERED && r.fellBack()) {
             parts.add("fell back to " + names.of(r.lastModel()));
+        } else if (!r.fellBack() && r.fallbackTried() != null) {
+            parts.add("via " + names.of(r.fallbackTried()) + " and back");
         }
         return String.join(" · ", parts);
     }
@@ -79,6 +85,7 @@ public final class RetryRecordText {
     public List<Line> timeline(RetryRecord r) {
         List<Line> lines = new ArrayList<>();
         for (RetryRecord.Call call : r.calls()) {
+            boolean last = call == r.calls().getLast();
             StringBuilder head = new StringBuilder();
             head.append(call.number())
                     .append(" · ")
@@ -100,10 +107,15 @@ public final class RetryRecordText {
                             case FAILED -> "ended";
                         });
             }
-            lines.add(new Line(head.toString(), decision(call), shortened(call)));
+            String decision = last && r.endedDuringAWait() ? unrun(r, call) : decision(call);
+            lines.add(new Line(head.toString(), decision, shortened(call)));
         }
         if (r.outcome() != RetryRecord.Outcome.RECOVERED) {
-            lines.add(new Line("Ended: " + ending(r.reason()), "", ""));
+            String ending = "Ended: " + ending(r.reason());
+            if (r.reason() == RetryEndReason.NOT_RETRYABLE && r.finalError() != null) {
+                ending += " (" + shortened(oneLine(r.finalError())) + ")";
+            }
+            lines.add(new Line(ending, "", ""));
         }
         return lines;
     }
@@ -209,6 +221,16 @@ public final class RetryRecordText {
         };
     }
 
+    /** The wait after the last call of a chain that ended before its retry ran. */
+    private static String unrun(RetryRecord r, RetryRecord.Call call) {
+        String wait = duration(call.delayMs());
+        return switch (r.outcome()) {
+            case CANCELLED -> "a retry was due after " + wait + "; you cancelled it";
+            case STOPPED -> "a retry was due after " + wait + "; you stopped the reply";
+            default -> "a retry was due after " + wait + "; it never ran";
+        };
+    }
+
     private static String ending(RetryEndReason reason) {
         return switch (reason) {
             case EXHAUSTED -> "no retries left (Settings → Retry → Max retries)";
@@ -238,7 +260,10 @@ public final class RetryRecordText {
         if (call.failure() == null || call.failure().message() == null) {
             return "";
         }
-        String text = oneLine(call.failure().message());
+        return shortened(oneLine(call.failure().message()));
+    }
+
+    private static String shortened(String text) {
         return text.length() <= MESSAGE_CHARS ? text : text.substring(0, MESSAGE_CHARS - 1) + "…";
     }
 

@@ -303,6 +303,7 @@ final class ChatPane extends BorderPane {
         HBox.setHgrow(what, Priority.ALWAYS);
         Button cancel = new Button("Cancel edit");
         cancel.setId("cancel-edit");
+        cancel.setTooltip(new Tooltip("Leave editing; the composer is emptied (Esc)"));
         cancel.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
         cancel.setOnAction(e -> {
             model.cancelEdit();

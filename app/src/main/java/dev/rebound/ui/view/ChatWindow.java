@@ -228,7 +228,7 @@ public final class ChatWindow {
                 SystemPromptDialog.edit(scene.getWindow(), chat, window.defaultSystemPrompt());
             }
         });
-        Menu menu = new Menu("_Chat", null, regenerate, edit, new SeparatorMenuItem(), systemPrompt);
+        Menu menu = new Menu("C_hat", null, regenerate, edit, new SeparatorMenuItem(), systemPrompt);
         menu.setOnShowing(e -> {
             ChatViewModel chat = window.current();
             boolean offered = chat != null && chat.canRewriteProperty().get();

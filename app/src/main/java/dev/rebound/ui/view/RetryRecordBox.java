@@ -82,7 +82,7 @@ final class RetryRecordBox extends VBox {
                 timeline.getChildren().add(wrapping(line.message(), "retry-timeline-message"));
             }
         }
-        Button copy = new Button("Copy _diagnostics");
+        Button copy = new Button("Copy diagnostics");
         copy.getStyleClass().addAll(Styles.SMALL, "retry-copy-diagnostics");
         copy.setTooltip(new Tooltip("Copy this timeline as Markdown for a bug report (key labels only, never a key)"));
         copy.setAccessibleText("Copy diagnostics of this retry record");

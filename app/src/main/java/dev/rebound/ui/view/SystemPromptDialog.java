@@ -1,8 +1,10 @@
 package dev.rebound.ui.view;
 
 import atlantafx.base.theme.Styles;
+import dev.rebound.settings.SettingsValidator;
 import dev.rebound.ui.model.ChatViewModel;
 import java.util.Optional;
+import javafx.beans.binding.Bindings;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckBox;
@@ -58,6 +60,17 @@ final class SystemPromptDialog {
         dialog.getDialogPane().setContent(content);
         ButtonType ok = new ButtonType("OK", ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
+        int max = SettingsValidator.MAX_SYSTEM_PROMPT;
+        var tooLong = Bindings.createBooleanBinding(
+                () -> !useDefault.isSelected() && text.getText().strip().length() > max,
+                useDefault.selectedProperty(),
+                text.textProperty());
+        dialog.getDialogPane().lookupButton(ok).disableProperty().bind(tooLong);
+        Label limit = new Label("At most %,d characters.".formatted(max));
+        limit.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.DANGER);
+        limit.visibleProperty().bind(tooLong);
+        limit.managedProperty().bind(tooLong);
+        content.getChildren().add(limit);
         dialog.setOnShown(e -> (useDefault.isSelected() ? useDefault : text).requestFocus());
         Optional<ButtonType> choice = dialog.showAndWait();
         if (choice.isPresent() && choice.get() == ok) {

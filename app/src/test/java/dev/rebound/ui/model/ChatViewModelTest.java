@@ -169,7 +169,7 @@ class ChatViewModelTest {
 
         fx.runUntil(() -> chat.state() == ChatViewModel.State.IDLE, WAIT);
         assertThat(reply().status()).isEqualTo(AssistantItem.Status.STOPPED);
-        assertThat(recordLine()).startsWith("Stopped after 1 retry · ").endsWith(" · overloaded (529)");
+        assertThat(recordLine()).startsWith("Stopped · ").endsWith(" · overloaded (529)");
         assertReopenedAsLive();
     }
 
@@ -195,7 +195,12 @@ class ChatViewModelTest {
         assertThat(reply().detailProperty().get()).contains("Overloaded");
         assertThat(reply().canRetry()).isTrue();
         assertThat(server.getRequestCount()).isEqualTo(1);
-        assertThat(recordLine()).startsWith("Retry cancelled after 1 retry · ").endsWith(" · overloaded (529)");
+        assertThat(recordLine()).startsWith("Retry cancelled · ").endsWith(" · overloaded (529)");
+        assertThat(chat.recordText()
+                        .timeline(reply().retryRecordProperty().get())
+                        .getFirst()
+                        .decision())
+                .isEqualTo("a retry was due after 30 s; you cancelled it");
         assertReopenedAsLive();
     }
 
@@ -700,9 +705,9 @@ class ChatViewModelTest {
         assertThat(said)
                 .containsExactly(
                         "The request failed: Provider unavailable · HTTP 529 · " + DesktopHarness.MODEL
-                                + ". Retry 1 of 10 in 0 seconds. Press Escape to cancel.",
+                                + ". Retry 1 of 10 at once. Press Escape to cancel.",
                         "The request failed: Provider unavailable · HTTP 529 · " + DesktopHarness.MODEL
-                                + ". Retry 2 of 10 in 0 seconds. Press Escape to cancel.",
+                                + ". Retry 2 of 10 at once. Press Escape to cancel.",
                         "Recovered after 2 retries; the reply is shown.");
 
         said.clear();

@@ -48,6 +48,7 @@ class RetryRecordTest {
                         type,
                         null,
                         Map.of("request-id", "req_" + at)),
+                at + 90,
                 at);
     }
 
@@ -65,6 +66,7 @@ class RetryRecordTest {
                 null,
                 null,
                 null,
+                at + 30_000,
                 at);
     }
 
@@ -195,12 +197,14 @@ class RetryRecordTest {
                 attempt(0, ErrorKind.RATE_LIMIT, 429, CLAUDE, null, 30_000L, RetryDecidedBy.PROVIDER_HINT));
         List<AssistantMessage> one = List.of(failed(CLAUDE, null, T0, 429, "rate_limit_error", "Rate limited"));
         assertThat(words.summary(RetryRecord.of(one, cancelled)))
-                .isEqualTo("Retry cancelled after 1 retry · 8.1 s · rate limited (429)");
+                .as("the wait was cancelled before its retry ran: no retry was made")
+                .isEqualTo("Retry cancelled · 8.1 s · rate limited (429)");
+        assertThat(words.timeline(RetryRecord.of(one, cancelled)).getFirst().decision())
+                .isEqualTo("a retry was due after 30 s; you cancelled it");
 
         RetryChainEnd stopped =
                 new RetryChainEnd("t1", cancelled.attempts(), RetryEndReason.ABORTED, "Aborted", T0, T0 + 2_000);
-        assertThat(words.summary(RetryRecord.of(one, stopped)))
-                .isEqualTo("Stopped after 1 retry · 2.0 s · rate limited (429)");
+        assertThat(words.summary(RetryRecord.of(one, stopped))).isEqualTo("Stopped · 2.0 s · rate limited (429)");
 
         RetryChainEnd failFast = chain(
                 RetryEndReason.MAX_DELAY_EXCEEDED,
@@ -293,5 +297,49 @@ class RetryRecordTest {
                 .isEqualTo("1,234 tokens in (1,000 cached) · 567 out");
         assertThat(UsageText.of(new dev.rebound.transcript.Usage(12, 3, 0, 0))).isEqualTo("12 tokens in · 3 out");
         assertThat(UsageText.of(dev.rebound.transcript.Usage.NONE)).isEmpty();
+    }
+
+    @Test
+    void aCallTheUserStoppedIsNotAFailureAndAFallbackThatRevertedIsStillSaid() {
+        AssistantMessage stoppedCall = new AssistantMessage(
+                "m2",
+                List.of(new ContentBlock.Text("Partial")),
+                "openai",
+                "gpt-4.1-mini",
+                "openai-completions",
+                null,
+                null,
+                StopReason.ABORTED,
+                "Request was aborted",
+                null,
+                null,
+                T0 + 2_000,
+                T0 + 1_000);
+        RetryRecord stopped = RetryRecord.of(
+                List.of(failed(CLAUDE, null, T0, 529, null, OVERLOADED), stoppedCall),
+                chain(
+                        RetryEndReason.ABORTED,
+                        "Request was aborted",
+                        T0 + 2_000,
+                        attempt(0, ErrorKind.TRANSIENT, 529, CLAUDE, null, 0L, RetryDecidedBy.MODEL_FALLBACK),
+                        new RetryAttempt(1, null, null, GPT, null, null, "Request was aborted", null)));
+        assertThat(words.summary(stopped))
+                .isEqualTo("Stopped after 1 retry · 2.0 s · overloaded (529) · fell back to " + GPT);
+        assertThat(words.timeline(stopped).get(1).head()).endsWith(" · " + GPT + " · stopped by you");
+
+        RetryRecord reverted = RetryRecord.of(
+                List.of(
+                        failed(CLAUDE, null, T0, 529, null, OVERLOADED),
+                        failed(GPT, null, T0 + 500, 503, null, "503"),
+                        answered(CLAUDE, null, T0 + 3_000)),
+                chain(
+                        RetryEndReason.SUCCEEDED,
+                        null,
+                        T0 + 9_000,
+                        attempt(0, ErrorKind.TRANSIENT, 529, CLAUDE, null, 0L, RetryDecidedBy.MODEL_FALLBACK),
+                        attempt(1, ErrorKind.TRANSIENT, 503, GPT, null, 2_000L, RetryDecidedBy.BACKOFF)));
+        assertThat(words.summary(reverted))
+                .isEqualTo("Recovered after 2 retries · 3.0 s · overloaded (529), unavailable (503) · via " + GPT
+                        + " and back");
     }
 }
