@@ -20,6 +20,7 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.input.KeyCode;
 import javafx.scene.text.Text;
+import javafx.scene.text.TextFlow;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -84,6 +85,13 @@ class ChatWindowTest {
                 .isPresent();
     }
 
+    /** The text of a code block's runs, joined. */
+    static String codeText(TextFlow code) {
+        StringBuilder text = new StringBuilder();
+        code.getChildren().forEach(run -> text.append(((Text) run).getText()));
+        return text.toString();
+    }
+
     private boolean idle() {
         return robot.lookup("#send").tryQuery().map(Node::isVisible).orElse(false);
     }
@@ -111,7 +119,8 @@ class ChatWindowTest {
         assertThat(robot.lookup(".md-strong").queryAs(Text.class).getText()).isEqualTo("bold");
         assertThat(robot.lookup(".md-h1 .md-text").queryAs(Text.class).getText())
                 .isEqualTo("Plan");
-        assertThat(robot.lookup(".md-code-text").queryAs(Text.class).getText()).isEqualTo("int x = 1;");
+        assertThat(codeText(robot.lookup(".md-code-flow").queryAs(TextFlow.class)))
+                .isEqualTo("int x = 1;");
         assertThat(robot.lookup(".md-copy").tryQuery()).isPresent();
         assertThat(robot.lookup("#composer").queryTextInputControl().getText()).isEmpty();
         RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS);
@@ -365,8 +374,8 @@ class ChatWindowTest {
         waitFor(() -> idle() && robot.lookup(".md-code-body").tryQuery().isPresent());
 
         Node body = robot.lookup(".md-code-body").query();
-        Text code = robot.lookup(".md-code-text").queryAs(Text.class);
-        assertThat(code.getText()).isEqualTo(longLine);
+        TextFlow code = robot.lookup(".md-code-flow").queryAs(TextFlow.class);
+        assertThat(codeText(code)).isEqualTo(longLine);
         assertThat(code.getBoundsInLocal().getWidth())
                 .as("one unwrapped line")
                 .isGreaterThan(body.getLayoutBounds().getWidth());

@@ -1,17 +1,12 @@
 package dev.rebound.ui.view;
 
-import atlantafx.base.theme.Styles;
 import java.util.ArrayList;
 import java.util.List;
-import javafx.geometry.Pos;
 import javafx.scene.Node;
-import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.Separator;
 import javafx.scene.control.Tooltip;
-import javafx.scene.input.Clipboard;
-import javafx.scene.input.ClipboardContent;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
@@ -55,11 +50,19 @@ final class MarkdownRenderer {
     }
 
     Node block(org.commonmark.node.Node block) {
+        return block(block, new ArrayList<>());
+    }
+
+    /**
+     * A block's nodes; a top-level code block may be one of {@code reusable} (the code blocks of the stream's previous
+     * tail) given its grown code, so a streaming block's complete lines are not lexed and made again.
+     */
+    Node block(org.commonmark.node.Node block, List<CodeBlock> reusable) {
         return switch (block) {
             case Paragraph p -> flow(p, "md-paragraph");
             case Heading h -> flow(h, "md-h" + Math.min(h.getLevel(), 4));
-            case FencedCodeBlock code -> codeBlock(code.getLiteral(), code.getInfo());
-            case IndentedCodeBlock code -> codeBlock(code.getLiteral(), "");
+            case FencedCodeBlock code -> codeBlock(code.getLiteral(), code.getInfo(), reusable);
+            case IndentedCodeBlock code -> codeBlock(code.getLiteral(), "", reusable);
             case BulletList list -> list(list, false, 1);
             case OrderedList list ->
                 list(list, true, list.getMarkerStartNumber() == null ? 1 : list.getMarkerStartNumber());
@@ -147,28 +150,21 @@ final class MarkdownRenderer {
         return all;
     }
 
-    private Node codeBlock(String literal, String info) {
+    /**
+     * A code block, reusing {@code reusable}'s first block that the new code continues (a block still streaming)
+     * instead of making it again; the one reused is taken from the list.
+     */
+    private Node codeBlock(String literal, String info, List<CodeBlock> reusable) {
         String code = literal.endsWith("\n") ? literal.substring(0, literal.length() - 1) : literal;
-        Label language =
-                new Label(info == null || info.isBlank() ? "code" : info.strip().split("\\s+")[0]);
-        language.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
-        Button copy = new Button("Copy");
-        copy.setAccessibleText("Copy code");
-        copy.getStyleClass().addAll(Styles.SMALL, Styles.FLAT, "md-copy");
-        copy.setTooltip(new Tooltip("Copy this code to the clipboard"));
-        copy.setOnAction(e -> {
-            ClipboardContent content = new ClipboardContent();
-            content.putString(code);
-            Clipboard.getSystemClipboard().setContent(content);
-            copy.setText("Copied");
-        });
-        Region spacer = new Region();
-        HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox header = new HBox(language, spacer, copy);
-        header.setAlignment(Pos.CENTER_LEFT);
-        VBox box = new VBox(header, new CodeBody(text(code, List.of("md-code-text"))));
-        box.getStyleClass().add("md-code-block");
-        return box;
+        for (var it = reusable.iterator(); it.hasNext(); ) {
+            CodeBlock candidate = it.next();
+            if (candidate.continuedBy(info, code)) {
+                it.remove();
+                candidate.show(code);
+                return candidate;
+            }
+        }
+        return new CodeBlock(info, code);
     }
 
     private Node list(org.commonmark.node.Node list, boolean ordered, int start) {

@@ -1,5 +1,6 @@
 package dev.rebound.ui.view;
 
+import java.util.ArrayList;
 import java.util.List;
 import javafx.animation.Animation;
 import javafx.animation.PauseTransition;
@@ -84,11 +85,19 @@ final class MarkdownView extends VBox {
     private void render(CharSequence source) {
         deferred = null;
         MarkdownStream.Update update = stream.advance(source);
+        List<CodeBlock> reusable = new ArrayList<>();
+        for (Node node : tail) {
+            if (node instanceof CodeBlock code) {
+                reusable.add(code);
+            }
+        }
         getChildren().remove(getChildren().size() - tail.size(), getChildren().size());
         for (org.commonmark.node.Node block : update.settledBlocks()) {
-            getChildren().add(renderer.block(block));
+            getChildren().add(renderer.block(block, reusable));
         }
-        tail = update.tail().stream().map(renderer::block).toList();
+        tail = update.tail().stream()
+                .map(block -> renderer.block(block, reusable))
+                .toList();
         getChildren().addAll(tail);
     }
 }

@@ -1,0 +1,159 @@
+package dev.rebound.ui.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import javafx.scene.Node;
+import javafx.scene.text.Text;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+class CodeBodyTest {
+    private static final String JAVA = """
+            /** A class. */
+            public class Greeter {
+                private final String name = "Ada"; // who
+                /* a comment
+                   over two lines */
+                public String greet() {
+                    return "Hello, " + name + '!';
+                }
+            }""";
+
+    @BeforeAll
+    static void toolkit() throws Exception {
+        FxToolkit.registerPrimaryStage();
+    }
+
+    private static <T> T onFx(Callable<T> call) throws Exception {
+        return WaitForAsyncUtils.asyncFx(call).get();
+    }
+
+    /** Each run as "style:text" (style "-" for plain), in order. */
+    private static List<String> runs(CodeBody body) {
+        return body.flow().getChildren().stream()
+                .map(Text.class::cast)
+                .map(t -> t.getStyleClass().stream()
+                                .filter(c -> c.startsWith("tok-"))
+                                .findFirst()
+                                .orElse("-")
+                        + ":" + t.getText())
+                .toList();
+    }
+
+    /** The style of every character that is not whitespace (runs may be cut differently, colours may not). */
+    private static List<String> visibleStyles(CodeBody body) {
+        List<String> styles = new java.util.ArrayList<>();
+        for (Node node : body.flow().getChildren()) {
+            Text run = (Text) node;
+            String style = run.getStyleClass().stream()
+                    .filter(c -> c.startsWith("tok-"))
+                    .findFirst()
+                    .orElse("-");
+            run.getText().chars().filter(c -> !Character.isWhitespace(c)).forEach(c -> styles.add(style));
+        }
+        return styles;
+    }
+
+    private static String text(CodeBody body) {
+        StringBuilder sb = new StringBuilder();
+        body.flow().getChildren().forEach(n -> sb.append(((Text) n).getText()));
+        return sb.toString();
+    }
+
+    @Test
+    void codeStreamedInSmallPiecesEndsWithTheSameColoursAsTheWholeCode() throws Exception {
+        CodeBody whole = onFx(() -> {
+            CodeBody body = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            body.show(JAVA);
+            return body;
+        });
+        CodeBody streamed = onFx(() -> {
+            CodeBody body = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            for (int end = 1; end <= JAVA.length(); end += 3) {
+                body.show(JAVA.substring(0, end));
+            }
+            body.show(JAVA);
+            return body;
+        });
+        assertThat(text(whole)).isEqualTo(JAVA);
+        assertThat(text(streamed)).isEqualTo(JAVA);
+        assertThat(runs(whole)).contains("tok-keyword:public class ", "tok-string:\"Ada\"", "tok-function:String ");
+        assertThat(runs(whole))
+                .anyMatch(r -> r.startsWith("tok-comment:") && r.contains("/* a comment\n       over two lines */"));
+        assertThat(visibleStyles(streamed)).isEqualTo(visibleStyles(whole));
+    }
+
+    @Test
+    void completeLinesKeepTheirRunsWhenTheCodeGrows() throws Exception {
+        onFx(() -> {
+            CodeBody body = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            body.show("int a = 1;\nint b");
+            Node first = body.flow().getChildren().getFirst();
+            int before = body.flow().getChildren().size();
+            body.show("int a = 1;\nint b = 2;\nint c");
+            assertThat(body.flow().getChildren().getFirst())
+                    .as("the first line's run, kept")
+                    .isSameAs(first);
+            assertThat(body.flow().getChildren().size()).isGreaterThan(before);
+            assertThat(text(body)).isEqualTo("int a = 1;\nint b = 2;\nint c");
+            return null;
+        });
+    }
+
+    @Test
+    void codeThatDoesNotContinueWhatWasShownIsLexedAfresh() throws Exception {
+        onFx(() -> {
+            CodeBody body = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            body.show("/* open\nstill");
+            body.show("int x;\nint y;");
+            assertThat(runs(body)).first().isEqualTo("tok-type:int ");
+            assertThat(text(body)).isEqualTo("int x;\nint y;");
+            return null;
+        });
+    }
+
+    @Test
+    void codeInNoKnownLanguageIsOnePlainRun() throws Exception {
+        onFx(() -> {
+            CodeBody body = new CodeBody(Optional.empty());
+            body.show("public class A {}");
+            assertThat(runs(body)).containsExactly("-:public class A {}");
+            return null;
+        });
+    }
+
+    @Test
+    void codeLongerThanTheLimitIsOnePlainRunAndGrowingPastItTurnsPlain() throws Exception {
+        onFx(() -> {
+            CodeBody body = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            String line = "public int x = 1; // " + "x".repeat(60) + "\n";
+            StringBuilder code = new StringBuilder();
+            while (code.length() + line.length() <= CodeBody.HIGHLIGHT_LIMIT) {
+                code.append(line);
+            }
+            body.show(code.toString());
+            assertThat(body.flow().getChildren().size())
+                    .as("highlighted up to the limit")
+                    .isGreaterThan(1);
+            code.append(line);
+            body.show(code.toString());
+            assertThat(runs(body)).containsExactly("-:" + code);
+            return null;
+        });
+    }
+
+    @Test
+    void emptyCodeKeepsOneLineOfHeight() throws Exception {
+        onFx(() -> {
+            CodeBody body = new CodeBody(Optional.of(CodeLanguage.PYTHON));
+            body.show("");
+            assertThat(runs(body)).containsExactly("-:");
+            return null;
+        });
+    }
+}
