@@ -86,9 +86,9 @@ class ChatWindowTest {
     }
 
     /** The text of a code block's runs, joined. */
-    static String codeText(TextFlow code) {
+    static String codeText(Node codeBody) {
         StringBuilder text = new StringBuilder();
-        code.getChildren().forEach(run -> text.append(((Text) run).getText()));
+        codeBody.lookupAll(".md-code-text").forEach(run -> text.append(((Text) run).getText()));
         return text.toString();
     }
 
@@ -119,8 +119,7 @@ class ChatWindowTest {
         assertThat(robot.lookup(".md-strong").queryAs(Text.class).getText()).isEqualTo("bold");
         assertThat(robot.lookup(".md-h1 .md-text").queryAs(Text.class).getText())
                 .isEqualTo("Plan");
-        assertThat(codeText(robot.lookup(".md-code-flow").queryAs(TextFlow.class)))
-                .isEqualTo("int x = 1;");
+        assertThat(codeText(robot.lookup(".md-code-body").query())).isEqualTo("int x = 1;");
         assertThat(robot.lookup(".md-copy").tryQuery()).isPresent();
         assertThat(robot.lookup("#composer").queryTextInputControl().getText()).isEmpty();
         RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS);
@@ -375,7 +374,7 @@ class ChatWindowTest {
 
         Node body = robot.lookup(".md-code-body").query();
         TextFlow code = robot.lookup(".md-code-flow").queryAs(TextFlow.class);
-        assertThat(codeText(code)).isEqualTo(longLine);
+        assertThat(codeText(body)).isEqualTo(longLine);
         assertThat(code.getBoundsInLocal().getWidth())
                 .as("one unwrapped line")
                 .isGreaterThan(body.getLayoutBounds().getWidth());

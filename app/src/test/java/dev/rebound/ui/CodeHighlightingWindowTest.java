@@ -12,7 +12,6 @@ import javafx.scene.input.Clipboard;
 import javafx.scene.input.KeyCode;
 import javafx.scene.paint.Paint;
 import javafx.scene.text.Text;
-import javafx.scene.text.TextFlow;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
@@ -140,9 +139,9 @@ class CodeHighlightingWindowTest {
         assertThat(idle()).as("highlighted while it still streams").isFalse();
 
         waitFor(this::idle);
-        TextFlow code = robot.lookup(".md-code-flow").queryAs(TextFlow.class);
+        Node code = robot.lookup(".md-code-body").query();
         assertThat(ChatWindowTest.codeText(code)).isEqualTo(python.stripTrailing());
-        assertThat(code.getChildren().stream()
+        assertThat(code.lookupAll(".md-code-text").stream()
                         .map(Text.class::cast)
                         .filter(t -> t.getText().startsWith("def "))
                         .allMatch(t -> t.getStyleClass().contains("tok-keyword")))

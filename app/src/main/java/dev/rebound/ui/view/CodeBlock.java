@@ -22,7 +22,7 @@ final class CodeBlock extends VBox {
     private final CodeBody body;
     private final Button copy = new Button("Copy");
 
-    CodeBlock(String info, String code) {
+    CodeBlock(String info, String code, boolean complete) {
         this.info = info == null ? "" : info;
         this.body = new CodeBody(CodeLanguage.ofInfo(this.info));
         Label language =
@@ -43,7 +43,7 @@ final class CodeBlock extends VBox {
         header.setAlignment(Pos.CENTER_LEFT);
         getChildren().addAll(header, body);
         getStyleClass().add("md-code-block");
-        body.show(code);
+        body.show(code, complete);
     }
 
     /** Whether this block can show {@code code} of a block with this info string as its continuation. */
@@ -51,9 +51,9 @@ final class CodeBlock extends VBox {
         return info.equals(otherInfo == null ? "" : otherInfo) && body.continuedBy(code);
     }
 
-    /** Shows the block's code, grown since it was made. */
-    void show(String code) {
-        body.show(code);
+    /** Shows the block's code, grown since it was made ({@code complete}: its end has come). */
+    void show(String code, boolean complete) {
+        body.show(code, complete);
     }
 
     CodeBody body() {

@@ -3,6 +3,7 @@ package dev.rebound.ui.view;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import javafx.collections.ObservableList;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
 import javafx.scene.control.ScrollBar;
@@ -13,24 +14,39 @@ import javafx.scene.text.Text;
 import javafx.scene.text.TextFlow;
 
 /**
- * The lines of a code block as a {@link TextFlow} of {@link Text} runs, one per run of one style ({@code tok-keyword},
- * {@code tok-string}… from {@link CodeHighlighter}; every run also has {@code md-text md-code-text}), never wrapped:
+ * The lines of a code block as {@link Text} runs, one per run of one style ({@code tok-keyword}, {@code tok-string}…
+ * from {@link CodeHighlighter}; every run also has {@code md-text md-code-text}), in a column of {@link TextFlow}s of
+ * {@link #CHUNK_LINES} lines each ({@code md-code-flow}), never wrapped:
  * when the longest line is wider than the reply, a scroll bar under them moves them sideways (so does a sideways wheel
  * or Shift+wheel). Its width comes from the reply, not from the code, and its height is the code's plus the bar's when
  * the bar is needed. A vertical wheel over it is left to the chat.
  *
  * <p>{@link #show} takes the block's whole code each time; while a block streams, the complete lines already shown
  * keep their runs and only the lines after them are lexed and made into runs (the last, maybe partial, line again on
- * every call). Code in no known language, or longer than {@link #HIGHLIGHT_LIMIT}, is one plain run.
+ * every call; past {@link #LIVE_LIMIT} the rest of a block still being written is one plain run until it is
+ * complete). Code in no known language, or longer than {@link #HIGHLIGHT_LIMIT}, is one plain run.
  */
 final class CodeBody extends Region {
     /**
-     * Code longer than this (in characters) is shown plain: every run is a node that the list restyles whenever the
-     * reply's row changes, and a block this long is data, not something read by its colours.
+     * Code longer than this (in characters) is shown plain. Every run is a node, and the chat list restyles all the
+     * nodes of a reply's last row whenever that row changes (each frame while it streams) and when the row is
+     * scrolled into view; past this size that costs more than a frame (docs/benchmarks.md, "Syntax highlighting").
      */
-    static final int HIGHLIGHT_LIMIT = 50_000;
+    static final int HIGHLIGHT_LIMIT = 20_000;
 
-    private final TextFlow flow = new TextFlow();
+    /**
+     * While a block is still being written, lines after about this many characters are shown plain, in one run, and
+     * highlighted once the block is complete: so the runs restyled per frame while it streams stay few.
+     */
+    static final int LIVE_LIMIT = 8_000;
+
+    /**
+     * Lines per text flow: JavaFX lays a {@code TextFlow} out in time quadratic in its runs, so a long block is a
+     * column of flows of this many lines each (and a streaming block only lays out its last one again).
+     */
+    static final int CHUNK_LINES = 64;
+
+    private final List<TextFlow> chunks = new ArrayList<>();
     private final ScrollBar bar = new ScrollBar();
     private final Rectangle clip = new Rectangle();
     private final CodeHighlighter highlighter;
@@ -38,10 +54,12 @@ final class CodeBody extends Region {
     private final List<CodeHighlighter.Run> runs = new ArrayList<>();
     private String shown = "";
     private boolean plain = true;
-    /** How many characters of {@link #shown} are complete lines made into runs for good, and how many runs they are. */
+    /** How many characters of {@link #shown} are complete lines made into runs for good. */
     private int committedChars;
+    /** The complete lines and their runs in the last chunk (after them come the runs of the partial last line). */
+    private int chunkLines;
 
-    private int committedRuns;
+    private int chunkRuns;
 
     CodeBody(Optional<CodeLanguage> language) {
         this(language, HIGHLIGHT_LIMIT);
@@ -52,12 +70,11 @@ final class CodeBody extends Region {
         this.highlighter = language.map(CodeHighlighter::new).orElse(null);
         this.limit = limit;
         getStyleClass().add("md-code-body");
-        flow.getStyleClass().add("md-code-flow");
         bar.setOrientation(Orientation.HORIZONTAL);
         bar.setFocusTraversable(false);
         bar.setMin(0);
-        bar.valueProperty().addListener((obs, old, now) -> flow.setTranslateX(-now.doubleValue()));
-        getChildren().addAll(flow, bar);
+        bar.valueProperty().addListener((obs, old, now) -> chunks.forEach(c -> c.setTranslateX(-now.doubleValue())));
+        getChildren().add(bar);
         setClip(clip);
         addEventHandler(ScrollEvent.SCROLL, e -> {
             double sideways = e.getDeltaX() != 0 ? e.getDeltaX() : e.isShiftDown() ? e.getDeltaY() : 0;
@@ -69,46 +86,107 @@ final class CodeBody extends Region {
     }
 
     /**
-     * Shows {@code code}, the block's whole text. When it continues what was shown (the same complete lines, more
-     * after them), only the new lines are lexed; otherwise the block is lexed from its start.
+     * Shows {@code code}, the block's whole and complete text. When it continues what was shown (the same complete
+     * lines, more after them), only the new lines are lexed; otherwise the block is lexed from its start.
      */
     void show(String code) {
+        show(code, true);
+    }
+
+    /**
+     * Shows {@code code}; unless it is {@code complete} (its closing fence came, or the reply ended), lines past
+     * {@link #LIVE_LIMIT} stay plain for now.
+     */
+    void show(String code, boolean complete) {
         if (highlighter == null || code.length() > limit) {
             if (!plain || !code.equals(shown)) {
-                flow.getChildren().setAll(run(code, null));
+                clear();
+                target().getChildren().add(run(code, null));
                 plain = true;
             }
             shown = code;
             return;
         }
-        if (plain || !code.regionMatches(0, shown, 0, committedChars)) {
-            flow.getChildren().clear();
+        if (plain || !continuedBy(code)) {
+            clear();
             highlighter.reset();
-            committedChars = 0;
-            committedRuns = 0;
             plain = false;
-        } else {
-            flow.getChildren().remove(committedRuns, flow.getChildren().size());
+        } else if (!chunks.isEmpty()) {
+            ObservableList<Node> last = chunks.getLast().getChildren();
+            last.remove(chunkRuns, last.size());
         }
         char[] text = code.substring(committedChars).toCharArray();
-        int lastBreak = code.lastIndexOf('\n') + 1 - committedChars;
-        List<Node> added = new ArrayList<>();
-        if (lastBreak > 0) {
-            lex(text, 0, lastBreak, true, added);
-            committedChars += lastBreak;
-            committedRuns += added.size();
+        int pos = 0;
+        while (complete || committedChars < LIVE_LIMIT) {
+            TextFlow chunk = target();
+            int end = pos;
+            int lines = 0;
+            while (lines < CHUNK_LINES - chunkLines) {
+                int lineBreak = indexOf(text, '\n', end);
+                if (lineBreak < 0) {
+                    break;
+                }
+                end = lineBreak + 1;
+                lines++;
+            }
+            if (lines == 0) {
+                break;
+            }
+            List<Node> added = new ArrayList<>();
+            lex(text, pos, end, true, added);
+            chunk.getChildren().addAll(added);
+            chunkRuns += added.size();
+            chunkLines += lines;
+            committedChars += end - pos;
+            pos = end;
         }
-        lex(text, Math.max(lastBreak, 0), text.length, false, added);
-        if (committedRuns == 0 && added.isEmpty()) {
+        List<Node> added = new ArrayList<>();
+        if (complete || committedChars < LIVE_LIMIT) {
+            lex(text, pos, text.length, false, added);
+        } else if (pos < text.length) {
+            added.add(run(new String(text, pos, text.length - pos), null));
+        }
+        if (added.isEmpty() && committedChars == 0) {
             added.add(run("", null));
         }
-        flow.getChildren().addAll(added);
+        target().getChildren().addAll(added);
         shown = code;
+    }
+
+    /** The last chunk if it has room for another line, else a new one. */
+    private TextFlow target() {
+        if (chunks.isEmpty() || chunkLines >= CHUNK_LINES) {
+            TextFlow chunk = new TextFlow();
+            chunk.getStyleClass().add("md-code-flow");
+            chunk.setTranslateX(-bar.getValue());
+            chunks.add(chunk);
+            getChildren().add(chunks.size() - 1, chunk);
+            chunkLines = 0;
+            chunkRuns = 0;
+        }
+        return chunks.getLast();
+    }
+
+    private void clear() {
+        getChildren().removeAll(chunks);
+        chunks.clear();
+        committedChars = 0;
+        chunkLines = 0;
+        chunkRuns = 0;
+    }
+
+    private static int indexOf(char[] text, char c, int from) {
+        for (int i = from; i < text.length; i++) {
+            if (text[i] == c) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Whether {@code code} keeps the complete lines shown so far, so {@link #show} would only add to them. */
     boolean continuedBy(String code) {
-        return code.regionMatches(0, shown, 0, committedChars);
+        return !plain && code.regionMatches(0, shown, 0, committedChars) || plain && code.startsWith(shown);
     }
 
     /** The code shown, as given to {@link #show}. */
@@ -116,9 +194,17 @@ final class CodeBody extends Region {
         return shown;
     }
 
-    /** The runs (for tests and, later, selection). */
-    TextFlow flow() {
-        return flow;
+    /** The text flows, of up to {@link #CHUNK_LINES} lines each, top to bottom. */
+    List<TextFlow> chunks() {
+        return List.copyOf(chunks);
+    }
+
+    /** Every run of every chunk, in order (for tests). */
+    List<Text> runs() {
+        return chunks.stream()
+                .flatMap(c -> c.getChildren().stream())
+                .map(Text.class::cast)
+                .toList();
     }
 
     /** The scroll bar (for tests). */
@@ -195,21 +281,22 @@ final class CodeBody extends Region {
         double top = snappedTopInset();
         double inner = getWidth() - left - snappedRightInset();
         double codeWidth = codeWidth();
-        double lines = linesHeight();
+        double y = top;
+        for (TextFlow chunk : chunks) {
+            double height = chunk.prefHeight(-1);
+            // One pixel to spare, so rounding never makes the longest line wrap.
+            chunk.resizeRelocate(left, y, chunk.prefWidth(-1) + 1, height);
+            y += height;
+        }
         double overflow = codeWidth - inner;
-        // One pixel to spare, so rounding never makes the longest line wrap.
-        flow.resizeRelocate(left, top, codeWidth + 1, lines);
         bar.setVisible(overflow > 0);
         if (overflow > 0) {
             bar.setMax(overflow);
             bar.setVisibleAmount(overflow * inner / codeWidth);
-            bar.setUnitIncrement(
-                    flow.getChildren().isEmpty()
-                            ? 16
-                            : ((Text) flow.getChildren().getFirst()).getFont().getSize() * 2);
+            bar.setUnitIncrement(fontSize() * 2);
             bar.setBlockIncrement(inner * 0.8);
             bar.setValue(Math.min(bar.getValue(), overflow));
-            bar.resizeRelocate(left, top + lines, inner, bar.prefHeight(-1));
+            bar.resizeRelocate(left, y, inner, bar.prefHeight(-1));
         } else {
             bar.setValue(0);
         }
@@ -217,12 +304,26 @@ final class CodeBody extends Region {
         clip.setHeight(getHeight());
     }
 
+    private double fontSize() {
+        return chunks.isEmpty() || chunks.getFirst().getChildren().isEmpty()
+                ? 12
+                : ((Text) chunks.getFirst().getChildren().getFirst()).getFont().getSize();
+    }
+
     /** The width of the longest line, unwrapped. */
     private double codeWidth() {
-        return flow.prefWidth(-1);
+        double width = 0;
+        for (TextFlow chunk : chunks) {
+            width = Math.max(width, chunk.prefWidth(-1));
+        }
+        return width;
     }
 
     private double linesHeight() {
-        return flow.prefHeight(codeWidth() + 1);
+        double height = 0;
+        for (TextFlow chunk : chunks) {
+            height += chunk.prefHeight(-1);
+        }
+        return height;
     }
 }

@@ -50,19 +50,21 @@ final class MarkdownRenderer {
     }
 
     Node block(org.commonmark.node.Node block) {
-        return block(block, new ArrayList<>());
+        return block(block, new ArrayList<>(), true);
     }
 
     /**
      * A block's nodes; a top-level code block may be one of {@code reusable} (the code blocks of the stream's previous
-     * tail) given its grown code, so a streaming block's complete lines are not lexed and made again.
+     * tail) given its grown code, so a streaming block's complete lines are not lexed and made again. A code block
+     * is complete when {@code settled} or when its closing fence came.
      */
-    Node block(org.commonmark.node.Node block, List<CodeBlock> reusable) {
+    Node block(org.commonmark.node.Node block, List<CodeBlock> reusable, boolean settled) {
         return switch (block) {
             case Paragraph p -> flow(p, "md-paragraph");
             case Heading h -> flow(h, "md-h" + Math.min(h.getLevel(), 4));
-            case FencedCodeBlock code -> codeBlock(code.getLiteral(), code.getInfo(), reusable);
-            case IndentedCodeBlock code -> codeBlock(code.getLiteral(), "", reusable);
+            case FencedCodeBlock code ->
+                codeBlock(code.getLiteral(), code.getInfo(), reusable, settled || code.getClosingFenceLength() != null);
+            case IndentedCodeBlock code -> codeBlock(code.getLiteral(), "", reusable, settled);
             case BulletList list -> list(list, false, 1);
             case OrderedList list ->
                 list(list, true, list.getMarkerStartNumber() == null ? 1 : list.getMarkerStartNumber());
@@ -154,17 +156,17 @@ final class MarkdownRenderer {
      * A code block, reusing {@code reusable}'s first block that the new code continues (a block still streaming)
      * instead of making it again; the one reused is taken from the list.
      */
-    private Node codeBlock(String literal, String info, List<CodeBlock> reusable) {
+    private Node codeBlock(String literal, String info, List<CodeBlock> reusable, boolean complete) {
         String code = literal.endsWith("\n") ? literal.substring(0, literal.length() - 1) : literal;
         for (var it = reusable.iterator(); it.hasNext(); ) {
             CodeBlock candidate = it.next();
             if (candidate.continuedBy(info, code)) {
                 it.remove();
-                candidate.show(code);
+                candidate.show(code, complete);
                 return candidate;
             }
         }
-        return new CodeBlock(info, code);
+        return new CodeBlock(info, code, complete);
     }
 
     private Node list(org.commonmark.node.Node list, boolean ordered, int start) {

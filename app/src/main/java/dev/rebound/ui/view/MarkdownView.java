@@ -57,7 +57,7 @@ final class MarkdownView extends VBox {
                 catchUp = new PauseTransition(CATCH_UP);
                 catchUp.setOnFinished(e -> {
                     if (deferred != null) {
-                        render(deferred);
+                        render(deferred, false);
                     }
                 });
             }
@@ -66,12 +66,12 @@ final class MarkdownView extends VBox {
             }
             return;
         }
-        render(source);
+        render(source, false);
     }
 
     /** Renders everything received so far now (the stream ended or paused). */
     void flush(CharSequence source) {
-        render(source);
+        render(source, true);
     }
 
     /** Stops a pending deferred update (the view is being let go). */
@@ -82,7 +82,8 @@ final class MarkdownView extends VBox {
         }
     }
 
-    private void render(CharSequence source) {
+    /** Renders what came since the last call; {@code ended}: the text is complete, and so is its last block. */
+    private void render(CharSequence source, boolean ended) {
         deferred = null;
         MarkdownStream.Update update = stream.advance(source);
         List<CodeBlock> reusable = new ArrayList<>();
@@ -93,10 +94,10 @@ final class MarkdownView extends VBox {
         }
         getChildren().remove(getChildren().size() - tail.size(), getChildren().size());
         for (org.commonmark.node.Node block : update.settledBlocks()) {
-            getChildren().add(renderer.block(block, reusable));
+            getChildren().add(renderer.block(block, reusable, true));
         }
         tail = update.tail().stream()
-                .map(block -> renderer.block(block, reusable))
+                .map(block -> renderer.block(block, reusable, ended))
                 .toList();
         getChildren().addAll(tail);
     }

@@ -35,8 +35,7 @@ class CodeBodyTest {
 
     /** Each run as "style:text" (style "-" for plain), in order. */
     private static List<String> runs(CodeBody body) {
-        return body.flow().getChildren().stream()
-                .map(Text.class::cast)
+        return body.runs().stream()
                 .map(t -> t.getStyleClass().stream()
                                 .filter(c -> c.startsWith("tok-"))
                                 .findFirst()
@@ -48,8 +47,7 @@ class CodeBodyTest {
     /** The style of every character that is not whitespace (runs may be cut differently, colours may not). */
     private static List<String> visibleStyles(CodeBody body) {
         List<String> styles = new java.util.ArrayList<>();
-        for (Node node : body.flow().getChildren()) {
-            Text run = (Text) node;
+        for (Text run : body.runs()) {
             String style = run.getStyleClass().stream()
                     .filter(c -> c.startsWith("tok-"))
                     .findFirst()
@@ -61,7 +59,7 @@ class CodeBodyTest {
 
     private static String text(CodeBody body) {
         StringBuilder sb = new StringBuilder();
-        body.flow().getChildren().forEach(n -> sb.append(((Text) n).getText()));
+        body.runs().forEach(t -> sb.append(t.getText()));
         return sb.toString();
     }
 
@@ -89,17 +87,47 @@ class CodeBodyTest {
     }
 
     @Test
+    void aLongBlockIsAColumnOfFlowsOfAtMostChunkLinesEachStreamedOrWhole() throws Exception {
+        String code = "int a = 1; /* open\n  still */ String s = \"x\";\n".repeat(75) + "return;";
+        CodeBody whole = onFx(() -> {
+            CodeBody body = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            body.show(code);
+            return body;
+        });
+        CodeBody streamed = onFx(() -> {
+            CodeBody body = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            for (int end = 1; end <= code.length(); end += 5) {
+                body.show(code.substring(0, end));
+            }
+            body.show(code);
+            return body;
+        });
+        for (CodeBody body : List.of(whole, streamed)) {
+            assertThat(text(body)).isEqualTo(code);
+            assertThat(body.chunks()).hasSize(3);
+            assertThat(body.chunks())
+                    .allSatisfy(chunk -> assertThat(chunk.getChildren().stream()
+                                    .mapToLong(n -> ((Text) n)
+                                            .getText()
+                                            .chars()
+                                            .filter(c -> c == '\n')
+                                            .count())
+                                    .sum())
+                            .isLessThanOrEqualTo(CodeBody.CHUNK_LINES));
+        }
+        assertThat(visibleStyles(streamed)).isEqualTo(visibleStyles(whole));
+    }
+
+    @Test
     void completeLinesKeepTheirRunsWhenTheCodeGrows() throws Exception {
         onFx(() -> {
             CodeBody body = new CodeBody(Optional.of(CodeLanguage.JAVA));
             body.show("int a = 1;\nint b");
-            Node first = body.flow().getChildren().getFirst();
-            int before = body.flow().getChildren().size();
+            Node first = body.runs().getFirst();
+            int before = body.runs().size();
             body.show("int a = 1;\nint b = 2;\nint c");
-            assertThat(body.flow().getChildren().getFirst())
-                    .as("the first line's run, kept")
-                    .isSameAs(first);
-            assertThat(body.flow().getChildren().size()).isGreaterThan(before);
+            assertThat(body.runs().getFirst()).as("the first line's run, kept").isSameAs(first);
+            assertThat(body.runs().size()).isGreaterThan(before);
             assertThat(text(body)).isEqualTo("int a = 1;\nint b = 2;\nint c");
             return null;
         });
@@ -113,6 +141,32 @@ class CodeBodyTest {
             body.show("int x;\nint y;");
             assertThat(runs(body)).first().isEqualTo("tok-type:int ");
             assertThat(text(body)).isEqualTo("int x;\nint y;");
+            return null;
+        });
+    }
+
+    @Test
+    void whileABlockIsWrittenLinesPastTheLiveLimitWaitPlainForItsEnd() throws Exception {
+        onFx(() -> {
+            String line = "public int x = 1; // note\n";
+            String code = line.repeat(2 * CodeBody.LIVE_LIMIT / line.length()) + "return;";
+            CodeBody body = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            for (int end = 200; end < code.length(); end += 200) {
+                body.show(code.substring(0, end), false);
+            }
+            body.show(code, false);
+            List<Text> runs = body.runs();
+            Text last = runs.getLast();
+            assertThat(last.getStyleClass()).noneMatch(c -> c.startsWith("tok-"));
+            assertThat(last.getText().length()).as("one plain run").isGreaterThan(CodeBody.LIVE_LIMIT / 2);
+            assertThat(text(body)).isEqualTo(code);
+
+            body.show(code, true);
+            CodeBody whole = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            whole.show(code);
+            assertThat(visibleStyles(body)).isEqualTo(visibleStyles(whole));
+            assertThat(runs(body).subList(runs(body).size() - 2, runs(body).size()))
+                    .containsExactly("tok-keyword:return", "-:;");
             return null;
         });
     }
@@ -137,9 +191,7 @@ class CodeBodyTest {
                 code.append(line);
             }
             body.show(code.toString());
-            assertThat(body.flow().getChildren().size())
-                    .as("highlighted up to the limit")
-                    .isGreaterThan(1);
+            assertThat(body.runs().size()).as("highlighted up to the limit").isGreaterThan(1);
             code.append(line);
             body.show(code.toString());
             assertThat(runs(body)).containsExactly("-:" + code);
