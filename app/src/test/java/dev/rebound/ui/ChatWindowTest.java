@@ -325,6 +325,11 @@ class ChatWindowTest {
                 .isEmpty();
     }
 
+    /** The bounds of the code's text in the code body (the text lies in a flow inside it). */
+    private static javafx.geometry.Bounds inBody(Node body, Node code) {
+        return body.sceneToLocal(code.localToScene(code.getBoundsInLocal()));
+    }
+
     /** One notch of a mouse wheel turned up over the middle of {@code node}. */
     private static javafx.scene.input.ScrollEvent wheelUp(Node node) {
         javafx.geometry.Bounds bounds = node.localToScene(node.getBoundsInLocal());
@@ -383,12 +388,12 @@ class ChatWindowTest {
         assertThat(sideways.isVisible()).as("a sideways scroll bar").isTrue();
         assertThat(sideways.getBoundsInParent().getMinY())
                 .as("the bar is under the code, not over it")
-                .isGreaterThanOrEqualTo(code.getBoundsInParent().getMaxY() - 1);
+                .isGreaterThanOrEqualTo(inBody(body, code).getMaxY() - 1);
         assertThat(body.getLayoutBounds().getHeight())
                 .as("room for the code and the bar")
                 .isGreaterThanOrEqualTo(code.getLayoutBounds().getHeight() + sideways.getHeight() - 1);
         robot.interact(() -> sideways.setValue(sideways.getMax()));
-        assertThat(code.getBoundsInParent().getMaxX())
+        assertThat(inBody(body, code).getMaxX())
                 .as("the end of the line scrolled into view")
                 .isCloseTo(body.getLayoutBounds().getWidth(), org.assertj.core.data.Offset.offset(2.0));
 

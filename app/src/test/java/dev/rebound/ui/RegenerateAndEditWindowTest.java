@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
-import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
 import javafx.scene.text.Text;
 import mockwebserver3.MockWebServer;
@@ -61,9 +60,13 @@ class RegenerateAndEditWindowTest {
     }
 
     private List<String> prompts() {
-        return robot.lookup(".user-text").queryAllAs(Label.class).stream()
+        return robot.lookup(".user-text").queryAll().stream()
                 .filter(Node::isVisible)
-                .map(Label::getText)
+                .map(flow -> ((javafx.scene.Parent) flow)
+                        .getChildrenUnmodifiable().stream()
+                                .filter(Text.class::isInstance)
+                                .map(t -> ((Text) t).getText())
+                                .collect(java.util.stream.Collectors.joining()))
                 .toList();
     }
 

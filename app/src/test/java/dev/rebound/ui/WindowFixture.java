@@ -2,6 +2,7 @@ package dev.rebound.ui;
 
 import dev.rebound.app.DesktopHarness;
 import dev.rebound.ui.view.FxTicker;
+import dev.rebound.ui.view.LinkOpener;
 import dev.rebound.ui.view.SettingsOpener;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,11 +43,23 @@ final class WindowFixture implements AutoCloseable {
      * {@code harness} when the window cannot be shown.
      */
     static WindowFixture open(DesktopHarness harness, Path configDir, SettingsOpener settings) throws Exception {
-        return open(harness, configDir, settings, null);
+        return open(harness, configDir, settings, url -> {}, null);
     }
 
     /** Shows the window of a saved chat ({@code --session}), or of a new one when {@code resume} is null. */
     static WindowFixture open(DesktopHarness harness, Path configDir, SettingsOpener settings, Path resume)
+            throws Exception {
+        return open(harness, configDir, settings, url -> {}, resume);
+    }
+
+    /** As {@link #open(DesktopHarness, Path, SettingsOpener)}, with links opened by {@code links}. */
+    static WindowFixture open(DesktopHarness harness, Path configDir, SettingsOpener settings, LinkOpener links)
+            throws Exception {
+        return open(harness, configDir, settings, links, null);
+    }
+
+    private static WindowFixture open(
+            DesktopHarness harness, Path configDir, SettingsOpener settings, LinkOpener links, Path resume)
             throws Exception {
         DesktopContext context = harness.context(resume);
         Stage stage;
@@ -59,7 +72,7 @@ final class WindowFixture implements AutoCloseable {
                         UiPreferences.load(configDir.resolve("state/desktop.json")),
                         Platform::runLater,
                         new FxTicker(),
-                        url -> {},
+                        links,
                         settings);
                 return s;
             });

@@ -88,6 +88,7 @@ public final class ChatViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<Announcement> announcement = new ReadOnlyObjectWrapper<>(this, "announcement");
     private final RetryBannerViewModel banner;
     private final RetryRecordText recordText;
+    private final TextSelection selection = new TextSelection();
     private final ComposerViewModel composer;
     private final AutoCloseable subscription;
     private Runnable onTurnEnded = () -> {};
@@ -178,6 +179,11 @@ public final class ChatViewModel implements AutoCloseable {
     /** {@code Fallback: A → B · primary back at 14:32}, or empty when no fallback is active. */
     public ReadOnlyStringProperty fallbackChipProperty() {
         return fallbackChip.getReadOnlyProperty();
+    }
+
+    /** The text selected in this chat's messages (kept while the chat is open, whichever rows are on screen). */
+    public TextSelection selection() {
+        return selection;
     }
 
     public RetryBannerViewModel banner() {

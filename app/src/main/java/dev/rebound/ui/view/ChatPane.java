@@ -62,8 +62,10 @@ final class ChatPane extends BorderPane {
         setTop(header);
         list.getStyleClass().addAll("chat-list", Styles.DENSE);
         list.setItems(chat.rows());
+        TextSelector selector = new TextSelector(list, cells, chat.selection(), renderer);
+        disposers.add(selector::dispose);
         list.setCellFactory(v -> {
-            MessageCell cell = new MessageCell(chat, renderer);
+            MessageCell cell = new MessageCell(chat, renderer, selector);
             cells.add(cell);
             return cell;
         });

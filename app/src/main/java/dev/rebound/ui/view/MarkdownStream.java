@@ -52,6 +52,11 @@ final class MarkdownStream {
         return open <= SHORT_TAIL || (long) grown * GROWTH_DIVISOR >= open;
     }
 
+    /** Whether more than {@code source} was parsed (the text was cut shorter since). */
+    boolean parsedPast(CharSequence source) {
+        return parsedUpTo > source.length();
+    }
+
     /** Whether the text has not grown since it was last parsed. */
     boolean upToDate(CharSequence source) {
         return source.length() == parsedUpTo;

@@ -24,10 +24,16 @@ final class MarkdownView extends VBox {
     private List<Node> tail = List.of();
     private PauseTransition catchUp;
     private CharSequence deferred;
+    private Runnable onRendered = () -> {};
 
     MarkdownView(MarkdownRenderer renderer) {
         this.renderer = renderer;
         getStyleClass().add("markdown");
+    }
+
+    /** Runs {@code action} after each change of the rendered blocks (the selection repaints its highlight). */
+    void setOnRendered(Runnable action) {
+        onRendered = action;
     }
 
     /** Renders a complete text from scratch. */
@@ -36,6 +42,7 @@ final class MarkdownView extends VBox {
         stream.reset();
         tail = List.of();
         getChildren().setAll(stream.all(source).stream().map(renderer::block).toList());
+        onRendered.run();
     }
 
     /** Starts a streaming text from its beginning. */
@@ -44,6 +51,7 @@ final class MarkdownView extends VBox {
         stream.reset();
         tail = List.of();
         getChildren().clear();
+        onRendered.run();
     }
 
     /** Catches up with a streaming text that grew since the last call (a long open block perhaps a little later). */
@@ -69,8 +77,16 @@ final class MarkdownView extends VBox {
         render(source, false);
     }
 
-    /** Renders everything received so far now (the stream ended or paused). */
+    /**
+     * Renders everything received so far now (the stream ended or paused). A text that became shorter than what was
+     * shown — a reply's part that ends at a cut found only after more of the reply had been shown in it — is rendered
+     * again whole, so no block past the part's end stays on screen.
+     */
     void flush(CharSequence source) {
+        if (stream.parsedPast(source)) {
+            showAll(source);
+            return;
+        }
         render(source, true);
     }
 
@@ -100,5 +116,6 @@ final class MarkdownView extends VBox {
                 .map(block -> renderer.block(block, reusable, ended))
                 .toList();
         getChildren().addAll(tail);
+        onRendered.run();
     }
 }

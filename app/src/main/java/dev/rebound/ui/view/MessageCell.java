@@ -2,10 +2,12 @@ package dev.rebound.ui.view;
 
 import atlantafx.base.theme.Styles;
 import dev.rebound.ui.model.AssistantItem;
+import dev.rebound.ui.model.ChatItem;
 import dev.rebound.ui.model.ChatRow;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.NoticeItem;
 import dev.rebound.ui.model.ReplyPart;
+import dev.rebound.ui.model.TextSelection;
 import dev.rebound.ui.model.UsageText;
 import dev.rebound.ui.model.UserItem;
 import java.util.List;
@@ -28,6 +30,8 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.scene.text.Text;
+import javafx.scene.text.TextFlow;
 
 /**
  * One row of the chat list: a prompt, a notice or one part of a reply. The last part of a streaming reply is followed
@@ -37,15 +41,31 @@ import javafx.scene.layout.VBox;
 final class MessageCell extends ListCell<ChatRow> {
     private final ChatViewModel chat;
     private final MarkdownRenderer renderer;
+    private final TextSelector selector;
     private Runnable unbind = () -> {};
+    /** The message of the row shown (a prompt or a reply), its part, and the node whose text blocks can be selected. */
+    private ChatItem message;
+
+    private int part;
+    private Node selectable;
+    /** Whether some block of this row carries a selection highlight now. */
+    private boolean painted;
+
+    private final ChangeListener<TextSelection.Range> selectionListener = (obs, old, now) -> {
+        if (concerns(old) || concerns(now)) {
+            paintSelection();
+        }
+    };
     /** A reply part after the first: no gap above it. */
     private static final String CONTINUED = "reply-continued";
     /** A reply part before the last: no gap below it. */
     private static final String CONTINUES = "reply-continues";
 
-    MessageCell(ChatViewModel chat, MarkdownRenderer renderer) {
+    MessageCell(ChatViewModel chat, MarkdownRenderer renderer, TextSelector selector) {
         this.chat = chat;
         this.renderer = renderer;
+        this.selector = selector;
+        chat.selection().rangeProperty().addListener(selectionListener);
         setPrefWidth(0);
         setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
         getStyleClass().add("message-cell");
@@ -56,6 +76,9 @@ final class MessageCell extends ListCell<ChatRow> {
         super.updateItem(item, empty);
         unbind.run();
         unbind = () -> {};
+        message = null;
+        selectable = null;
+        painted = false;
         if (empty || item == null) {
             setGraphic(null);
             setContextMenu(null);
@@ -70,18 +93,73 @@ final class MessageCell extends ListCell<ChatRow> {
                     case ReplyPart part -> reply(part);
                 });
         setContextMenu(copyMenu(item));
+        paintSelection();
     }
 
     /** Lets go of the row shown: its listeners on the view-model go, so the cell (and its list) can be collected. */
     void release() {
         unbind.run();
         unbind = () -> {};
+        chat.selection().rangeProperty().removeListener(selectionListener);
+        message = null;
+        selectable = null;
         setGraphic(null);
         setContextMenu(null);
     }
 
-    /** Copy for the text of a row (a reply as its Markdown source). */
-    private static ContextMenu copyMenu(ChatRow item) {
+    /** The message of the row shown, or null (a notice, an empty cell). */
+    ChatItem message() {
+        return message;
+    }
+
+    /** Which part of {@link #message()} the row shows (0 for a prompt). */
+    int part() {
+        return part;
+    }
+
+    /** The selectable text blocks of the row shown, in reading order (none for a notice). */
+    List<TextBlock> blocks() {
+        return TextBlock.in(selectable);
+    }
+
+    /** A prompt's text as the chat shows it: one wrapping flow, selectable like a reply's. */
+    static TextFlow promptText(String text) {
+        Text run = new Text(text);
+        run.getStyleClass().add("user-text-run");
+        TextFlow flow = new TextFlow(run);
+        flow.getStyleClass().add("user-text");
+        return flow;
+    }
+
+    private boolean concerns(TextSelection.Range range) {
+        return range != null && message != null && range.in(message);
+    }
+
+    /** Highlights what the chat's selection covers of this row, and takes the highlight off what it no longer does. */
+    private void paintSelection() {
+        TextSelection.Range range = chat.selection().range();
+        boolean selected = concerns(range) && !range.isEmpty();
+        if (!selected && !painted) {
+            return;
+        }
+        painted = false;
+        List<TextBlock> blocks = blocks();
+        for (int i = 0; i < blocks.size(); i++) {
+            TextBlock block = blocks.get(i);
+            int[] span = selected ? TextBlock.span(range, part, i, block.length()) : null;
+            if (span == null) {
+                SelectionHighlight.clear(block.flow());
+            } else {
+                SelectionHighlight.show(block.flow(), span[0], span[1]);
+                painted = true;
+            }
+        }
+    }
+
+    /** Copy for the selection and for the text of a row (a reply as its Markdown source). */
+    private ContextMenu copyMenu(ChatRow item) {
+        MenuItem copySelection = new MenuItem("Copy _selection");
+        copySelection.setOnAction(e -> selector.copy());
         MenuItem copy = new MenuItem("_Copy text");
         copy.setOnAction(e -> {
             ClipboardContent content = new ClipboardContent();
@@ -93,7 +171,9 @@ final class MessageCell extends ListCell<ChatRow> {
                     });
             Clipboard.getSystemClipboard().setContent(content);
         });
-        return new ContextMenu(copy);
+        ContextMenu menu = new ContextMenu(copySelection, copy);
+        menu.setOnShowing(e -> copySelection.setDisable(!chat.selection().hasSelection()));
+        return menu;
     }
 
     private Node user(UserItem item) {
@@ -116,8 +196,10 @@ final class MessageCell extends ListCell<ChatRow> {
         HBox.setHgrow(gap, Priority.ALWAYS);
         HBox head = new HBox(who, gap, edit);
         head.setAlignment(Pos.CENTER_LEFT);
-        Label text = wrapping(item.text());
-        text.getStyleClass().add("user-text");
+        TextFlow text = promptText(item.text());
+        message = item;
+        part = 0;
+        selectable = text;
         VBox box = new VBox(head, text);
         box.getStyleClass().add("message-user");
         unbind = () -> {
@@ -143,6 +225,10 @@ final class MessageCell extends ListCell<ChatRow> {
         int index = part.index();
         CharSequence text = item.part(index);
         MarkdownView markdown = new MarkdownView(renderer);
+        message = item;
+        this.part = index;
+        selectable = markdown;
+        markdown.setOnRendered(this::paintSelection);
         VBox status = new VBox();
         status.getStyleClass().add("reply-status");
         VBox box = new VBox();
