@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import javafx.geometry.Point2D;
 import javafx.scene.Node;
 import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.input.Clipboard;
 import javafx.scene.input.ClipboardContent;
@@ -114,6 +115,30 @@ class TextSelectionTest {
         copy();
 
         assertThat(clipboard()).isEqualTo("brown");
+    }
+
+    @Test
+    void theRowsContextMenuCopiesTheSelectionAndAClickElsewhereClearsIt() throws Exception {
+        reply("The quick brown fox jumps.");
+        robot.moveTo(at(flowWith("quick brown"), 12, true)).doubleClickOn(MouseButton.PRIMARY);
+
+        // The list may give the row a new cell at any layout: the flow is looked up again after each step.
+        robot.moveTo(at(flowWith("quick brown"), 5, true)).clickOn(MouseButton.SECONDARY);
+        Node copySelection = robot.lookup((Node n) -> n instanceof Label l
+                        && "Copy selection".equals(l.getText().replace("_", "")))
+                .query();
+        robot.clickOn(copySelection);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(clipboard()).isEqualTo("brown");
+        assertThat(highlighted(flowWith("quick brown")))
+                .as("a right click keeps the selection")
+                .isTrue();
+        robot.clickOn(at(flowWith("quick brown"), 1, true));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(highlighted(flowWith("quick brown")))
+                .as("a click in the text places it, selecting nothing")
+                .isFalse();
     }
 
     @Test

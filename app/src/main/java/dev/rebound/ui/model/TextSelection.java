@@ -64,6 +64,17 @@ public final class TextSelection {
         public boolean in(ChatItem item) {
             return message == item;
         }
+
+        /** Equal when in the same message object (not an equal one: two prompts may read the same) at equal spots. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Range r && r.message == message && r.anchor.equals(anchor) && r.focus.equals(focus);
+        }
+
+        @Override
+        public int hashCode() {
+            return (System.identityHashCode(message) * 31 + anchor.hashCode()) * 31 + focus.hashCode();
+        }
     }
 
     private final ReadOnlyObjectWrapper<Range> range = new ReadOnlyObjectWrapper<>(this, "range");

@@ -138,12 +138,14 @@ final class TextSelector {
         }
         pressMessage = null;
         dragging = false;
-        MessageCell cell = textCell(e.getPickResult().getIntersectedNode());
-        if (cell == null || cell.message() == null) {
-            return;
+        Node picked = e.getPickResult().getIntersectedNode();
+        if (onControl(picked)) {
+            return; // a button or scroll bar of a row keeps the selection (its Copy, say)
         }
-        Hit hit = hit(cell, e.getSceneX(), e.getSceneY());
+        MessageCell cell = cellOf(picked);
+        Hit hit = cell == null || cell.message() == null ? null : hit(cell, e.getSceneX(), e.getSceneY());
         if (hit == null) {
+            selection.clear(); // a click on a notice or beside the rows: nothing is selected any more
             return;
         }
         pressMessage = cell.message();
@@ -392,20 +394,26 @@ final class TextSelector {
     }
 
     /**
-     * The cell of a press that may select: one inside a message, not on a control of its own (a code block's Copy
-     * button or scroll bar, the reasoning toggle, Retry). A link inside the text may select (by a drag).
+     * Whether a press lands on a control of a row rather than its text: a code block's Copy button or scroll bar, the
+     * reasoning toggle, Retry, the list's scroll bar. A link inside the text is text (a drag over it selects).
      */
-    private MessageCell textCell(Node picked) {
+    private boolean onControl(Node picked) {
         Node control = null;
         for (Node n = picked; n != null && n != list; n = n.getParent()) {
-            if (n instanceof MessageCell cell) {
-                return control == null ? cell : null;
-            }
             if (control == null && (n instanceof ButtonBase || n instanceof ScrollBar)) {
                 control = n;
             }
             if (n instanceof TextFlow && control instanceof Hyperlink) {
                 control = null;
+            }
+        }
+        return control != null;
+    }
+
+    private MessageCell cellOf(Node picked) {
+        for (Node n = picked; n != null && n != list; n = n.getParent()) {
+            if (n instanceof MessageCell cell) {
+                return cell;
             }
         }
         return null;
