@@ -44,6 +44,7 @@ class SettingsWindowTest {
     private final MockWebServer server = new MockWebServer();
     private final FxRobot robot = new FxRobot();
     private DesktopHarness harness;
+    private DesktopContext context;
     private SettingsWindowOpener opener;
     private Stage stage;
 
@@ -55,7 +56,7 @@ class SettingsWindowTest {
     private void openChatWindow() throws Exception {
         server.start();
         harness = DesktopHarness.start(configDir, server.url("/v1").toString(), "{\"baseDelayMs\": 10}");
-        DesktopContext context = harness.context(null);
+        context = harness.context(null);
         stage = FxToolkit.setupFixture(() -> {
             opener = new SettingsWindowOpener(context.settingsServices(), Platform::runLater, context.background());
             Stage s = new Stage();
@@ -172,6 +173,54 @@ class SettingsWindowTest {
         robot.clickOn("#settings-cancel");
         FxWait.until(() -> !settingsOpen());
         assertThat(Files.readString(configDir.resolve("settings.json"))).isEqualTo(before);
+    }
+
+    @Test
+    void durationsAreShownWithUnitsTypedInShortFormsAndSavedInMilliseconds() throws Exception {
+        openChatWindow();
+        openSettings();
+        TextField maxDelay = robot.lookup("#retry-maxDelayMs").queryAs(TextField.class);
+        TextField baseDelay = robot.lookup("#retry-baseDelayMs").queryAs(TextField.class);
+        assertThat(maxDelay.getText()).as("300000 ms").isEqualTo("5 min");
+        assertThat(baseDelay.getText()).as("the harness's 10 ms").isEqualTo("10 ms");
+
+        replaceText("#retry-baseDelayMs", "90s");
+        robot.type(KeyCode.TAB);
+        FxWait.until(() -> "1 min 30 s".equals(baseDelay.getText()));
+        replaceText("#retry-maxDelayMs", "0");
+        robot.clickOn("#settings-save");
+
+        FxWait.until(() -> !settingsOpen());
+        assertThat(savedRetry().path("baseDelayMs").asLong()).isEqualTo(90_000);
+        assertThat(savedRetry().path("maxDelayMs").isIntegralNumber()).isTrue();
+        assertThat(savedRetry().path("maxDelayMs").asLong()).isZero();
+        assertThat(context.settings().current().retry().baseDelayMs()).isEqualTo(90_000);
+    }
+
+    @Test
+    void aDurationWithAnUnknownUnitShowsItsReasonAtTheFieldAndDisablesSave() throws Exception {
+        openChatWindow();
+        openSettings();
+
+        replaceText("#retry-refusalPinMs", "5 parsecs");
+        robot.type(KeyCode.TAB);
+
+        FxWait.until(() ->
+                robot.lookup("#retry-refusalPinMs-error").queryAs(Label.class).isVisible());
+        assertThat(robot.lookup("#retry-refusalPinMs-error")
+                        .queryAs(Label.class)
+                        .getText())
+                .isEqualTo("'parsecs' is not a unit; use ms, s, min or h");
+        assertThat(robot.lookup("#retry-refusalPinMs").queryAs(TextField.class).getText())
+                .as("an invalid entry stays as typed")
+                .isEqualTo("5 parsecs");
+        assertThat(robot.lookup("#settings-save").query().isDisabled()).isTrue();
+        replaceText("#retry-refusalPinMs", "5 min");
+        FxWait.until(() -> !robot.lookup("#settings-save").query().isDisabled());
+        assertThat(robot.lookup("#retry-refusalPinMs-error")
+                        .queryAs(Label.class)
+                        .isVisible())
+                .isFalse();
     }
 
     @Test

@@ -44,6 +44,12 @@ final class Forms {
         input.setId(id);
         input.setPrefColumnCount(columns);
         subs.bindBidirectional(input.textProperty(), model.textProperty());
+        // A valid entry is shown in its canonical form once the field is left ("90s" becomes "1 min 30 s").
+        input.focusedProperty().addListener((obs, was, focused) -> {
+            if (!focused) {
+                model.tidy();
+            }
+        });
         grid.add(label(label, input), 0, row);
         grid.add(input, 1, row);
         if (hint != null) {

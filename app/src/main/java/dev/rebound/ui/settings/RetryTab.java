@@ -1,17 +1,26 @@
 package dev.rebound.ui.settings;
 
 import dev.rebound.settings.RetrySettings.RevertPolicy;
+import dev.rebound.ui.settings.model.FieldModel;
 import dev.rebound.ui.settings.model.RetryTabModel;
 import javafx.scene.Node;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.VBox;
 
-/** The Retry tab: the retry group's switches and numbers, each number with its reason under it. */
+/**
+ * The Retry tab: the retry group's switches, numbers and durations, each field with its reason under it. Durations are
+ * typed and shown with units ("30 s", "5 min"); see {@link dev.rebound.ui.settings.model.DurationText}.
+ */
 final class RetryTab {
     private static final int NUMBER_COLUMNS = 10;
+    private static final int DURATION_COLUMNS = 12;
+    private static final String UNITS =
+            "Times are written with a unit: 500 ms, 1.5 s, 30 s, 5 min, 1 min 30 s, 2 h; 90s and 1m30s work too.";
 
     private RetryTab() {}
 
@@ -38,32 +47,29 @@ final class RetryTab {
                 "per failed request; 0 = never retry",
                 NUMBER_COLUMNS,
                 subs);
-        row = Forms.field(
+        row = duration(
                 grid,
                 row,
-                "_Base delay (ms)",
-                model.baseDelayMs(),
+                "_Base delay",
+                model.baseDelay(),
                 "retry-baseDelayMs",
                 "first wait; doubles each retry",
-                NUMBER_COLUMNS,
                 subs);
-        row = Forms.field(
+        row = duration(
                 grid,
                 row,
-                "Max _delay (ms)",
-                model.maxDelayMs(),
+                "Max _delay",
+                model.maxDelay(),
                 "retry-maxDelayMs",
                 "give up when asked to wait longer; 0 = no cap",
-                NUMBER_COLUMNS,
                 subs);
-        row = Forms.field(
+        row = duration(
                 grid,
                 row,
-                "Time b_udget (ms)",
-                model.maxElapsedMs(),
+                "Time b_udget",
+                model.timeBudget(),
                 "retry-maxElapsedMs",
                 "for all retries of one request; 0 = none",
-                NUMBER_COLUMNS,
                 subs);
         grid.add(Forms.label("Return to the first _model", policy), 0, row);
         grid.add(policy, 1, row);
@@ -71,18 +77,32 @@ final class RetryTab {
         policyHint.getStyleClass().add("field-hint");
         grid.add(policyHint, 2, row);
         row++;
-        Forms.field(
+        duration(
                 grid,
                 row,
-                "Refusal _pin (ms)",
-                model.refusalPinMs(),
+                "Refusal _pin",
+                model.refusalPin(),
                 "retry-refusalPinMs",
                 "how long a model that refused stays replaced",
-                NUMBER_COLUMNS,
                 subs);
 
-        VBox body = new VBox(enabled, grid, fallback);
+        Label units = new Label(UNITS);
+        units.setId("retry-units");
+        units.setWrapText(true);
+        units.getStyleClass().add("field-hint");
+        VBox body = new VBox(enabled, grid, units, fallback);
         body.getStyleClass().add("settings-tab-body");
         return body;
+    }
+
+    /** A duration field: a text field with its hint, and the accepted forms in its tooltip. */
+    private static int duration(
+            GridPane grid, int row, String label, FieldModel model, String id, String hint, Subscriptions subs) {
+        int next = Forms.field(grid, row, label, model, id, hint, DURATION_COLUMNS, subs);
+        grid.getChildren().stream()
+                .filter(n -> id.equals(n.getId()) && n instanceof TextField)
+                .map(TextField.class::cast)
+                .forEach(input -> input.setTooltip(new Tooltip(UNITS)));
+        return next;
     }
 }

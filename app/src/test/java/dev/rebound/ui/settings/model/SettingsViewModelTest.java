@@ -105,21 +105,29 @@ class SettingsViewModelTest {
     }
 
     @Test
-    void textThatIsNoWholeNumberOrEmptyIsRefusedAtItsField() {
+    void textThatIsNoWholeNumberNoDurationOrEmptyIsRefusedAtItsField() {
         SettingsViewModel model = open();
 
-        model.retry().baseDelayMs().textProperty().set("1.5s");
-        assertThat(model.retry().baseDelayMs().errorProperty().get()).isEqualTo("must be a whole number");
-        model.retry().maxDelayMs().textProperty().set("");
-        assertThat(model.retry().maxDelayMs().errorProperty().get()).isEqualTo("enter a whole number");
-        assertThat(model.canSaveProperty().get()).isFalse();
+        model.retry().maxRetries().textProperty().set("1.5");
+        assertThat(model.retry().maxRetries().errorProperty().get()).isEqualTo("must be a whole number");
+        model.retry().baseDelay().textProperty().set("5 parsecs");
+        assertThat(model.retry().baseDelay().errorProperty().get())
+                .isEqualTo("'parsecs' is not a unit; use ms, s, min or h");
+        model.retry().maxDelay().textProperty().set("");
+        assertThat(model.retry().maxDelay().errorProperty().get())
+                .isEqualTo("enter a duration, such as 30 s, 5 min or 1 min 30 s");
+        model.retry().maxRetries().textProperty().set("3");
+        model.retry().baseDelay().textProperty().set("1 s");
+        assertThat(model.canSaveProperty().get()).as("the empty max delay").isFalse();
+        model.retry().maxDelay().textProperty().set("0");
+        assertThat(model.canSaveProperty().get()).isTrue();
     }
 
     @Test
     void saveWritesOnlyWhatChangedAppliesItToTheStoreAndKeepsUnknownKeys() throws IOException {
         SettingsViewModel model = open();
         model.retry().maxRetries().textProperty().set("3");
-        model.retry().maxDelayMs().textProperty().set("0");
+        model.retry().maxDelay().textProperty().set("0");
 
         model.save();
         assertThat(model.stateProperty().get()).isEqualTo(SettingsViewModel.State.SAVING);
