@@ -99,6 +99,11 @@ public final class DesktopApp {
                 settingsOpener,
                 preferences.dark(),
                 dark -> context.background().execute(() -> preferences.saveDark(dark)));
+        window.zoom().set(preferences.zoomPercent());
+        window.zoom().percentProperty().addListener((obs, old, now) -> {
+            preferences.setZoomPercent(now.intValue());
+            context.background().execute(preferences::save);
+        });
         stage.setTitle("Rebound");
         stage.setScene(window.scene());
         stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> {

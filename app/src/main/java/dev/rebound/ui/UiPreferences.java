@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.files.AtomicFiles;
 import dev.rebound.files.JsonFiles;
+import dev.rebound.ui.model.ZoomModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -13,47 +14,94 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the desktop window remembers between runs ({@code state/desktop.json} in the config directory): for now the
- * theme. A missing or unreadable file means the defaults; the file is a convenience, never a reason not to start.
+ * What the desktop window remembers between runs ({@code state/desktop.json} in the config directory): the theme
+ * ({@code "theme": "dark"} or {@code "light"}) and the chat's zoom level ({@code "zoomPercent": 125}). A missing or
+ * unreadable file, or a member with a bad value, means the default for what cannot be read; the file is a
+ * convenience, never a reason not to start. Members this version does not know are kept when the file is written.
  */
 public final class UiPreferences {
     private static final Logger LOG = LoggerFactory.getLogger(UiPreferences.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String THEME = "theme";
+    private static final String ZOOM = "zoomPercent";
 
     private final Path file;
-    private volatile boolean dark;
+    /** The file as read, so members of other versions survive a write. */
+    private final ObjectNode read;
 
-    private UiPreferences(Path file, boolean dark) {
+    private volatile boolean dark;
+    private volatile int zoomPercent;
+
+    private UiPreferences(Path file, ObjectNode read) {
         this.file = file;
-        this.dark = dark;
+        this.read = read;
+        this.dark = "dark".equals(read.path(THEME).asText());
+        this.zoomPercent = zoom(read.get(ZOOM), file);
     }
 
     /** Reads the file (small; called before the window opens). */
     public static UiPreferences load(Path file) {
         try {
             JsonNode root = JSON.readTree(Files.readString(file));
-            return new UiPreferences(
-                    file, root != null && "dark".equals(root.path("theme").asText()));
+            if (root instanceof ObjectNode object) {
+                return new UiPreferences(file, object);
+            }
+            LOG.warn("{} does not hold a JSON object; the window starts with its default look", file);
         } catch (NoSuchFileException e) {
-            return new UiPreferences(file, false);
+            // The first start.
         } catch (IOException | RuntimeException e) {
             LOG.warn("{} could not be read; the window starts with its default look", file, e);
-            return new UiPreferences(file, false);
         }
+        return new UiPreferences(file, JSON.createObjectNode());
+    }
+
+    /** The zoom level in the file: a number is taken to the nearest zoom step; anything else means 100 %. */
+    private static int zoom(JsonNode node, Path file) {
+        if (node == null || node.isNull()) {
+            return ZoomModel.ACTUAL;
+        }
+        if (!node.isNumber() || !Double.isFinite(node.doubleValue())) {
+            LOG.warn("{}: {} is not a number of percent; the chat starts at 100 %", file, ZOOM);
+            return ZoomModel.ACTUAL;
+        }
+        return ZoomModel.nearestStep(Math.round(node.doubleValue()));
     }
 
     public boolean dark() {
         return dark;
     }
 
+    /** The chat's zoom level in percent, one of {@link ZoomModel#STEPS}. */
+    public int zoomPercent() {
+        return zoomPercent;
+    }
+
+    /**
+     * Takes a new zoom level to remember (cheap; call on the FX thread, in the order the levels were chosen), then call
+     * {@link #save()} off the FX thread.
+     */
+    public void setZoomPercent(int percent) {
+        this.zoomPercent = ZoomModel.nearestStep(percent);
+    }
+
     /** Remembers the theme; call off the FX thread (it writes the file). */
     public void saveDark(boolean isDark) {
         this.dark = isDark;
-        ObjectNode root = JSON.createObjectNode().put("theme", isDark ? "dark" : "light");
+        save();
+    }
+
+    /**
+     * Writes what is remembered now; call off the FX thread. Saves running at once write one after another, each the
+     * latest values, so the file ends with the last ones taken whatever order the saves run in.
+     */
+    public synchronized void save() {
+        ObjectNode root = read.deepCopy();
+        root.put(THEME, dark ? "dark" : "light");
+        root.put(ZOOM, zoomPercent);
         try {
             AtomicFiles.writeAtomically(file, JsonFiles.prettyBytes(JSON, root), null);
         } catch (IOException e) {
-            LOG.warn("The theme could not be saved to {}", file, e);
+            LOG.warn("The window's preferences could not be saved to {}", file, e);
         }
     }
 }

@@ -96,6 +96,16 @@ final class ChatPane extends BorderPane {
         composer.requestFocus();
     }
 
+    /**
+     * Keeps the reader's place when the text size changed. The rows in view are laid out again at their new heights
+     * (the font size is inherited through CSS, and every size in rebound.css is in em); the list measures the others
+     * when they come into view. While the end is followed it stays in view; a reader who scrolled away keeps the row at
+     * the top of the list at the top.
+     */
+    void zoomed() {
+        follower.keepPlace();
+    }
+
     /** Releases every binding and listener this pane holds on its view-model. */
     void dispose() {
         disposers.forEach(Runnable::run);

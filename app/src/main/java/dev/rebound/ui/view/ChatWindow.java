@@ -5,11 +5,18 @@ import atlantafx.base.theme.PrimerLight;
 import dev.rebound.ui.model.ChatExportViewModel;
 import dev.rebound.ui.model.ChatViewModel;
 import dev.rebound.ui.model.ChatWindowViewModel;
+import dev.rebound.ui.model.ZoomModel;
 import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import javafx.animation.PauseTransition;
 import javafx.application.Application;
 import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
 import javafx.geometry.Rectangle2D;
 import javafx.scene.Scene;
 import javafx.scene.control.Alert;
@@ -24,11 +31,13 @@ import javafx.scene.control.SeparatorMenuItem;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextInputControl;
 import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Screen;
+import javafx.util.Duration;
 
 /**
  * The chat window: menu bar, sidebar and the chat shown. Esc cancels a pending retry wherever the focus is (an event
@@ -36,11 +45,20 @@ import javafx.stage.Screen;
  * built-in simulator; the welcome view shows in an empty chat while it is the provider.
  */
 public final class ChatWindow {
+    private static final Duration ZOOM_BADGE_TIME = Duration.millis(1200);
+    private static final double ZOOM_BADGE_MARGIN = 10;
+    private static final String ZOOM_STYLE = "zoom-";
+
     private final ChatWindowViewModel window;
     private final MarkdownRenderer renderer;
     private final MenuBar menuBar = new MenuBar();
     private final Menu simulate;
     private final StackPane chatHolder = new StackPane();
+    private final ZoomModel zoom = new ZoomModel(ZoomModel.ACTUAL);
+    /** Says the new zoom level for a moment after the user changed it. */
+    private final Label zoomBadge = new Label();
+
+    private final PauseTransition zoomBadgeShown = new PauseTransition(ZOOM_BADGE_TIME);
     private final Scene scene;
     private final SettingsOpener openSettings;
     private final SidebarView sidebar;
@@ -68,7 +86,7 @@ public final class ChatWindow {
                 new SidebarView(window, zone, summary -> export(window.export().requestFor(summary)));
         buildMenus(darkTheme, themeChanged);
         menuBar.getMenus().add(menuBar.getMenus().indexOf(simulate), chatMenu());
-        SplitPane split = new SplitPane(sidebar, chatHolder);
+        SplitPane split = new SplitPane(sidebar, zoomable());
         split.setDividerPositions(0.24);
         SplitPane.setResizableWithParent(split.getItems().getFirst(), false);
         BorderPane root = new BorderPane(split);
@@ -79,6 +97,7 @@ public final class ChatWindow {
         scene.getStylesheets()
                 .add(Objects.requireNonNull(ChatWindow.class.getResource("rebound.css"), "rebound.css")
                         .toExternalForm());
+        zoomKeys();
         scene.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             ChatViewModel chat = window.current();
             if (e.getCode() == KeyCode.ESCAPE && chat != null && chat.cancelRetry()) {
@@ -101,6 +120,11 @@ public final class ChatWindow {
 
     public Scene scene() {
         return scene;
+    }
+
+    /** The chat's zoom level (View → Zoom in / Zoom out / Actual size); the host restores and remembers it. */
+    public ZoomModel zoom() {
+        return zoom;
     }
 
     /** The window's menu bar, for menus other features add. */
@@ -195,7 +219,8 @@ public final class ChatWindow {
             applyTheme(now);
             themeChanged.accept(now);
         });
-        Menu view = new Menu("_View", null, dark);
+        Menu view = new Menu("_View", null, dark, new SeparatorMenuItem());
+        view.getItems().addAll(zoomItems());
         menuBar.getMenus().addAll(file, view, simulate);
     }
 
@@ -240,6 +265,95 @@ public final class ChatWindow {
             edit.setDisable(false);
         });
         return menu;
+    }
+
+    /**
+     * The chat area (everything right of the sidebar): its font size follows the zoom level, and every size in rebound.css
+     * is in em, so the messages, code, tables, the reasoning box, the banner and the composer all follow. Over it, the
+     * badge that says a new level.
+     */
+    private StackPane zoomable() {
+        zoomBadge.setId("zoom-badge");
+        zoomBadge.getStyleClass().add("zoom-badge");
+        zoomBadge.setMouseTransparent(true);
+        zoomBadge.setVisible(false);
+        StackPane.setAlignment(zoomBadge, Pos.TOP_CENTER);
+        StackPane.setMargin(zoomBadge, new Insets(ZOOM_BADGE_MARGIN));
+        zoomBadgeShown.setOnFinished(e -> zoomBadge.setVisible(false));
+        zoom.percentProperty().addListener((obs, old, now) -> applyZoom());
+        applyZoom();
+        return new StackPane(chatHolder, zoomBadge);
+    }
+
+    /**
+     * Sets the chat area's style class for the level ({@code zoom-125}: {@code -fx-font-size: 1.25em} in rebound.css),
+     * so the sizes stay in the stylesheet.
+     */
+    private void applyZoom() {
+        chatHolder.getStyleClass().removeIf(style -> style.startsWith(ZOOM_STYLE));
+        chatHolder.getStyleClass().add(ZOOM_STYLE + zoom.percent());
+        if (shown != null) {
+            shown.zoomed();
+        }
+    }
+
+    /** Zoom in, Zoom out and Actual size, with their accelerators; the level shows in Actual size's text. */
+    private List<MenuItem> zoomItems() {
+        MenuItem in = new MenuItem("Zoom _in");
+        in.setId("zoom-in");
+        in.setAccelerator(new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN));
+        in.setOnAction(e -> zoomed(zoom::zoomIn));
+        in.disableProperty().bind(zoom.canZoomInProperty().not());
+        MenuItem out = new MenuItem("Zoom _out");
+        out.setId("zoom-out");
+        out.setAccelerator(new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN));
+        out.setOnAction(e -> zoomed(zoom::zoomOut));
+        out.disableProperty().bind(zoom.canZoomOutProperty().not());
+        MenuItem actual = new MenuItem();
+        actual.setId("zoom-actual");
+        actual.setMnemonicParsing(true);
+        actual.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> zoom.percent() == ZoomModel.ACTUAL
+                                ? "_Actual size"
+                                : "_Actual size (now " + zoom.percent() + " %)",
+                        zoom.percentProperty()));
+        actual.setAccelerator(new KeyCodeCombination(KeyCode.DIGIT0, KeyCombination.SHORTCUT_DOWN));
+        actual.setOnAction(e -> zoomed(zoom::reset));
+        actual.disableProperty().bind(zoom.percentProperty().isEqualTo(ZoomModel.ACTUAL));
+        return List.of(in, out, actual);
+    }
+
+    /**
+     * The other keys a browser zooms with: Ctrl++ is Ctrl+Shift+= on most layouts and a key of its own on others,
+     * Ctrl+Shift+- is Ctrl+_, and the keypad's +, - and 0.
+     */
+    private void zoomKeys() {
+        Map<KeyCombination, Runnable> keys = scene.getAccelerators();
+        keys.put(
+                new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
+                () -> zoomed(zoom::zoomIn));
+        keys.put(
+                new KeyCodeCombination(KeyCode.PLUS, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_ANY),
+                () -> zoomed(zoom::zoomIn));
+        keys.put(new KeyCodeCombination(KeyCode.ADD, KeyCombination.SHORTCUT_DOWN), () -> zoomed(zoom::zoomIn));
+        keys.put(
+                new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
+                () -> zoomed(zoom::zoomOut));
+        keys.put(new KeyCodeCombination(KeyCode.SUBTRACT, KeyCombination.SHORTCUT_DOWN), () -> zoomed(zoom::zoomOut));
+        keys.put(new KeyCodeCombination(KeyCode.NUMPAD0, KeyCombination.SHORTCUT_DOWN), () -> zoomed(zoom::reset));
+    }
+
+    /** Changes the level as the user asked and says the new one for a moment; at a bound nothing happens. */
+    private void zoomed(Runnable change) {
+        int before = zoom.percent();
+        change.run();
+        if (zoom.percent() == before) {
+            return;
+        }
+        zoomBadge.setText("Zoom " + zoom.percent() + " %");
+        zoomBadge.setVisible(true);
+        zoomBadgeShown.playFromStart();
     }
 
     /** Sets the light or dark AtlantaFX theme for the whole application (its stylesheet is parsed once, then cached). */

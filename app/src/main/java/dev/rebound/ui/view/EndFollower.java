@@ -29,6 +29,10 @@ final class EndFollower {
     private final ChangeListener<Scene> sceneListener = (obs, old, now) -> moved(old, now);
     private boolean following = true;
     private boolean readerScrolled;
+    /** The row to put back at the top after the next layout, or -1. */
+    private int anchorRow = -1;
+    /** How far into that row the top of the list was, as a fraction of the row's height. */
+    private double anchorDepth;
 
     EndFollower(ListView<?> list) {
         this.list = list;
@@ -62,6 +66,23 @@ final class EndFollower {
         list.requestLayout();
     }
 
+    /**
+     * Keeps the reader's place while the rows change height (the text size changed): when the end is not followed,
+     * after the next layout the row at the top now is put back at the top, as deep into it as now (in proportion to its
+     * height). While the end is followed it stays followed.
+     */
+    void keepPlace() {
+        if (following
+                || !(list.lookup(".virtual-flow") instanceof VirtualFlow<?> flow)
+                || flow.getFirstVisibleCell() == null) {
+            return;
+        }
+        IndexedCell<?> top = flow.getFirstVisibleCell();
+        anchorRow = top.getIndex();
+        anchorDepth = top.getHeight() > 0 ? Math.max(0, -top.getLayoutY()) / top.getHeight() : 0;
+        list.requestLayout();
+    }
+
     /** Whether the end is being followed. */
     boolean following() {
         return following;
@@ -89,6 +110,21 @@ final class EndFollower {
         if (readerScrolled) {
             readerScrolled = false;
             following = atEnd(flow);
+            anchorRow = -1;
+            return;
+        }
+        if (anchorRow >= 0) {
+            int row = anchorRow;
+            anchorRow = -1;
+            if (!following && row < list.getItems().size()) {
+                flow.scrollToTop(row);
+                list.layout();
+                IndexedCell<?> top = flow.getFirstVisibleCell();
+                if (top != null && top.getIndex() == row) {
+                    flow.scrollPixels(anchorDepth * top.getHeight());
+                    list.layout();
+                }
+            }
             return;
         }
         if (!following || atEnd(flow)) {
