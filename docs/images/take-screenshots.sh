@@ -3,7 +3,7 @@
 #
 #   ./mvnw -B -q -DskipTests package && docs/images/take-screenshots.sh [SCENE...]
 #
-# SCENE is any of: empty chat record failed failfast settings scaled (default: all). Each scene starts the real jar with a fresh temporary
+# SCENE is any of: empty chat record features failed failfast settings scaled (default: all). Each scene starts the real jar with a fresh temporary
 # config directory and, where it needs failures, a scenario for the built-in simulator (no network, no key), types into
 # the window with xdotool and saves it with ImageMagick's `import`. Needs xvfb, xdotool and imagemagick
 # (apt-get install -y xvfb xdotool imagemagick). Not part of the test suite: it takes about two minutes.
@@ -28,13 +28,13 @@ done
 # Outside Xvfb: run the 100 % scenes on a 1400x900 screen and the 200 % one on a larger screen, then stop.
 if [ -z "${REBOUND_SHOTS_INSIDE:-}" ]; then
   scenes=("$@")
-  [ ${#scenes[@]} -eq 0 ] && scenes=(empty chat record failed failfast settings scaled)
+  [ ${#scenes[@]} -eq 0 ] && scenes=(empty chat record features failed failfast settings scaled)
   normal=() scaled=()
   for scene in "${scenes[@]}"; do
     case $scene in
-      empty | chat | record | failed | failfast | settings) normal+=("$scene") ;;
+      empty | chat | record | features | failed | failfast | settings) normal+=("$scene") ;;
       scaled) scaled+=("$scene") ;;
-      *) echo "take-screenshots: unknown scene '$scene' (empty, chat, record, failed, failfast, settings, scaled)" >&2; exit 2 ;;
+      *) echo "take-screenshots: unknown scene '$scene' (empty, chat, record, features, failed, failfast, settings, scaled)" >&2; exit 2 ;;
     esac
   done
   export REBOUND_SHOTS_INSIDE=1
@@ -168,6 +168,41 @@ scene_record() {
   stop_app
 }
 
+# Saved chats (docs/images/demo-chats.py writes them; needs python3): highlighted code under a retried reply's record
+# line, the sidebar's search, a selection, and editing the last message.
+scene_features() {
+  local theme=$1 config=$work/features-$1
+  mkdir -p "$config"
+  echo '{ "systemPrompt": "Answer briefly; show code when it helps." }' > "$config/settings.json"
+  python3 "$here/demo-chats.py" "$config" > /dev/null
+  start_app "$config" "$theme" --session "$config/sessions/demo-jitter.jsonl"
+  xdotool mousemove --window "$window" 680 300 click --repeat 20 --delay 30 4
+  xdotool mousemove --window "$window" 130 600
+  sleep 1
+  shot "desktop-code-$theme"
+  # A drag over the first paragraph of the reply selects part of it.
+  xdotool mousemove --window "$window" "${SELECT_FROM_X:-330}" "${SELECT_Y:-200}" mousedown 1
+  xdotool mousemove --window "$window" 480 "${SELECT_Y:-200}" sleep 0.2 mousemove --window "$window" "${SELECT_TO_X:-640}" "${SELECT_Y:-200}" mouseup 1
+  sleep 0.5
+  shot "desktop-select-$theme"
+  # Ctrl+K searches every chat.
+  xdotool key ctrl+k
+  sleep 0.5
+  xdotool type --delay 40 -- "json"
+  sleep 2
+  shot "desktop-search-$theme"
+  xdotool key Escape
+  sleep 0.5
+  # Up in the empty composer edits the last message.
+  xdotool mousemove --window "$window" 600 710 click 1
+  sleep 0.3
+  xdotool key Up
+  sleep 1
+  shot "desktop-edit-$theme"
+  xdotool key Escape
+  stop_app
+}
+
 # A chain that runs out of retries (two retries, short backoff, so it fails within seconds).
 scene_failed() {
   local theme=$1 config=$work/failed-$1
@@ -207,6 +242,7 @@ settings_config() {
   cat > "$config/settings.json" << 'EOF'
 {
   "model": "openai/gpt-4.1-mini",
+  "systemPrompt": "You are a careful assistant. Answer briefly, show code when it helps, and say when you are unsure.",
   "providers": {
     "azure": { "api": "openai-completions",
                "baseUrl": "https://contoso.openai.azure.com/openai/deployments/gpt-4o",
@@ -256,7 +292,7 @@ scene_settings() {
   open_settings
   local main=$window
   window=$settings
-  for tab in retry chains providers plugins; do
+  for tab in retry chains providers chat plugins; do
     shot "settings-$tab-$theme"
     if [ "$tab" = providers ]; then
       # The Add provider menu (Alt+P), with the kinds it fills in.

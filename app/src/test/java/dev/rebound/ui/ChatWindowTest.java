@@ -533,6 +533,12 @@ class ChatWindowTest {
         waitFor(() -> idle() && robot.lookup(".md-strong").tryQuery().isPresent());
         assertThat(showsNotice("Switched to local/other-model: " + DesktopHarness.MODEL + " was unavailable."))
                 .isTrue();
+        assertThat(robot.lookup(".retry-record-toggle")
+                        .queryAs(javafx.scene.control.Hyperlink.class)
+                        .getText())
+                .startsWith(
+                        "▸ ↻ Answered by local/other-model (fallback from " + DesktopHarness.MODEL + ") · 1 retry · ")
+                .endsWith(" · overloaded (529)");
         // The primary's cooldown (its retry-after) ends; the next turn goes back to it.
         Thread.sleep(1200);
         sendPrompt("Later");
@@ -540,6 +546,9 @@ class ChatWindowTest {
         waitFor(() -> showsNotice("Back on " + DesktopHarness.MODEL + " (your model); local/other-model was a "
                         + "temporary fallback.")
                 && idle());
+        assertThat(robot.lookup(".retry-record-toggle").queryAll().stream().filter(Node::isVisible))
+                .as("the reply on the primary again needed no retry: it has no record line")
+                .hasSize(1);
     }
 
     private boolean showsNotice(String text) {
