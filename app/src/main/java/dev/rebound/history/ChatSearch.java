@@ -341,6 +341,9 @@ public final class ChatSearch {
         private final long modified;
         private final Map<String, Indexed> messages = new java.util.LinkedHashMap<>();
         private final Map<String, Boolean> retried = new HashMap<>();
+        /** The prompt a rewind replaces, until the new prompt that takes its place is read. */
+        private String pendingRewind;
+
         private String title;
         private String headerTitle;
         private long created = -1;
@@ -387,9 +390,14 @@ public final class ChatSearch {
             switch (entry) {
                 case TitleEntry t -> title = t.title();
                 case RetriedMark mark -> retried.put(mark.messageId(), mark.retried());
-                case RewindEntry rewind -> rewind(rewind.replaces());
+                // Applied when its new prompt comes, as Branches does: a rewind with none after it changes nothing.
+                case RewindEntry rewind -> pendingRewind = rewind.replaces();
                 case MessageEntry m
                 when !messages.containsKey(m.id()) -> {
+                    if (pendingRewind != null && m.message() instanceof UserMessage) {
+                        rewind(pendingRewind);
+                        pendingRewind = null;
+                    }
                     String text = switch (m.message()) {
                         case UserMessage user -> user.text();
                         case AssistantMessage reply -> reply.text();

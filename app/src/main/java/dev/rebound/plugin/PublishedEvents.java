@@ -22,7 +22,6 @@ import dev.rebound.api.NoticeLevel;
 import dev.rebound.api.ProviderFailure;
 import dev.rebound.api.RetryAttempt;
 import dev.rebound.api.RetryChainEnd;
-import dev.rebound.api.RetryDecidedBy;
 import dev.rebound.api.RetryEndReason;
 import dev.rebound.api.RetryFallbackApplied;
 import dev.rebound.api.RetryFallbackReverted;
@@ -186,21 +185,7 @@ public final class PublishedEvents {
                 model(a.model()),
                 a.credential(),
                 a.delayMs(),
-                a.errorMessage(),
-                decidedBy(a.decidedBy()));
-    }
-
-    private static RetryDecidedBy decidedBy(dev.rebound.event.RetryDecidedBy decidedBy) {
-        return decidedBy == null
-                ? null
-                : switch (decidedBy) {
-                    case BACKOFF -> RetryDecidedBy.BACKOFF;
-                    case PROVIDER_HINT -> RetryDecidedBy.PROVIDER_HINT;
-                    case USAGE_LIMIT -> RetryDecidedBy.USAGE_LIMIT;
-                    case CREDENTIAL_SWITCH -> RetryDecidedBy.CREDENTIAL_SWITCH;
-                    case MODEL_FALLBACK -> RetryDecidedBy.MODEL_FALLBACK;
-                    case STALE_REPLAY -> RetryDecidedBy.STALE_REPLAY;
-                };
+                a.errorMessage());
     }
 
     private static ErrorKind kind(dev.rebound.event.ErrorKind kind) {

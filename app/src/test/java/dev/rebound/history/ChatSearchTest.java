@@ -207,6 +207,17 @@ class ChatSearchTest {
         assertThat(ids(search.search("dogs bark", 50))).containsExactly("rewound");
         assertThat(ids(search.search("cats", 50))).as("the replaced prompt").isEmpty();
         assertThat(ids(search.search("purr", 50))).as("the replaced reply").isEmpty();
+
+        session(
+                "cut",
+                T0,
+                "Cut",
+                MessageEntry.of(user("u1", "Tell me about owls", T0 + 1)),
+                MessageEntry.of(reply("a1", "Owls hoot.", T0 + 2)),
+                new RewindEntry("w1", T0 + 3, "u1", RewindEntry.REGENERATE));
+        assertThat(ids(search.search("owls hoot", 50)))
+                .as("a rewind with no new prompt after it (a crash between the two) changes nothing, as in the chat")
+                .containsExactly("cut");
     }
 
     @Test

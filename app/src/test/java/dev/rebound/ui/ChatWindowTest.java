@@ -546,7 +546,8 @@ class ChatWindowTest {
         waitFor(() -> showsNotice("Back on " + DesktopHarness.MODEL + " (your model); local/other-model was a "
                         + "temporary fallback.")
                 && idle());
-        assertThat(robot.lookup(".retry-record-toggle").queryAll().stream().filter(Node::isVisible))
+        assertThat(robot.lookup(".retry-record-toggle").queryAllAs(javafx.scene.control.Hyperlink.class).stream()
+                        .filter(link -> link.getParent().isVisible()))
                 .as("the reply on the primary again needed no retry: it has no record line")
                 .hasSize(1);
     }

@@ -88,14 +88,14 @@ class RetryRecordWindowTest {
 
     private Hyperlink lastToggle() {
         return robot.lookup(".retry-record-toggle").queryAllAs(Hyperlink.class).stream()
-                .filter(Node::isVisible)
+                .filter(link -> link.getParent().isVisible())
                 .reduce((a, b) -> b)
                 .orElseThrow();
     }
 
     private int recordLines() {
         return (int) robot.lookup(".retry-record-toggle").queryAllAs(Hyperlink.class).stream()
-                .filter(Node::isVisible)
+                .filter(link -> link.getParent().isVisible())
                 .count();
     }
 

@@ -224,6 +224,54 @@ class TextSelectionTest {
     }
 
     @Test
+    void ctrlAOverALongHighlightedCodeBlockCopiesItsLinesWithoutBlankLinesBetweenItsFlows() throws Exception {
+        StringBuilder code = new StringBuilder();
+        for (int i = 0; i < 151; i++) {
+            code.append("value_")
+                    .append(i)
+                    .append(" = ")
+                    .append(i)
+                    .append("  # line ")
+                    .append(i)
+                    .append('\n');
+        }
+        reply("Here:\n\n```python\n" + code + "```\n\nDone.");
+        robot.clickOn(at(flowWith("Done."), 1, true));
+        robot.press(KeyCode.CONTROL).type(KeyCode.A).release(KeyCode.CONTROL);
+        copy();
+
+        assertThat(clipboard()).isEqualTo("Here:\n" + code + "Done.");
+    }
+
+    @Test
+    void aDragInsideAWideCodeBlockCopiesThatPartAndTheLayoutSurvivesTheHighlight() throws Exception {
+        List<Throwable> thrown = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before =
+                onFx(() -> Thread.currentThread().getUncaughtExceptionHandler());
+        onFx(() -> {
+            Thread.currentThread().setUncaughtExceptionHandler((t, e) -> thrown.add(e));
+            return null;
+        });
+        try {
+            String wide = "echo " + "word ".repeat(80);
+            reply("```sh\n" + wide + "\nls\n```\n");
+            TextFlow flow = flowWith("echo word");
+
+            drag(at(flow, 0, true), at(flow, 8, false));
+            copy();
+            WaitForAsyncUtils.waitForFxEvents();
+
+            assertThat(clipboard()).isEqualTo("echo word");
+            assertThat(thrown).as("exceptions on the FX thread").isEmpty();
+        } finally {
+            onFx(() -> {
+                Thread.currentThread().setUncaughtExceptionHandler(before);
+                return null;
+            });
+        }
+    }
+
+    @Test
     void shiftArrowsMoveTheEndOfTheSelection() throws Exception {
         reply("One two three.\n\nFour five.");
         TextFlow flow = flowWith("One two");

@@ -10,8 +10,6 @@ package dev.rebound.api;
  * @param credential the credential label, or null; never a key
  * @param delayMs the wait scheduled after it, or null when no retry followed
  * @param errorMessage the error text
- * @param decidedBy what decided the wait after it, or null when no retry followed (and in records from before this
- *     member)
  */
 public record RetryAttempt(
         int attempt,
@@ -20,18 +18,4 @@ public record RetryAttempt(
         ModelRef model,
         String credential,
         Long delayMs,
-        String errorMessage,
-        RetryDecidedBy decidedBy) {
-
-    /** An attempt whose wait's reason is not known: the constructor of the API before {@code decidedBy}. */
-    public RetryAttempt(
-            int attempt,
-            ErrorKind errorKind,
-            Integer httpStatus,
-            ModelRef model,
-            String credential,
-            Long delayMs,
-            String errorMessage) {
-        this(attempt, errorKind, httpStatus, model, credential, delayMs, errorMessage, null);
-    }
-}
+        String errorMessage) {}

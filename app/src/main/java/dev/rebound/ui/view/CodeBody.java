@@ -113,7 +113,8 @@ final class CodeBody extends Region {
             plain = false;
         } else if (!chunks.isEmpty()) {
             ObservableList<Node> last = chunks.getLast().getChildren();
-            last.remove(chunkRuns, last.size());
+            // A selection's highlight may lie before the runs (SelectionHighlight): count the runs after it.
+            last.remove(leading(last) + chunkRuns, last.size());
         }
         char[] text = code.substring(committedChars).toCharArray();
         int pos = 0;
@@ -203,6 +204,7 @@ final class CodeBody extends Region {
     List<Text> runs() {
         return chunks.stream()
                 .flatMap(c -> c.getChildren().stream())
+                .filter(Text.class::isInstance)
                 .map(Text.class::cast)
                 .toList();
     }
@@ -305,9 +307,23 @@ final class CodeBody extends Region {
     }
 
     private double fontSize() {
-        return chunks.isEmpty() || chunks.getFirst().getChildren().isEmpty()
-                ? 12
-                : ((Text) chunks.getFirst().getChildren().getFirst()).getFont().getSize();
+        if (!chunks.isEmpty()) {
+            for (Node child : chunks.getFirst().getChildren()) {
+                if (child instanceof Text run) {
+                    return run.getFont().getSize();
+                }
+            }
+        }
+        return 12;
+    }
+
+    /** How many nodes before a chunk's first run are not runs (a selection's highlight). */
+    private static int leading(List<Node> children) {
+        int count = 0;
+        while (count < children.size() && !(children.get(count) instanceof Text)) {
+            count++;
+        }
+        return count;
     }
 
     /** The width of the longest line, unwrapped. */

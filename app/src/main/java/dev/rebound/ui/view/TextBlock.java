@@ -31,6 +31,16 @@ record TextBlock(TextFlow flow, String before, String prefix) {
         return blocks;
     }
 
+    /** Whether {@code flow} holds the next lines of the code block whose flow comes just before it. */
+    private static boolean continuesCode(TextFlow flow) {
+        if (!flow.getStyleClass().contains("md-code-flow") || flow.getParent() == null) {
+            return false;
+        }
+        List<Node> siblings = flow.getParent().getChildrenUnmodifiable();
+        int at = siblings.indexOf(flow);
+        return at > 0 && siblings.get(at - 1).getStyleClass().contains("md-code-flow");
+    }
+
     private static void collect(Node node, String marker, List<TextBlock> out) {
         if (!node.isVisible()) {
             return;
@@ -39,7 +49,9 @@ record TextBlock(TextFlow flow, String before, String prefix) {
             boolean nextCell = flow.getParent() instanceof GridPane
                     && GridPane.getColumnIndex(flow) != null
                     && GridPane.getColumnIndex(flow) > 0;
-            out.add(new TextBlock(flow, nextCell ? "\t" : "\n", marker.isEmpty() ? "" : marker + " "));
+            // A code block's lines come in several flows, each ending with its line break: nothing goes between them.
+            String before = nextCell ? "\t" : continuesCode(flow) ? "" : "\n";
+            out.add(new TextBlock(flow, before, marker.isEmpty() ? "" : marker + " "));
             return;
         }
         if (node instanceof Parent parent) {

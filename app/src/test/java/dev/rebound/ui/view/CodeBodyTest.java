@@ -87,6 +87,31 @@ class CodeBodyTest {
     }
 
     @Test
+    void aSelectionHighlightInTheBlockStillStreamingNeitherDropsRunsNorBreaksTheLayoutOfAWideBlock() throws Exception {
+        String code = ("String line = \"" + "x".repeat(300) + "\";\n").repeat(3) + "return line;";
+        int half = code.length() / 2;
+        CodeBody body = onFx(() -> {
+            CodeBody b = new CodeBody(Optional.of(CodeLanguage.JAVA));
+            b.show(code.substring(0, half));
+            // What selecting the block's first characters does: a highlight before the chunk's runs.
+            SelectionHighlight.show(b.chunks().getFirst(), 0, 6);
+            for (int end = half; end <= code.length(); end += 7) {
+                b.show(code.substring(0, end));
+            }
+            b.show(code);
+            // Narrower than the code: the sideways scroll bar is laid out, which reads the code's font.
+            b.resize(200, 400);
+            b.layout();
+            return b;
+        });
+
+        assertThat(text(body)).isEqualTo(code);
+        assertThat(onFx(() -> body.bar().isVisible())).isTrue();
+        assertThat(onFx(() -> SelectionHighlight.range(body.chunks().getFirst())))
+                .containsExactly(0, 6);
+    }
+
+    @Test
     void aLongBlockIsAColumnOfFlowsOfAtMostChunkLinesEachStreamedOrWhole() throws Exception {
         String code = "int a = 1; /* open\n  still */ String s = \"x\";\n".repeat(75) + "return;";
         CodeBody whole = onFx(() -> {

@@ -23,7 +23,6 @@ import dev.rebound.api.NoticeLevel;
 import dev.rebound.api.ProviderFailure;
 import dev.rebound.api.RetryAttempt;
 import dev.rebound.api.RetryChainEnd;
-import dev.rebound.api.RetryDecidedBy;
 import dev.rebound.api.RetryEndReason;
 import dev.rebound.api.RetryFallbackApplied;
 import dev.rebound.api.RetryFallbackReverted;
@@ -189,8 +188,7 @@ public final class RpcFrames {
                     selector(text(a, "model")),
                     text(a, "credential"),
                     a.hasNonNull("delayMs") ? a.path("delayMs").asLong() : null,
-                    text(a, "errorMessage"),
-                    wire(RetryDecidedBy.values(), text(a, "decidedBy"))));
+                    text(a, "errorMessage")));
         }
         return attempts;
     }
