@@ -142,8 +142,14 @@ class RegenerateAndEditWindowTest {
         waitFor(() -> !robot.lookup("#editing-line").queryAs(Node.class).isVisible());
         assertThat(robot.lookup("#composer").queryTextInputControl().getText()).isEmpty();
 
+        robot.press(KeyCode.CONTROL).type(KeyCode.E).release(KeyCode.CONTROL);
+        waitFor(() -> robot.lookup("#editing-line").queryAs(Node.class).isVisible());
+        robot.clickOn("#cancel-edit");
+        waitFor(() -> !robot.lookup("#editing-line").queryAs(Node.class).isVisible());
         robot.clickOn(".edit-prompt");
         waitFor(() -> robot.lookup("#editing-line").queryAs(Node.class).isVisible());
+        robot.clickOn("#composer");
+        robot.press(KeyCode.CONTROL).type(KeyCode.END).release(KeyCode.CONTROL);
         robot.eraseText(4).write("dogs").type(KeyCode.ENTER);
         waitFor(() -> idle() && showsReply("About dogs"));
 

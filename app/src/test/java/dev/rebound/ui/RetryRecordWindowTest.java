@@ -93,6 +93,22 @@ class RetryRecordWindowTest {
                 .orElseThrow();
     }
 
+    /** Every record line shown, in order, with its timeline unfolded, for comparing a chat with its reopened self. */
+    private List<String> everyRecord() {
+        return robot.lookup(".retry-record-toggle").queryAllAs(Hyperlink.class).stream()
+                .filter(link -> link.getParent().isVisible())
+                .map(link -> link.getText().substring(2))
+                .toList();
+    }
+
+    /** Reopens the chat in a new window and checks that it shows the same record lines. */
+    private void assertSameRecordsWhenReopened() throws Exception {
+        List<String> live = everyRecord();
+        reopen();
+        waitFor(() -> everyRecord().size() == live.size());
+        assertThat(everyRecord()).isEqualTo(live);
+    }
+
     private int recordLines() {
         return (int) robot.lookup(".retry-record-toggle").queryAllAs(Hyperlink.class).stream()
                 .filter(link -> link.getParent().isVisible())
@@ -194,6 +210,7 @@ class RetryRecordWindowTest {
         assertThat(robot.lookup(".retry-timeline-decision").queryAllAs(Label.class))
                 .extracting(Label::getText)
                 .containsExactly("→ fell back to another model at once");
+        assertSameRecordsWhenReopened();
     }
 
     @Test
@@ -225,5 +242,6 @@ class RetryRecordWindowTest {
         waitFor(() -> recordLines() == 2
                 && robot.lookup("#send").tryQuery().map(Node::isVisible).orElse(false));
         assertThat(recordLine()).matches("▸ ↻ Retry cancelled · [0-9.]+ m?s · overloaded \\(529\\)");
+        assertSameRecordsWhenReopened();
     }
 }
