@@ -26,6 +26,8 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.TextInputDialog;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.input.MouseEvent;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.scene.text.Text;
@@ -117,6 +119,7 @@ final class SidebarView extends VBox {
     void focusSearch() {
         searchField.requestFocus();
         searchField.selectAll();
+        window.sidebar().search().prepare();
     }
 
     private Label buildSearch(ChatSearchViewModel search) {
@@ -124,11 +127,11 @@ final class SidebarView extends VBox {
         searchField.setPromptText("Search chats (Ctrl+K)");
         searchField.setAccessibleText("Search chats");
         searchField.textProperty().bindBidirectional(search.queryProperty());
-        searchField.focusedProperty().addListener((obs, was, focused) -> {
-            if (focused) {
-                search.prepare();
-            }
-        });
+        // The index is read when the user turns to the field (a click, Ctrl+K, a key typed in it), not when the
+        // field merely gets the focus: at start the focus passes through it, and an index nobody asked for holds
+        // about as much memory as the chat files (docs/benchmarks.md, "The merged second pass").
+        searchField.addEventFilter(MouseEvent.MOUSE_PRESSED, e -> search.prepare());
+        searchField.addEventFilter(KeyEvent.KEY_TYPED, e -> search.prepare());
         searchField.setOnKeyPressed(e -> {
             if (e.getCode() == KeyCode.ESCAPE && search.active()) {
                 search.clear();
