@@ -288,6 +288,11 @@ class ChatViewModelTest {
 
     /** The chat as a reopened window shows it: the session file read back by a new session. */
     private List<ChatItem> reopenedItems() throws Exception {
+        return reopened(chat -> List.copyOf(chat.items()));
+    }
+
+    /** Reopens the chat from its file in a new view-model, reads {@code what} off it, and closes it again. */
+    private <T> T reopened(java.util.function.Function<ChatViewModel, T> what) throws Exception {
         SessionFactory.Opened again =
                 harness.context(null).sessions().resume(opened.session().sessionFile());
         ChatViewModel reopened = new ChatViewModel(
@@ -300,7 +305,7 @@ class ChatViewModelTest {
                 ticker,
                 new ModelNames(harness.context(null).settings()::current));
         try {
-            return List.copyOf(reopened.items());
+            return what.apply(reopened);
         } finally {
             reopened.close();
             again.session().close();
@@ -719,24 +724,7 @@ class ChatViewModelTest {
         assertThat(said).hasSize(2).last().isEqualTo("Retry cancelled.");
         assertThat(said.getFirst()).endsWith("Retry 1 of 10 in 30 seconds. Press Escape to cancel.");
 
-        SessionFactory.Opened again =
-                harness.context(null).sessions().resume(opened.session().sessionFile());
-        ChatViewModel reopened = new ChatViewModel(
-                again.session(),
-                List.of(),
-                fx,
-                Runnable::run,
-                Clock.systemUTC(),
-                ZoneOffset.UTC,
-                ticker,
-                new ModelNames(harness.context(null).settings()::current));
-        try {
-            assertThat(reopened.announcementProperty().get())
-                    .as("a reopened chat's history is not read out")
-                    .isNull();
-        } finally {
-            reopened.close();
-            again.session().close();
-        }
+        Announcement announced = reopened(c -> c.announcementProperty().get());
+        assertThat(announced).as("a reopened chat's history is not read out").isNull();
     }
 }
