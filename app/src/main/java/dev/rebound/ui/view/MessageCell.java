@@ -179,23 +179,25 @@ final class MessageCell extends ListCell<ChatRow> {
     private Node user(UserItem item) {
         Label who = new Label("You");
         who.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, Styles.TEXT_BOLD);
-        Hyperlink edit = new Hyperlink("Edit");
-        edit.getStyleClass().addAll(Styles.TEXT_SMALL, "message-action", "edit-prompt");
-        edit.setTooltip(new Tooltip(
-                "Edit this message and send it again, in place of it and its reply (↑ in an " + "empty composer)"));
-        edit.setAccessibleText("Edit your last message and send it again");
-        edit.setOnAction(e -> chat.composer().editLast());
         BooleanBinding offered = Bindings.createBooleanBinding(
                 () -> chat.lastPromptProperty().get() == item
                         && chat.canRewriteProperty().get(),
                 chat.lastPromptProperty(),
                 chat.canRewriteProperty());
-        edit.visibleProperty().bind(offered);
-        edit.managedProperty().bind(offered);
-        Region gap = new Region();
-        HBox.setHgrow(gap, Priority.ALWAYS);
-        HBox head = new HBox(who, gap, edit);
+        HBox head = new HBox(who);
         head.setAlignment(Pos.CENTER_LEFT);
+        // Made only while offered, like Regenerate: a hidden control would still be styled at every rebuild of the row.
+        Runnable showEdit = () -> {
+            head.getChildren().setAll(who);
+            if (offered.get()) {
+                Region gap = new Region();
+                HBox.setHgrow(gap, Priority.ALWAYS);
+                head.getChildren().addAll(gap, editLink());
+            }
+        };
+        showEdit.run();
+        ChangeListener<Boolean> offeredListener = (obs, old, now) -> showEdit.run();
+        offered.addListener(offeredListener);
         TextFlow text = promptText(item.text());
         message = item;
         part = 0;
@@ -203,11 +205,20 @@ final class MessageCell extends ListCell<ChatRow> {
         VBox box = new VBox(head, text);
         box.getStyleClass().add("message-user");
         unbind = () -> {
-            edit.visibleProperty().unbind();
-            edit.managedProperty().unbind();
+            offered.removeListener(offeredListener);
             offered.dispose();
         };
         return box;
+    }
+
+    private Hyperlink editLink() {
+        Hyperlink edit = new Hyperlink("Edit");
+        edit.getStyleClass().addAll(Styles.TEXT_SMALL, "message-action", "edit-prompt");
+        edit.setTooltip(new Tooltip(
+                "Edit this message and send it again, in place of it and its reply (↑ in an " + "empty composer)"));
+        edit.setAccessibleText("Edit your last message and send it again");
+        edit.setOnAction(e -> chat.composer().editLast());
+        return edit;
     }
 
     private Node notice(NoticeItem item) {
@@ -246,19 +257,11 @@ final class MessageCell extends ListCell<ChatRow> {
         }
         box.getChildren().addAll(markdown, status);
 
-        Hyperlink regenerate = new Hyperlink("Regenerate");
-        regenerate.getStyleClass().addAll(Styles.TEXT_SMALL, "message-action", "regenerate-reply");
-        regenerate.setTooltip(
-                new Tooltip("Send the same message again for a new reply, in place of this one (Ctrl+R)"));
-        regenerate.setAccessibleText("Regenerate this reply");
-        regenerate.setOnAction(e -> chat.regenerate());
         BooleanBinding offered = Bindings.createBooleanBinding(
                 () -> chat.lastReplyProperty().get() == item
                         && chat.canRewriteProperty().get(),
                 chat.lastReplyProperty(),
                 chat.canRewriteProperty());
-        regenerate.visibleProperty().bind(offered);
-        regenerate.managedProperty().bind(offered);
         boolean[] last = {part.last()};
         PulseCoalescer render = new PulseCoalescer(() -> {
             if (last[0]) {
@@ -274,7 +277,7 @@ final class MessageCell extends ListCell<ChatRow> {
             }
             if ((old.intValue() == 0) != (now.intValue() == 0)) {
                 // "Waiting for the reply…" goes with the first character (and comes back when a retry restarts).
-                showStatus(item, status, regenerate);
+                showStatus(item, status, offered.get());
             }
             render.request();
         };
@@ -286,7 +289,7 @@ final class MessageCell extends ListCell<ChatRow> {
                 // The stream ended (or paused for a retry): render its end exactly, without waiting for a catch-up.
                 markdown.flush(text);
             }
-            showStatus(item, status, regenerate);
+            showStatus(item, status, offered.get());
         };
         ChangeListener<Number> partsListener = (obs, old, now) -> {
             if (index >= now.intValue()) {
@@ -315,7 +318,7 @@ final class MessageCell extends ListCell<ChatRow> {
             markdown.showAll(text);
         }
         if (last[0]) {
-            showStatus(item, status, regenerate);
+            showStatus(item, status, offered.get());
         } else {
             getStyleClass().add(CONTINUES);
         }
@@ -327,10 +330,16 @@ final class MessageCell extends ListCell<ChatRow> {
         // "Waiting for the reply…" becomes "Thinking…" when reasoning arrives first.
         ChangeListener<Number> thinkingListener = (obs, old, now) -> {
             if (last[0] && (old.intValue() == 0) != (now.intValue() == 0)) {
-                showStatus(item, status, regenerate);
+                showStatus(item, status, offered.get());
             }
         };
         item.thinkingLengthProperty().addListener(thinkingListener);
+        ChangeListener<Boolean> offeredListener = (obs, old, now) -> {
+            if (last[0]) {
+                showStatus(item, status, now);
+            }
+        };
+        offered.addListener(offeredListener);
         unbind = () -> {
             render.cancel();
             markdown.cancelCatchUp();
@@ -339,8 +348,7 @@ final class MessageCell extends ListCell<ChatRow> {
             item.errorProperty().removeListener(statusListener);
             item.partCountProperty().removeListener(partsListener);
             item.thinkingLengthProperty().removeListener(thinkingListener);
-            regenerate.visibleProperty().unbind();
-            regenerate.managedProperty().unbind();
+            offered.removeListener(offeredListener);
             offered.dispose();
             if (index == 0) {
                 model.textProperty().unbind();
@@ -351,7 +359,12 @@ final class MessageCell extends ListCell<ChatRow> {
         return box;
     }
 
-    private void showStatus(AssistantItem item, VBox status, Hyperlink regenerate) {
+    /**
+     * The line under the reply for its status; {@code regenerate}: whether it offers Regenerate (it is the chat's last
+     * reply and no turn runs). The link is made only where offered: a row is rebuilt whenever the list measures or
+     * reuses it, and a hidden control would still be styled each time.
+     */
+    private void showStatus(AssistantItem item, VBox status, boolean regenerate) {
         status.getChildren().clear();
         String error = item.errorProperty().get();
         switch (item.status()) {
@@ -363,7 +376,9 @@ final class MessageCell extends ListCell<ChatRow> {
             case RETRYING -> status.getChildren().add(muted("This attempt failed; a retry is scheduled (see below)."));
             case STOPPED -> {
                 status.getChildren().add(muted(error == null ? "Stopped." : "Stopped: " + error));
-                status.getChildren().add(regenerate);
+                if (regenerate) {
+                    status.getChildren().add(regenerateLink());
+                }
             }
             case FAILED, CANCELLED -> {
                 Label message = wrapping(error == null ? "The reply failed." : error);
@@ -395,10 +410,24 @@ final class MessageCell extends ListCell<ChatRow> {
                     tokens.getStyleClass().add("reply-usage");
                     footer.getChildren().add(tokens);
                 }
-                footer.getChildren().add(regenerate);
-                status.getChildren().add(footer);
+                if (regenerate) {
+                    footer.getChildren().add(regenerateLink());
+                }
+                if (!footer.getChildren().isEmpty()) {
+                    status.getChildren().add(footer);
+                }
             }
         }
+    }
+
+    private Hyperlink regenerateLink() {
+        Hyperlink regenerate = new Hyperlink("Regenerate");
+        regenerate.getStyleClass().addAll(Styles.TEXT_SMALL, "message-action", "regenerate-reply");
+        regenerate.setTooltip(
+                new Tooltip("Send the same message again for a new reply, in place of this one (Ctrl+R)"));
+        regenerate.setAccessibleText("Regenerate this reply");
+        regenerate.setOnAction(e -> chat.regenerate());
+        return regenerate;
     }
 
     private static Label muted(String text) {

@@ -18,27 +18,22 @@ import javafx.scene.layout.VBox;
 /**
  * The quiet line under a reply's header that says what the reply went through ("Recovered after 3 retries · 4.6 s ·
  * overloaded (529)"); a click (or Enter/Space) unfolds the chain's timeline, one line per call, with Copy diagnostics.
- * Absent for a reply its first call answered. Whether it is unfolded lives in the reply, so it survives the list
- * reusing the cell. {@link #release()} removes the listeners.
+ * Absent for a reply its first call answered, and then empty: its controls are made with the first record, since a
+ * row is rebuilt whenever the list measures or reuses it. Whether it is unfolded lives in the reply, so it survives
+ * the list reusing the cell. {@link #release()} removes the listeners.
  */
 final class RetryRecordBox extends VBox {
     private final AssistantItem item;
     private final RetryRecordText words;
-    private final Hyperlink toggle = new Hyperlink();
-    private final VBox timeline = new VBox();
+    private Hyperlink toggle;
+    private VBox timeline;
     private final ChangeListener<Object> changed = (obs, old, now) -> refresh();
 
     RetryRecordBox(AssistantItem item, RetryRecordText words) {
         this.item = item;
         this.words = words;
         getStyleClass().add("retry-record");
-        toggle.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, "retry-record-toggle");
-        toggle.setOnAction(
-                e -> item.recordOpenProperty().set(!item.recordOpenProperty().get()));
-        timeline.getStyleClass().add("retry-timeline");
-        timeline.managedProperty().bind(timeline.visibleProperty());
         managedProperty().bind(visibleProperty());
-        getChildren().addAll(toggle, timeline);
         item.retryRecordProperty().addListener(changed);
         item.recordOpenProperty().addListener(changed);
         refresh();
@@ -50,7 +45,7 @@ final class RetryRecordBox extends VBox {
         item.recordOpenProperty().removeListener(changed);
     }
 
-    /** The line that folds and unfolds the timeline (for tests). */
+    /** The line that folds and unfolds the timeline (for tests), or null while the reply has no record. */
     Hyperlink toggle() {
         return toggle;
     }
@@ -58,10 +53,23 @@ final class RetryRecordBox extends VBox {
     private void refresh() {
         RetryRecord record = item.retryRecordProperty().get();
         setVisible(record != null);
-        timeline.getChildren().clear();
         if (record == null) {
+            if (timeline != null) {
+                timeline.getChildren().clear();
+            }
             return;
         }
+        if (toggle == null) {
+            toggle = new Hyperlink();
+            toggle.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED, "retry-record-toggle");
+            toggle.setOnAction(e ->
+                    item.recordOpenProperty().set(!item.recordOpenProperty().get()));
+            timeline = new VBox();
+            timeline.getStyleClass().add("retry-timeline");
+            timeline.managedProperty().bind(timeline.visibleProperty());
+            getChildren().addAll(toggle, timeline);
+        }
+        timeline.getChildren().clear();
         boolean open = item.recordOpenProperty().get();
         String summary = words.summary(record);
         toggle.setText((open ? "▾ " : "▸ ") + "↻ " + summary);
