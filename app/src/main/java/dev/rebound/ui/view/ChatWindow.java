@@ -287,11 +287,14 @@ public final class ChatWindow {
 
     /**
      * Sets the chat area's style class for the level ({@code zoom-125}: {@code -fx-font-size: 1.25em} in rebound.css),
-     * so the sizes stay in the stylesheet.
+     * so the sizes stay in the stylesheet. At actual size there is none: a font rule on an ancestor makes every text
+     * node below resolve its font through it, which the streaming benchmark measured as a cost on each frame.
      */
     private void applyZoom() {
         chatHolder.getStyleClass().removeIf(style -> style.startsWith(ZOOM_STYLE));
-        chatHolder.getStyleClass().add(ZOOM_STYLE + zoom.percent());
+        if (zoom.percent() != ZoomModel.ACTUAL) {
+            chatHolder.getStyleClass().add(ZOOM_STYLE + zoom.percent());
+        }
         if (shown != null) {
             shown.zoomed();
         }

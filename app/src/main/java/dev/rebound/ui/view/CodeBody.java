@@ -15,7 +15,8 @@ import javafx.scene.text.TextFlow;
 
 /**
  * The lines of a code block as {@link Text} runs, one per run of one style ({@code tok-keyword}, {@code tok-string}…
- * from {@link CodeHighlighter}; every run also has {@code md-text md-code-text}), in a column of {@link TextFlow}s of
+ * from {@link CodeHighlighter}; every run also has {@code md-code-text}, and no other class: each one is styled on
+ * every frame its row streams), in a column of {@link TextFlow}s of
  * {@link #CHUNK_LINES} lines each ({@code md-code-flow}), never wrapped:
  * when the longest line is wider than the reply, a scroll bar under them moves them sideways (so does a sideways wheel
  * or Shift+wheel). Its width comes from the reply, not from the code, and its height is the code's plus the bar's when
@@ -243,7 +244,7 @@ final class CodeBody extends Region {
 
     private static Text run(String text, String style) {
         Text run = new Text(text);
-        run.getStyleClass().addAll("md-text", "md-code-text");
+        run.getStyleClass().add("md-code-text");
         if (style != null) {
             run.getStyleClass().add(style);
         }
