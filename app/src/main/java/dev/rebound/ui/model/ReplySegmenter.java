@@ -13,7 +13,7 @@ package dev.rebound.ui.model;
  */
 public final class ReplySegmenter {
     /** Parts are at least this long (but a single long block is never cut). */
-    public static final int DEFAULT_MIN_PART = 2_000;
+    public static final int DEFAULT_MIN_PART = 1_000;
 
     private final int minPartLength;
     private int scanned;
