@@ -4,7 +4,6 @@ import atlantafx.base.theme.Styles;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.Tooltip;
 import javafx.scene.input.Clipboard;
 import javafx.scene.input.ClipboardContent;
 import javafx.scene.layout.HBox;
@@ -29,7 +28,7 @@ final class CodeBlock extends VBox {
                 new Label(this.info.isBlank() ? "code" : this.info.strip().split("\\s+")[0]);
         language.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
         copy.getStyleClass().addAll(Styles.SMALL, Styles.FLAT, "md-copy");
-        copy.setTooltip(new Tooltip("Copy this code to the clipboard"));
+        LazyTooltip.install(copy, "Copy this code to the clipboard");
         copy.setAccessibleText("Copy code");
         copy.setOnAction(e -> {
             ClipboardContent content = new ClipboardContent();

@@ -6,7 +6,6 @@ import javafx.scene.Node;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.Separator;
-import javafx.scene.control.Tooltip;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
@@ -120,7 +119,7 @@ final class MarkdownRenderer {
     private Hyperlink hyperlink(String url, String label) {
         Hyperlink link = new Hyperlink(label.isEmpty() ? url : label);
         link.getStyleClass().add("md-link");
-        link.setTooltip(new Tooltip(url));
+        LazyTooltip.install(link, url);
         link.setOnAction(e -> links.open(url));
         return link;
     }

@@ -26,6 +26,7 @@ import javafx.scene.control.MenuItem;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.Clipboard;
 import javafx.scene.input.ClipboardContent;
+import javafx.scene.input.ContextMenuEvent;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -69,6 +70,13 @@ final class MessageCell extends ListCell<ChatRow> {
         setPrefWidth(0);
         setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
         getStyleClass().add("message-cell");
+        // The menu is made when asked for: a ContextMenu is a popup window with a scene of its own, and rows are
+        // rebuilt far more often than anyone right-clicks them.
+        addEventFilter(ContextMenuEvent.CONTEXT_MENU_REQUESTED, e -> {
+            if (getContextMenu() == null && !isEmpty() && getItem() != null) {
+                setContextMenu(copyMenu(getItem()));
+            }
+        });
     }
 
     @Override
@@ -92,7 +100,7 @@ final class MessageCell extends ListCell<ChatRow> {
                     case NoticeItem notice -> notice(notice);
                     case ReplyPart part -> reply(part);
                 });
-        setContextMenu(copyMenu(item));
+        setContextMenu(null);
         paintSelection();
     }
 

@@ -1,0 +1,72 @@
+package dev.rebound.ui.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.Callable;
+import javafx.event.Event;
+import javafx.scene.control.Button;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.MouseButton;
+import javafx.scene.input.MouseEvent;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+class LazyTooltipTest {
+    @BeforeAll
+    static void toolkit() throws Exception {
+        FxToolkit.registerPrimaryStage();
+    }
+
+    private static <T> T fx(Callable<T> call) throws Exception {
+        return WaitForAsyncUtils.asyncFx(call).get();
+    }
+
+    private static MouseEvent entered() {
+        return new MouseEvent(
+                MouseEvent.MOUSE_ENTERED,
+                1,
+                1,
+                1,
+                1,
+                MouseButton.NONE,
+                0,
+                false,
+                false,
+                false,
+                false,
+                false,
+                false,
+                false,
+                false,
+                false,
+                false,
+                null);
+    }
+
+    @Test
+    void theTooltipIsMadeOnTheFirstMouseEntryAndKeptAfter() throws Exception {
+        Button copy = fx(() -> new Button("Copy"));
+        fx(() -> {
+            LazyTooltip.install(copy, "Copy this code");
+            return null;
+        });
+        assertThat(fx(copy::getTooltip)).isNull();
+        assertThat(fx(copy::getAccessibleHelp)).isEqualTo("Copy this code");
+
+        fx(() -> {
+            Event.fireEvent(copy, entered());
+            return null;
+        });
+        Tooltip made = fx(copy::getTooltip);
+        assertThat(made).isNotNull();
+        assertThat(made.getText()).isEqualTo("Copy this code");
+
+        fx(() -> {
+            Event.fireEvent(copy, entered());
+            return null;
+        });
+        assertThat(fx(copy::getTooltip)).isSameAs(made);
+    }
+}
