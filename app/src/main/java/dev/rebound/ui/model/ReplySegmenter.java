@@ -5,8 +5,10 @@ package dev.rebound.ui.model;
  * long reply as several rows: a part that is complete never changes again, and only the last part is laid out and
  * styled while the reply streams. A cut is made at the start of a line that follows a blank line and begins with a
  * non-blank character (a new top-level block), outside fenced code, once the current part is at least
- * {@link #minPartLength} characters long. Only complete lines are looked at, each once, so the work per character is
- * constant.
+ * {@link #minPartLength} characters long; and, whatever the part's length, at such a line after a fenced code block
+ * closed (only blank lines between). A code block is many nodes once highlighted, and the row that streams is styled
+ * whole several times a frame: a closed block leaves that row at once. Only complete lines are looked at, each once,
+ * so the work per character is constant.
  * <p>What a cut can change, compared with rendering the reply whole: an ordered list split between two items goes on
  * numbering from its marker; a loose list becomes two lists; a reference-style link whose definition is in another
  * part shows as text; an HTML block that spans a blank line ({@code <pre>}, comments) is split.
@@ -22,6 +24,9 @@ public final class ReplySegmenter {
 
     private int partStart;
     private boolean previousBlank;
+    /** A fenced code block closed, and only blank lines came after it. */
+    private boolean afterFence;
+
     private char fence;
     private int fenceLength;
 
@@ -56,11 +61,11 @@ public final class ReplySegmenter {
             scanned = end + 1;
             boolean blank = isBlank(text, start, end);
             boolean cut = !blank
-                    && previousBlank
                     && fence == 0
                     && !Character.isWhitespace(text.charAt(start))
-                    && start - partStart >= minPartLength;
+                    && (afterFence || previousBlank && start - partStart >= minPartLength);
             if (!blank) {
+                afterFence = false;
                 trackFence(text, start, end);
             }
             previousBlank = blank;
@@ -78,6 +83,7 @@ public final class ReplySegmenter {
         searched = 0;
         partStart = 0;
         previousBlank = false;
+        afterFence = false;
         fence = 0;
         fenceLength = 0;
     }
@@ -107,6 +113,7 @@ public final class ReplySegmenter {
         } else if (c == fence && run >= fenceLength && isBlank(text, i + run, end)) {
             fence = 0;
             fenceLength = 0;
+            afterFence = true;
         }
     }
 

@@ -40,6 +40,29 @@ class ReplySegmenterTest {
     }
 
     @Test
+    void cutsAfterAClosedCodeBlockWhateverThePartsLength() {
+        String direct = "Here:\n```java\nint a;\n```\nThen text.\n";
+        String blankBetween = "Here:\n\n~~~\nx = 1\n~~~\n\n\nThen text.\n";
+        String list = "```sh\nls\n```\n- a list after it\n";
+
+        assertThat(cuts(new ReplySegmenter(10_000), direct)).containsExactly(direct.indexOf("Then"));
+        assertThat(cuts(new ReplySegmenter(10_000), blankBetween)).containsExactly(blankBetween.indexOf("Then"));
+        assertThat(cuts(new ReplySegmenter(10_000), list)).containsExactly(list.indexOf("- a list"));
+    }
+
+    @Test
+    void noCutAfterACodeBlockBeforeAnIndentedLineOrInsideTheNextFence() {
+        String indented = "```\ncode\n```\n  continues an item\n";
+        String fenceLine = "```\ncode\n``` not a close\nstill code\n```\n";
+        String twoBlocks = "```\na\n```\n```\nb\n```\n";
+
+        assertThat(cuts(new ReplySegmenter(10_000), indented)).isEmpty();
+        assertThat(cuts(new ReplySegmenter(10_000), fenceLine)).isEmpty();
+        // The second fence's opening line starts a new block after the first: a cut there, and none inside it.
+        assertThat(cuts(new ReplySegmenter(10_000), twoBlocks)).containsExactly(twoBlocks.indexOf("```\nb"));
+    }
+
+    @Test
     void aTildeFenceClosesOnlyWithTildesAtLeastAsLong() {
         String text = "a\n\n~~~~\nx\n\n~~~\n\nstill code\n~~~~\n\nout\n";
 

@@ -23,6 +23,13 @@ class LazyTooltipTest {
         return WaitForAsyncUtils.asyncFx(call).get();
     }
 
+    private static void enter(Button button) throws Exception {
+        fx(() -> {
+            Event.fireEvent(button, entered());
+            return null;
+        });
+    }
+
     private static MouseEvent entered() {
         return new MouseEvent(
                 MouseEvent.MOUSE_ENTERED,
@@ -47,26 +54,20 @@ class LazyTooltipTest {
 
     @Test
     void theTooltipIsMadeOnTheFirstMouseEntryAndKeptAfter() throws Exception {
-        Button copy = fx(() -> new Button("Copy"));
-        fx(() -> {
-            LazyTooltip.install(copy, "Copy this code");
-            return null;
+        Button copy = fx(() -> {
+            Button button = new Button("Copy");
+            LazyTooltip.install(button, "Copy this code");
+            return button;
         });
         assertThat(fx(copy::getTooltip)).isNull();
         assertThat(fx(copy::getAccessibleHelp)).isEqualTo("Copy this code");
 
-        fx(() -> {
-            Event.fireEvent(copy, entered());
-            return null;
-        });
+        enter(copy);
         Tooltip made = fx(copy::getTooltip);
         assertThat(made).isNotNull();
         assertThat(made.getText()).isEqualTo("Copy this code");
 
-        fx(() -> {
-            Event.fireEvent(copy, entered());
-            return null;
-        });
+        enter(copy);
         assertThat(fx(copy::getTooltip)).isSameAs(made);
     }
 }
