@@ -239,18 +239,22 @@ final class AppServices implements AutoCloseable {
     }
 
     /**
-     * Loads the plugins of {@code <config-dir>/plugins/} and of {@code extraDir}; with {@code none} (--no-plugins)
-     * loads nothing. Call before making sessions: sessions publish their events to the plugins loaded here.
+     * The system property naming the folder of the plugins an installed package ships (its launcher sets it, see
+     * docs/packaging.md); unset for {@code java -jar}.
+     */
+    static final String BUNDLED_PLUGINS_PROPERTY = "rebound.bundledPluginsDir";
+
+    /**
+     * Loads the plugins of {@code <config-dir>/plugins/}, of {@code extraDir} and of the package's bundled folder
+     * ({@link #BUNDLED_PLUGINS_PROPERTY}); with {@code none} (--no-plugins) loads nothing. Call before making sessions:
+     * sessions publish their events to the plugins loaded here.
      */
     void startPlugins(Path extraDir, boolean none) {
         if (none) {
             LOG.info("--no-plugins: no plugin is loaded");
             return;
         }
-        List<Path> roots = new ArrayList<>(List.of(dir.pluginsDir()));
-        if (extraDir != null) {
-            roots.add(extraDir);
-        }
+        List<Path> roots = pluginRoots(dir.pluginsDir(), extraDir, System.getProperty(BUNDLED_PLUGINS_PROPERTY));
         LoggingSetup.limitPluginLines();
         PluginHost host = PluginHost.start(
                 new PluginHost.Options(
@@ -265,6 +269,24 @@ final class AppServices implements AutoCloseable {
                 this::tellAboutPlugin);
         LoggingSetup.identifyPlugins(host::pluginOf);
         plugins = host;
+    }
+
+    /**
+     * The plugins folders in the order their archives are taken: the user's own first, so that a copy the user put
+     * there wins over the package's bundled one of the same id (which is then reported as a duplicate).
+     *
+     * @param extraDir {@code --plugins-dir}, or null
+     * @param bundledDir the {@link #BUNDLED_PLUGINS_PROPERTY} value, or null or blank when not packaged
+     */
+    static List<Path> pluginRoots(Path userDir, Path extraDir, String bundledDir) {
+        List<Path> roots = new ArrayList<>(List.of(userDir));
+        if (extraDir != null) {
+            roots.add(extraDir);
+        }
+        if (bundledDir != null && !bundledDir.isBlank()) {
+            roots.add(Path.of(bundledDir));
+        }
+        return roots;
     }
 
     /**
