@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Builds the installable Rebound with the JDK's own tools; called by packaging/pom.xml in the `package` profile
+# (./mvnw -Ppackage -DskipTests package), after maven-dependency-plugin has filled target/input (the app jar, its
+# class-path libraries, the bundled plugin zips), target/javafx (JavaFX's platform jars) and target/dependencies.txt.
+#
+#   1. the icon (drawn by RenderIcon.java) and the THIRD-PARTY notice (ThirdPartyNotices.java, from the POMs);
+#   2. a jlink runtime of the modules jdeps finds in the app, its libraries and the plugins' libraries, plus the two
+#      only reached through ServiceLoader or locale lookup, with JavaFX on its module path (so inside the runtime);
+#   3. a jpackage app-image, target/image/rebound (launcher: bin/rebound);
+#   4. a .deb when dpkg-deb and fakeroot exist, an .rpm when rpmbuild exists (jpackage's own installers).
+#
+# Environment (set by the pom): JAVA_HOME, REBOUND_VERSION (the project version), LOCAL_REPOSITORY (the local Maven
+# repository, for the POMs), TARGET (packaging/target), SOURCES (packaging/src).
+set -euo pipefail
+
+: "${JAVA_HOME:?}" "${REBOUND_VERSION:?}" "${LOCAL_REPOSITORY:?}" "${TARGET:?}" "${SOURCES:?}"
+bin="$JAVA_HOME/bin"
+input="$TARGET/input"
+work="$TARGET/work"
+runtime="$TARGET/runtime"
+image_root="$TARGET/image"
+# jpackage takes a plain x.y.z: 0.2.0-SNAPSHOT becomes 0.2.0.
+app_version="${REBOUND_VERSION%%-*}"
+description="A chat app for large language models whose conversations survive provider failures"
+
+# Modules no class names directly, so jdeps cannot see them:
+#   jdk.localedata  dates and numbers in the user's locale (the chat list's dates); java.base holds English only
+#   jdk.zipfs       the zip file system (found through ServiceLoader), through which PF4J reads a plugin jar's
+#                   plugin.properties; without it such a plugin is refused ("Field 'id' cannot be empty")
+extra_modules=jdk.localedata,jdk.zipfs
+
+started=$(date +%s)
+for required in "$input/rebound.jar" "$TARGET/dependencies.txt"; do
+  [ -e "$required" ] || { echo "package.sh: $required is missing; run ./mvnw -Ppackage -DskipTests package" >&2; exit 1; }
+done
+ls "$TARGET"/javafx/javafx-graphics-*.jar > /dev/null 2>&1 \
+  || { echo "package.sh: no JavaFX platform jars in $TARGET/javafx" >&2; exit 1; }
+
+rm -rf "$work" "$runtime" "$image_root" "$TARGET"/*.deb "$TARGET"/*.rpm
+mkdir -p "$work/resources" "$work/plugin-libs" "$input/legal"
+
+# 1. Icon and notices.
+"$bin/java" "$SOURCES/build/RenderIcon.java" "$work/rebound.png" 256
+"$bin/java" "$SOURCES/build/ThirdPartyNotices.java" "$TARGET/dependencies.txt" "$LOCAL_REPOSITORY" \
+  "$input/legal/THIRD-PARTY.txt" "$REBOUND_VERSION" > /dev/null
+
+# 2. The runtime: the JDK modules the app and its libraries use (jdeps, with the libraries and JavaFX as modules, as
+# they declare themselves) and those the plugins' own libraries use (they run on this runtime: the metrics plugin's
+# HTTP server needs jdk.httpserver), plus the extra ones above, and JavaFX's modules from its platform jars.
+for zip in "$input"/plugins/*.zip; do
+  (cd "$work/plugin-libs" && "$bin/jar" xf "$zip")
+done
+jdeps=("$bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25)
+app_modules=$("${jdeps[@]}" --module-path "$TARGET/javafx:$input/lib" --add-modules ALL-MODULE-PATH "$input/rebound.jar")
+plugin_jars=()
+for jar in "$work"/plugin-libs/lib/*.jar; do
+  # A library the app has too is on the app's side already (and twice on a module path is an error).
+  [ -e "$input/lib/$(basename "$jar")" ] || plugin_jars+=("$jar")
+done
+plugin_modules=$("${jdeps[@]}" --class-path "$(IFS=:; echo "${plugin_jars[*]}")" "${plugin_jars[@]}")
+echo "$app_modules,$plugin_modules,$extra_modules" | tr , '\n' | sort -u > "$work/modules.txt"
+# No --compress: the .deb compresses the plain image better (43 MB against 67 MB with zip-6), and classes are not
+# inflated at start-up; the cost is disk space (152 MB installed against 97 MB). Measured in docs/packaging.md.
+"$bin/jlink" --module-path "$TARGET/javafx" --add-modules "ALL-MODULE-PATH,$(paste -sd, "$work/modules.txt")" \
+  --strip-debug --no-header-files --no-man-pages --strip-native-commands --output "$runtime"
+
+# 3. The app-image. The app stays on the class path; JavaFX is in the runtime. $APPDIR is the image's lib/app.
+common=(--name rebound --app-version "$app_version" --vendor Rebound --description "$description")
+"$bin/jpackage" --type app-image --dest "$image_root" "${common[@]}" \
+  --input "$input" --main-jar rebound.jar --main-class dev.rebound.app.Main \
+  --runtime-image "$runtime" --icon "$work/rebound.png" \
+  --java-options '--enable-native-access=javafx.graphics' \
+  --java-options '-Drebound.bundledPluginsDir=$APPDIR/plugins'
+
+# 4. Installers, from that image.
+installer() {
+  "$bin/jpackage" --type "$1" --dest "$TARGET" "${common[@]}" --app-image "$image_root/rebound" \
+    --linux-shortcut --linux-menu-group "Network;Chat;" \
+    --license-file "$input/legal/THIRD-PARTY.txt" --resource-dir "$work/resources" "${@:2}"
+}
+# Resources that replace jpackage's: postinst/prerm (.deb) are its own plus /usr/bin/rebound; rebound.desktop names
+# the menu entry "Rebound" with keywords. From an app-image jpackage ignores --icon for the package and installs its
+# default icon, unless rebound.png is among these resources.
+cp "$SOURCES"/jpackage-linux/* "$work/rebound.png" "$work/resources/"
+made=("app-image $image_root/rebound ($(du -sh "$image_root/rebound" | cut -f1))")
+if command -v dpkg-deb > /dev/null && command -v fakeroot > /dev/null; then
+  # GTK 3 is what JavaFX's window toolkit loads; jpackage finds the rest (libxtst6, ...) from the runtime's libraries.
+  installer deb --linux-app-category net --linux-package-deps "libgtk-3-0 | libgtk-3-0t64"
+  deb=$(ls "$TARGET"/*.deb)
+  made+=("deb $deb ($(du -h "$deb" | cut -f1))")
+else
+  echo "package.sh: no .deb: it needs dpkg-deb and fakeroot (apt-get install -y fakeroot)"
+fi
+if command -v rpmbuild > /dev/null; then
+  installer rpm --linux-package-deps gtk3
+  rpm=$(ls "$TARGET"/*.rpm)
+  made+=("rpm $rpm ($(du -h "$rpm" | cut -f1))")
+fi
+echo "package.sh: built in $(($(date +%s) - started)) s, a runtime of $(sed -n "s/^MODULES=//p" "$runtime/release" | wc -w) modules:"
+printf '  %s\n' "${made[@]}"
