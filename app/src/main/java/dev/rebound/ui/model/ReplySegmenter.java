@@ -5,8 +5,8 @@ package dev.rebound.ui.model;
  * long reply as several rows: a part that is complete never changes again, and only the last part is laid out and
  * styled while the reply streams. A cut is made at the start of a line that follows a blank line and begins with a
  * non-blank character (a new top-level block), outside fenced code, once the current part is at least
- * {@link #minPartLength} characters long; and, whatever the part's length, at such a line after a fenced code block
- * closed (only blank lines between). A code block is many nodes once highlighted, and the row that streams is styled
+ * {@link #minPartLength} characters long; and, whatever the part's length, at the first line that starts with a
+ * non-blank character after a fenced code block closed. A code block is many nodes once highlighted, and the row that streams is styled
  * whole several times a frame: a closed block leaves that row at once. Only complete lines are looked at, each once,
  * so the work per character is constant.
  * <p>What a cut can change, compared with rendering the reply whole: an ordered list split between two items goes on
