@@ -5,13 +5,15 @@ package dev.rebound.ui.model;
  * long reply as several rows: a part that is complete never changes again, and only the last part is laid out and
  * styled while the reply streams. A cut is made at the start of a line that follows a blank line and begins with a
  * non-blank character (a new top-level block), outside fenced code, once the current part is at least
- * {@link #minPartLength} characters long; and, whatever the part's length, at the first line that starts with a
- * non-blank character after a fenced code block closed. A code block is many nodes once highlighted, and the row that streams is styled
- * whole several times a frame: a closed block leaves that row at once. Only complete lines are looked at, each once,
+ * {@link #minPartLength} characters long; and, whatever the part's length, when the first non-blank line after a
+ * fenced code block that began at the margin (not in a list item) starts at the margin too. A code block is many
+ * nodes once highlighted, and the row that streams is styled whole several times a frame: a closed block leaves that
+ * row at once. Only complete lines are looked at, each once,
  * so the work per character is constant.
  * <p>What a cut can change, compared with rendering the reply whole: an ordered list split between two items goes on
  * numbering from its marker; a loose list becomes two lists; a reference-style link whose definition is in another
- * part shows as text; an HTML block that spans a blank line ({@code <pre>}, comments) is split.
+ * part shows as text; an HTML block that spans a blank line ({@code <pre>}, comments) or holds a fenced code block
+ * ({@code <details>}) is split.
  */
 public final class ReplySegmenter {
     /** Parts are at least this long (but a single long block is never cut). */
@@ -24,8 +26,10 @@ public final class ReplySegmenter {
 
     private int partStart;
     private boolean previousBlank;
-    /** A fenced code block closed, and only blank lines came after it. */
+    /** A top-level fenced code block closed, and only blank lines came after it. */
     private boolean afterFence;
+    /** The open fence began at the start of its line (not indented, not after a list marker). */
+    private boolean fenceTopLevel;
 
     private char fence;
     private int fenceLength;
@@ -84,6 +88,7 @@ public final class ReplySegmenter {
         partStart = 0;
         previousBlank = false;
         afterFence = false;
+        fenceTopLevel = false;
         fence = 0;
         fenceLength = 0;
     }
@@ -93,6 +98,9 @@ public final class ReplySegmenter {
         while (i < end && i - start < 3 && text.charAt(i) == ' ') {
             i++;
         }
+        // A fence may follow a list item's marker ("- ```", "1. ```"): its closer is then indented in the item.
+        i = afterListMarker(text, i, end);
+        boolean topLevel = i == start;
         if (i >= end || (text.charAt(i) != '`' && text.charAt(i) != '~')) {
             return;
         }
@@ -110,11 +118,36 @@ public final class ReplySegmenter {
             }
             fence = c;
             fenceLength = run;
+            fenceTopLevel = topLevel;
         } else if (c == fence && run >= fenceLength && isBlank(text, i + run, end)) {
             fence = 0;
             fenceLength = 0;
-            afterFence = true;
+            // Only a block that began at the margin: one inside a list item may be followed by the next item.
+            afterFence = fenceTopLevel;
         }
+    }
+
+    /** Where the text after a list item's marker and its spaces begins, or {@code i} when none starts at {@code i}. */
+    private static int afterListMarker(CharSequence text, int i, int end) {
+        int j = i;
+        if (j < end && (text.charAt(j) == '-' || text.charAt(j) == '*' || text.charAt(j) == '+')) {
+            j++;
+        } else {
+            while (j < end && j - i < 9 && Character.isDigit(text.charAt(j))) {
+                j++;
+            }
+            if (j == i || j >= end || (text.charAt(j) != '.' && text.charAt(j) != ')')) {
+                return i;
+            }
+            j++;
+        }
+        if (j >= end || text.charAt(j) != ' ') {
+            return i;
+        }
+        while (j < end && text.charAt(j) == ' ') {
+            j++;
+        }
+        return j;
     }
 
     private static boolean isBlank(CharSequence text, int from, int to) {

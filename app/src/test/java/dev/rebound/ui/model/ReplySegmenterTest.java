@@ -63,6 +63,30 @@ class ReplySegmenterTest {
     }
 
     @Test
+    void aTightListWhoseItemsHoldCodeIsNotCutBetweenItems() {
+        String text = "1. Install:\n   ```bash\n   npm i\n   ```\n2. Run:\n   ```bash\n   npm start\n   ```\n3. Done\n";
+
+        assertThat(cuts(new ReplySegmenter(1), text)).isEmpty();
+    }
+
+    @Test
+    void aFenceOnAListMarkerLineOpensCodeSoItsIndentedCloserDoesNotOpenAnother() {
+        String text = "- ```\n  a\n  ```\n\n```\nreal code\n\nmore code\n```\nafter\n";
+
+        assertThat(cuts(new ReplySegmenter(10_000), text)).containsExactly(text.indexOf("after"));
+    }
+
+    @Test
+    void resetForgetsACodeBlockThatJustClosed() {
+        ReplySegmenter segmenter = new ReplySegmenter(10_000);
+        assertThat(cuts(segmenter, "```\ncode\n```\n")).isEmpty();
+
+        segmenter.reset();
+
+        assertThat(cuts(segmenter, "plain text\nmore\n")).isEmpty();
+    }
+
+    @Test
     void aTildeFenceClosesOnlyWithTildesAtLeastAsLong() {
         String text = "a\n\n~~~~\nx\n\n~~~\n\nstill code\n~~~~\n\nout\n";
 
