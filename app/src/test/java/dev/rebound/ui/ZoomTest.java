@@ -87,6 +87,11 @@ class ZoomTest {
         robot.clickOn("#composer").write("Hi").type(KeyCode.ENTER);
         WindowFixture.waitFor(() -> robot.lookup(".md-code-text").tryQuery().isPresent()
                 && robot.lookup("#send").query().isVisible());
+        // A row added in the last pulse may not be styled yet (its text still at the default 13 px): style it now.
+        fx(() -> {
+            robot.lookup("#composer").query().getScene().getRoot().applyCss();
+            return null;
+        });
     }
 
     /**
