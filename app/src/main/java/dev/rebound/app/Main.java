@@ -2,26 +2,11 @@ package dev.rebound.app;
 
 import dev.rebound.ui.ToolkitStartup;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 
-/** The command line of {@code java -jar rebound.jar}. */
-@Command(
-        name = "rebound",
-        mixinStandardHelpOptions = true,
-        versionProvider = AppVersion.class,
-        sortOptions = false,
-        subcommands = SimulateCommand.class,
-        description = {
-            "A chat app whose conversations survive LLM provider failures.",
-            "",
-            "Modes: the desktop window (default), --mode rpc (headless, JSON lines on stdin/stdout),",
-            "-p MESSAGE (one prompt, reply on stdout).",
-            "With no provider configured, replies come from the built-in fault simulator (docs/simulator.md)."
-        })
-public final class Main implements Callable<Integer> {
+/** The entry point of {@code rebound} ({@code java -jar rebound.jar}): parses the command line and runs the mode. */
+public final class Main {
 
     /** How Rebound runs. */
     public enum Mode {
@@ -29,98 +14,62 @@ public final class Main implements Callable<Integer> {
         rpc
     }
 
-    @Option(names = "--mode", paramLabel = "MODE", description = "desktop (default) or rpc.")
-    Mode mode;
+    /** The options of a run of Rebound itself; null where not given. */
+    record Options(
+            Mode mode,
+            String print,
+            Path configDir,
+            String model,
+            Path session,
+            Path pluginsDir,
+            boolean noPlugins,
+            Path scenario) {
 
-    @Option(
-            names = {"-p", "--print"},
-            paramLabel = "MESSAGE",
-            description = "Send one prompt, print the reply as it streams, exit 0 (or non-zero with the error).")
-    String print;
-
-    @Option(
-            names = "--config-dir",
-            paramLabel = "DIR",
-            description = "Where settings, credentials, sessions and logs live (default: $REBOUND_CONFIG_DIR, "
-                    + "else the platform's config directory).")
-    Path configDir;
-
-    @Option(names = "--model", paramLabel = "PROVIDER/ID", description = "The model to start on.")
-    String model;
-
-    @Option(names = "--session", paramLabel = "FILE", description = "Resume a saved chat session.")
-    Path session;
-
-    @Option(names = "--plugins-dir", paramLabel = "DIR", description = "Also load plugins from DIR.")
-    Path pluginsDir;
-
-    @Option(names = "--no-plugins", description = "Load no plugins.")
-    boolean noPlugins;
-
-    @Option(
-            names = "--scenario",
-            paramLabel = "FILE",
-            description = "Script failures of the built-in simulator from a JSON scenario (see docs/simulator.md).")
-    Path scenario;
-
-    /** The toolkit started before the command line was parsed, or null (see {@link #main}). */
-    private final ToolkitStartup earlyToolkit;
-
-    Main(ToolkitStartup earlyToolkit) {
-        this.earlyToolkit = earlyToolkit;
+        boolean opensWindow() {
+            return print == null && mode != Mode.rpc;
+        }
     }
 
-    @Override
-    public Integer call() {
-        if (earlyToolkit != null && (print != null || mode == Mode.rpc)) {
-            earlyToolkit.abandon();
-        }
-        Launch launch = new Launch(configDir, model, session, pluginsDir, noPlugins, scenario);
-        if (print != null && mode == Mode.rpc) {
-            Console.errWriter().println("rebound: -p/--print and --mode rpc are two different modes; choose one.");
-            return Launch.EXIT_USAGE;
-        }
-        if (print != null) {
-            return launch.print(print);
-        }
-        if (mode == Mode.rpc) {
-            return launch.rpc();
-        }
-        return launch.desktop(earlyToolkit != null ? earlyToolkit : ToolkitStartup.begin());
-    }
+    private Main() {}
 
     /**
-     * Runs the command line. When it will open the window, the JavaFX toolkit is started first, before the command
-     * line is parsed and logging is set up, so that it comes up alongside them.
+     * Runs the command line. Parsing is cheap (no reflection: {@link CommandLineModel}), so it comes first; when the
+     * window will open, the JavaFX toolkit is then started at once, before logging and the services, so that it
+     * comes up alongside them.
      */
     public static void main(String[] args) {
-        ToolkitStartup early = opensWindow(args) ? ToolkitStartup.begin() : null;
-        CommandLine cli = new CommandLine(new Main(early))
-                .setCaseInsensitiveEnumValuesAllowed(true)
-                .setOut(Console.helpWriter())
-                .setErr(Console.errWriter());
+        CommandLine cli = CommandLineModel.commandLine();
+        cli.setExecutionStrategy(Main::run);
         System.exit(cli.execute(args));
     }
 
-    /**
-     * Whether the command line asks for the window: no other mode, subcommand, help or version. Read before parsing,
-     * so a wrong guess is possible (say, a bad option): then the toolkit started for nothing and is let go.
-     */
-    static boolean opensWindow(String[] args) {
-        for (String arg : args) {
-            if (arg.equals("simulate")
-                    || arg.equals("--mode")
-                    || arg.startsWith("--mode=")
-                    || arg.equals("--print")
-                    || arg.startsWith("--print=")
-                    || arg.equals("--help")
-                    || arg.equals("--version")
-                    || (arg.startsWith("-")
-                            && !arg.startsWith("--")
-                            && (arg.contains("p") || arg.contains("h") || arg.contains("V")))) {
-                return false;
-            }
+    private static int run(ParseResult parsed) {
+        Integer help = CommandLine.executeHelpRequest(parsed);
+        if (help != null) {
+            return help;
         }
-        return true;
+        if (parsed.subcommand() != null) {
+            return CommandLineModel.simulateCommand(parsed.subcommand()).run();
+        }
+        Options options = CommandLineModel.options(parsed);
+        if (options.print() != null && options.mode() == Mode.rpc) {
+            Console.errWriter().println("rebound: -p/--print and --mode rpc are two different modes; choose one.");
+            return Launch.EXIT_USAGE;
+        }
+        ToolkitStartup toolkit = options.opensWindow() ? ToolkitStartup.begin() : null;
+        Launch launch = new Launch(
+                options.configDir(),
+                options.model(),
+                options.session(),
+                options.pluginsDir(),
+                options.noPlugins(),
+                options.scenario());
+        if (options.print() != null) {
+            return launch.print(options.print());
+        }
+        if (options.mode() == Mode.rpc) {
+            return launch.rpc();
+        }
+        return launch.desktop(toolkit);
     }
 }

@@ -10,49 +10,26 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code rebound simulate}: the fault simulator as a standalone server, in the foreground until Ctrl+C. */
-@Command(
-        name = "simulate",
-        mixinStandardHelpOptions = true,
-        versionProvider = AppVersion.class,
-        sortOptions = false,
-        description = {
-            "Run the fault simulator: a fake OpenAI-compatible server on 127.0.0.1 that streams canned "
-                    + "replies and fails on cue (see docs/simulator.md). Runs until Ctrl+C."
-        })
-final class SimulateCommand implements Callable<Integer> {
+final class SimulateCommand {
+    private final int port;
+    private final Path scenario;
+    private final double tokensPerSecond;
+    private final Long seed;
 
-    @Option(
-            names = "--port",
-            paramLabel = "N",
-            defaultValue = "0",
-            description = "Port on 127.0.0.1 (default: 0, any free port).")
-    int port;
+    /** The options of {@code rebound simulate} ({@link CommandLineModel#simulate()}); a null seed means random. */
+    SimulateCommand(int port, Path scenario, double tokensPerSecond, Long seed) {
+        this.port = port;
+        this.scenario = scenario;
+        this.tokensPerSecond = tokensPerSecond;
+        this.seed = seed;
+    }
 
-    @Option(
-            names = "--scenario",
-            paramLabel = "FILE",
-            description = "A JSON scenario: the fault steps the requests consume, in order.")
-    Path scenario;
-
-    @Option(
-            names = "--tokens-per-second",
-            paramLabel = "R",
-            defaultValue = "120",
-            description = "Streaming rate (default: ${DEFAULT-VALUE}; 0 = as fast as possible).")
-    double tokensPerSecond;
-
-    @Option(names = "--seed", paramLabel = "S", description = "Makes replies repeatable (default: random).")
-    Long seed;
-
-    @Override
-    public Integer call() {
+    /** Runs the simulator until the process is stopped; the exit code. */
+    int run() {
         PrintWriter err = Console.errWriter();
         List<FaultStep> steps = List.of();
         if (scenario != null) {
