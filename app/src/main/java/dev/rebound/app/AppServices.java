@@ -18,7 +18,8 @@ import dev.rebound.history.SessionLoader;
 import dev.rebound.plugin.PluginHost;
 import dev.rebound.plugin.PluginReport;
 import dev.rebound.provider.ChatProvider;
-import dev.rebound.provider.HttpClients;
+import dev.rebound.provider.HttpClientSource;
+import dev.rebound.provider.SharedHttpClients;
 import dev.rebound.provider.SimulatorApiProvider;
 import dev.rebound.provider.StreamWatchdog;
 import dev.rebound.provider.StreamingProvider;
@@ -63,8 +64,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
-import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,10 +81,13 @@ final class AppServices implements AutoCloseable {
     private final ModelCooldowns cooldowns;
     private final List<FileProblem> stateProblems = new ArrayList<>();
     /**
-     * The shared HTTP client, built in the background from the start: building it loads the platform's trust store
-     * (over half a second), which would otherwise delay the window; the first call waits for it if need be.
+     * The shared HTTP clients, built in the background from the start; the first call waits for them if need be. TLS
+     * is set up only for a configuration that calls a provider over https, in the background too, or else on the
+     * first https call ({@link SharedHttpClients}): a local server or the simulator never pays for it.
      */
-    private final CompletableFuture<OkHttpClient> http;
+    private final CompletableFuture<SharedHttpClients> http;
+    /** The client for a URL, from {@link #http}. */
+    private final HttpClientSource httpSource;
 
     private final ScheduledExecutorService watchdogScheduler;
     private final ProviderDirectory providers;
@@ -139,7 +141,11 @@ final class AppServices implements AutoCloseable {
                 cooling,
                 builtInCooling,
                 m -> settings.usesBuiltInProvider() && BuiltInSimulator.PROVIDER_KEY.equals(m.provider()));
-        this.http = CompletableFuture.supplyAsync(HttpClients::newSharedClient, background);
+        this.http = CompletableFuture.supplyAsync(SharedHttpClients::create, background);
+        this.httpSource = url -> http.join().clientFor(url);
+        if (callsOverHttps(settings.current())) {
+            http.thenAccept(clients -> clients.prepareTls(background));
+        }
         this.watchdogScheduler = StreamWatchdog.newScheduler();
         // Settings saved by another Rebound process, or by hand, apply here too (issue 18, defect 3): one stat of
         // settings.json every two seconds, on the watchdog's thread; what needs saying reaches the open chat.
@@ -147,15 +153,15 @@ final class AppServices implements AutoCloseable {
         watchdogScheduler.scheduleWithFixedDelay(
                 this::reloadSettings, SETTINGS_WATCH_MS, SETTINGS_WATCH_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
         StreamWatchdog watchdog = new StreamWatchdog(watchdogScheduler);
-        Supplier<OkHttpClient> shared = http::join;
+        HttpClientSource shared = httpSource;
         ChatProvider openAi = new OpenAiCompletionsProvider(shared, clock, watchdog, env);
         ChatProvider anthropic = new StreamingProvider(new AnthropicMessagesWire(), shared, clock, watchdog, env);
         ChatProvider responses = new StreamingProvider(new ResponsesWire(), shared, clock, watchdog, env);
         ChatProvider gemini = new StreamingProvider(new GeminiWire(), shared, clock, watchdog, env);
         // The simulator's own client keeps no idle connection: each scripted fault reaches the user as scripted. It is
         // spoken to in whichever format its provider names.
-        CompletableFuture<OkHttpClient> simulatorHttp = http.thenApply(HttpClients::unpooled);
-        Supplier<OkHttpClient> unpooled = simulatorHttp::join;
+        CompletableFuture<SharedHttpClients> simulatorHttp = http.thenApply(SharedHttpClients::unpooled);
+        HttpClientSource unpooled = url -> simulatorHttp.join().clientFor(url);
         ChatProvider simulated = new SimulatorApiProvider(
                 Map.of(
                         ProviderApi.OPENAI_COMPLETIONS,
@@ -175,6 +181,13 @@ final class AppServices implements AutoCloseable {
             case GOOGLE_GEMINI -> Optional.of(gemini);
             case SIMULATOR -> Optional.of(simulated);
         };
+    }
+
+    /** Whether a configured provider is called over https, so that TLS is worth setting up ahead of the first call. */
+    static boolean callsOverHttps(Settings settings) {
+        return settings.providers().values().stream()
+                .map(dev.rebound.settings.ProviderConfig::baseUrl)
+                .anyMatch(url -> url != null && url.strip().regionMatches(true, 0, "https:", 0, 6));
     }
 
     /**
@@ -347,7 +360,7 @@ final class AppServices implements AutoCloseable {
                 new SettingsServices(
                         settings,
                         credentials,
-                        new HttpConnectionTester(http::join, credentials, env),
+                        new HttpConnectionTester(httpSource, credentials, env),
                         new SettingsPlugins(settings, this::plugins),
                         dir.pluginsDir()),
                 new SimulatorControl(simulator));
@@ -548,9 +561,7 @@ final class AppServices implements AutoCloseable {
         watchdogScheduler.shutdownNow();
         simulator.close();
         try {
-            OkHttpClient client = http.join();
-            client.dispatcher().executorService().shutdown();
-            client.connectionPool().evictAll();
+            http.join().close();
         } catch (java.util.concurrent.CompletionException e) {
             LOG.debug("The HTTP client was never built", e);
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.auth.Credential;
 import dev.rebound.auth.CredentialStore;
 import dev.rebound.json.Json;
+import dev.rebound.provider.HttpClientSource;
 import dev.rebound.provider.RequestExtras;
 import dev.rebound.provider.ResponseBodies;
 import dev.rebound.provider.anthropic.AnthropicMessagesWire;
@@ -23,7 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -53,21 +53,22 @@ final class HttpConnectionTester implements ConnectionTester {
     private static final java.util.regex.Pattern SNAPSHOT =
             java.util.regex.Pattern.compile("-(\\d{8}|\\d{4}-\\d{2}-\\d{2})");
 
-    private final Supplier<OkHttpClient> http;
+    private final HttpClientSource http;
     private final CredentialStore credentials;
     private final Map<String, String> environment;
     private final ObjectMapper mapper = Json.newMapper();
 
     HttpConnectionTester(OkHttpClient shared, CredentialStore credentials) {
-        this(() -> shared, credentials, Map.of());
+        this(HttpClientSource.of(shared), credentials, Map.of());
     }
 
     /**
-     * @param shared gives the app's shared client when a test is made (see {@link AppServices})
+     * @param shared gives the app's client for a URL when a test is made (see {@link AppServices})
      * @param environment where header and query values named by an environment variable are read
      */
-    HttpConnectionTester(Supplier<OkHttpClient> shared, CredentialStore credentials, Map<String, String> environment) {
-        this.http = () -> shared.get().newBuilder().callTimeout(TIMEOUT).build();
+    HttpConnectionTester(HttpClientSource shared, CredentialStore credentials, Map<String, String> environment) {
+        this.http =
+                url -> shared.clientFor(url).newBuilder().callTimeout(TIMEOUT).build();
         this.credentials = credentials;
         this.environment = Map.copyOf(environment);
     }
@@ -134,7 +135,7 @@ final class HttpConnectionTester implements ConnectionTester {
         extras.applyAfterKey(request);
         String host = url.host();
         Request built = request.build();
-        try (Response response = http.get().newCall(built).execute()) {
+        try (Response response = http.clientFor(built.url()).newCall(built).execute()) {
             if (response.isSuccessful() && openRouterRefusesKey(url, built)) {
                 return new Result(false, host + " refused the request " + keyNote + " (HTTP 401). Check the key.");
             }
@@ -297,8 +298,9 @@ final class HttpConnectionTester implements ConnectionTester {
                 .removePathSegment(modelsUrl.pathSize() - 1)
                 .addPathSegment("key")
                 .build();
-        try (Response response =
-                http.get().newCall(models.newBuilder().url(keyUrl).build()).execute()) {
+        try (Response response = http.clientFor(keyUrl)
+                .newCall(models.newBuilder().url(keyUrl).build())
+                .execute()) {
             return response.code() == 401 || response.code() == 403;
         } catch (IOException e) {
             return false;

@@ -17,21 +17,21 @@ import okhttp3.OkHttpClient;
 public final class HttpClients {
     private HttpClients() {}
 
-    /** A new client for all providers to share; create one per application. */
+    /** A new client for all providers to share, plain http and TLS; the app uses {@link SharedHttpClients}. */
     public static OkHttpClient newSharedClient() {
+        return newSharedBuilder().build();
+    }
+
+    /** The settings of the shared client, before it is built. */
+    static OkHttpClient.Builder newSharedBuilder() {
         return new OkHttpClient.Builder()
                 .connectTimeout(TimeoutSettings.DEFAULTS.connectMs(), TimeUnit.MILLISECONDS)
                 .readTimeout(0, TimeUnit.MILLISECONDS)
                 .writeTimeout(0, TimeUnit.MILLISECONDS)
                 .callTimeout(0, TimeUnit.MILLISECONDS)
-                .socketFactory(new NoDelaySocketFactory())
-                .build();
+                .socketFactory(new NoDelaySocketFactory());
     }
 
-    /**
-     * The shared client with one call's connect timeout. The result shares the pool and dispatcher of {@code shared}, so
-     * it is cheap to make per call.
-     */
     /**
      * A client like {@code shared} that keeps no idle connection, so every request goes out on a fresh one: for the
      * built-in simulator, whose scripted faults must each reach the user as scripted. (On a kept-alive connection a
@@ -44,6 +44,10 @@ public final class HttpClients {
                 .build();
     }
 
+    /**
+     * The shared client with one call's connect timeout. The result shares the pool and dispatcher of {@code shared}, so
+     * it is cheap to make per call.
+     */
     public static OkHttpClient forCall(OkHttpClient shared, TimeoutSettings timeouts) {
         if (timeouts.connectMs() <= 0 || timeouts.connectMs() == shared.connectTimeoutMillis()) {
             return shared;

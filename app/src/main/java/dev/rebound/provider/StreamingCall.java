@@ -41,7 +41,7 @@ final class StreamingCall {
     /** Half of OkHttp's 256 KiB header limit: a header line cut short is never anywhere near this long. */
     private static final long HEADER_LINE_TOO_LONG = 128 * 1024;
 
-    private final OkHttpClient client;
+    private final HttpClientSource client;
     private final Clock clock;
     private final StreamWatchdog watchdog;
     private final ObjectMapper mapper;
@@ -93,7 +93,7 @@ final class StreamingCall {
             return failed(misconfiguration, ProviderFailure.of(FailureKind.CONFIGURATION));
         }
         HttpUrl url = extras.apply(wire.endpoint(base, request));
-        OkHttpClient callClient = HttpClients.forCall(client, request.timeouts());
+        OkHttpClient callClient = HttpClients.forCall(client.clientFor(url), request.timeouts());
         ConnectionReuse reuse = new ConnectionReuse();
         AtomicReference<Call> current = new AtomicReference<>(newCall(callClient, url, reuse));
         control.onAbort(() -> current.get().cancel());
@@ -139,6 +139,10 @@ final class StreamingCall {
                 LimitSettings limits = request.limits();
                 ResponseBody body = ResponseBodies.bounded(
                         response.body(), limits.maxResponseBytes(), limits.maxEventBytes(), watch::activity);
+                HttpUrl elsewhere = response.isRedirect() ? redirectTarget(response) : null;
+                if (elsewhere != null) {
+                    return redirectedToTls(response.code(), response.message(), url, elsewhere);
+                }
                 if (!response.isSuccessful()) {
                     return httpError(response.code(), response.message(), body);
                 }
@@ -220,6 +224,27 @@ final class StreamingCall {
             }
         }
         return false;
+    }
+
+    /** Where a redirect of a plain-http request to https points, or null for any other response. */
+    private static HttpUrl redirectTarget(Response response) {
+        String location = response.header("Location");
+        HttpUrl target = location == null ? null : response.request().url().resolve(location);
+        return target != null && target.isHttps() && !response.request().url().isHttps() ? target : null;
+    }
+
+    /**
+     * A plain-http server that sends the request to https: not followed (the request would go on without TLS set up
+     * for it, and a 301 or 302 would turn the POST into a GET), but answered with the address to configure. Terminal
+     * like any other 3xx: sending the same request again gets the same answer.
+     */
+    private AssistantMessage redirectedToTls(int status, String serverPhrase, HttpUrl url, HttpUrl target) {
+        String address = target.newBuilder().query(null).build().toString();
+        return failed(
+                status + " " + HttpReasonPhrases.of(status, serverPhrase) + ": the server at " + url.host()
+                        + " sends this request to " + address + " over https; Rebound does not follow a redirect from "
+                        + "http to https: set provider " + request.provider().key() + "'s baseUrl to the https address",
+                new ProviderFailure(FailureKind.HTTP, status, null, null, responseHeaders));
     }
 
     private AssistantMessage httpError(int status, String serverPhrase, ResponseBody body) {

@@ -11,7 +11,6 @@ import dev.rebound.transcript.ProviderFailure;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +46,7 @@ public final class StreamingProvider implements ChatProvider {
     private static final Logger log = LoggerFactory.getLogger(StreamingProvider.class);
 
     private final WireFormat wire;
-    private final Supplier<OkHttpClient> client;
+    private final HttpClientSource client;
     private final Clock clock;
     private final StreamWatchdog watchdog;
     private final Map<String, String> environment;
@@ -56,19 +55,22 @@ public final class StreamingProvider implements ChatProvider {
 
     /** What a call shares with its provider. */
     record Parts(
-            OkHttpClient client, Clock clock, StreamWatchdog watchdog, ObjectMapper mapper, ErrorBodies errorBodies) {}
+            HttpClientSource client,
+            Clock clock,
+            StreamWatchdog watchdog,
+            ObjectMapper mapper,
+            ErrorBodies errorBodies) {}
 
     /**
      * @param wire the wire format spoken
-     * @param client gives the shared client when a call is made ({@link HttpClients#newSharedClient()}); building
-     *     one loads the platform's trust store, which is worth keeping off the start-up path
+     * @param client gives the client for a call's URL ({@link SharedHttpClients}), when the call is made
      * @param clock stamps the final messages
      * @param watchdog enforces the first-byte and idle timeouts
      * @param environment where extra headers and query values named by an environment variable are read
      */
     public StreamingProvider(
             WireFormat wire,
-            Supplier<OkHttpClient> client,
+            HttpClientSource client,
             Clock clock,
             StreamWatchdog watchdog,
             Map<String, String> environment) {
@@ -81,7 +83,7 @@ public final class StreamingProvider implements ChatProvider {
 
     /** A provider reading no environment. */
     public StreamingProvider(WireFormat wire, OkHttpClient client, Clock clock, StreamWatchdog watchdog) {
-        this(wire, () -> client, clock, watchdog, Map.of());
+        this(wire, HttpClientSource.of(client), clock, watchdog, Map.of());
     }
 
     /** The wire format spoken. */
@@ -154,7 +156,7 @@ public final class StreamingProvider implements ChatProvider {
         ReplyBuilder reply = new ReplyBuilder(request, recordedApi(request), listener);
         AssistantMessage result;
         try {
-            Parts parts = new Parts(client.get(), clock, watchdog, mapper, errorBodies);
+            Parts parts = new Parts(client, clock, watchdog, mapper, errorBodies);
             result = new StreamingCall(parts, wire, request, extras, reply, control).run();
         } catch (Exception | Error e) {
             // Also an Error (an OutOfMemoryError while reading, say): the call still ends as a failed reply. An

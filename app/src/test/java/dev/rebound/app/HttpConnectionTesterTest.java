@@ -167,7 +167,7 @@ class HttpConnectionTesterTest {
     @Test
     void extraHeadersAndQueryGoWithTheTestAndAnUnsetVariableIsSaid() throws Exception {
         HttpConnectionTester withEnv =
-                new HttpConnectionTester(() -> http, credentials, Map.of("AZURE_KEY", "az-1234567"));
+                new HttpConnectionTester(url -> http, credentials, Map.of("AZURE_KEY", "az-1234567"));
         server.enqueue(
                 new MockResponse.Builder().code(200).body("{\"data\":[]}").build());
 
@@ -247,7 +247,7 @@ class HttpConnectionTesterTest {
         OkHttpClient toLoopback = http.newBuilder()
                 .dns(host -> List.of(java.net.InetAddress.getLoopbackAddress()))
                 .build();
-        HttpConnectionTester openRouter = new HttpConnectionTester(() -> toLoopback, credentials, Map.of());
+        HttpConnectionTester openRouter = new HttpConnectionTester(url -> toLoopback, credentials, Map.of());
         server.enqueue(new MockResponse.Builder()
                 .code(200)
                 .body("{\"data\":[{\"id\":\"x\"}]}")

@@ -50,7 +50,7 @@ public final class WireFixture implements AutoCloseable {
         this.api = api;
         this.key = key;
         this.provider = new StreamingProvider(
-                wire, HttpClients::newSharedClient, CLOCK, new StreamWatchdog(scheduler), environment);
+                wire, SharedHttpClients.create(), CLOCK, new StreamWatchdog(scheduler), environment);
         try {
             server.start();
         } catch (IOException e) {

@@ -123,7 +123,7 @@ class NativeFormatsClassificationTest {
                         QUICK)
                 .withConversation(conversation);
         StreamingProvider provider = new StreamingProvider(
-                format.wire, () -> HTTP, Clock.systemUTC(), new StreamWatchdog(SCHEDULER), Map.of());
+                format.wire, url -> HTTP, Clock.systemUTC(), new StreamWatchdog(SCHEDULER), Map.of());
         return provider.stream(request, StreamListener.IGNORE, new CallControl());
     }
 

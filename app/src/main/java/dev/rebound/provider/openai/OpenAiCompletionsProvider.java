@@ -2,6 +2,7 @@ package dev.rebound.provider.openai;
 
 import dev.rebound.provider.CallControl;
 import dev.rebound.provider.ChatProvider;
+import dev.rebound.provider.HttpClientSource;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.provider.StreamListener;
 import dev.rebound.provider.StreamWatchdog;
@@ -12,8 +13,6 @@ import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ProviderFailure;
 import java.time.Clock;
 import java.util.Map;
-import java.util.Objects;
-import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 
 /**
@@ -69,23 +68,18 @@ public final class OpenAiCompletionsProvider implements ChatProvider {
      * @param watchdog enforces the first-byte and idle timeouts
      */
     public OpenAiCompletionsProvider(OkHttpClient client, Clock clock, StreamWatchdog watchdog) {
-        this(supplier(Objects.requireNonNull(client, "client")), clock, watchdog, Map.of());
+        this(HttpClientSource.of(client), clock, watchdog, Map.of());
     }
 
     /**
-     * @param client gives the shared client when a call is made; building one loads the platform's trust store,
-     *     which is worth keeping off the start-up path
+     * @param client gives the client for a call's URL ({@link dev.rebound.provider.SharedHttpClients})
      * @param clock stamps the final messages
      * @param watchdog enforces the first-byte and idle timeouts
      * @param environment where extra header and query values named by an environment variable are read
      */
     public OpenAiCompletionsProvider(
-            Supplier<OkHttpClient> client, Clock clock, StreamWatchdog watchdog, Map<String, String> environment) {
+            HttpClientSource client, Clock clock, StreamWatchdog watchdog, Map<String, String> environment) {
         this.streaming = new StreamingProvider(new ChatCompletionsWire(), client, clock, watchdog, environment);
-    }
-
-    private static Supplier<OkHttpClient> supplier(OkHttpClient client) {
-        return () -> client;
     }
 
     @Override
