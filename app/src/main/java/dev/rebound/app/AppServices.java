@@ -267,7 +267,8 @@ final class AppServices implements AutoCloseable {
             LOG.info("--no-plugins: no plugin is loaded");
             return;
         }
-        List<Path> roots = pluginRoots(dir.pluginsDir(), extraDir, System.getProperty(BUNDLED_PLUGINS_PROPERTY));
+        String bundled = System.getProperty(BUNDLED_PLUGINS_PROPERTY);
+        List<Path> roots = pluginRoots(dir.pluginsDir(), extraDir, bundled);
         LoggingSetup.limitPluginLines();
         PluginHost host = PluginHost.start(
                 new PluginHost.Options(
@@ -278,7 +279,10 @@ final class AppServices implements AutoCloseable {
                         settings.effectiveJson(),
                         Duration.ofSeconds(5),
                         Duration.ofSeconds(10),
-                        Duration.ofSeconds(2)),
+                        Duration.ofSeconds(2),
+                        // The package's own plugins are there for the user to switch on, not loaded by every start
+                        // (docs/plugins.md, "The plugins that ship with Rebound").
+                        bundled == null || bundled.isBlank() ? List.of() : List.of(Path.of(bundled))),
                 this::tellAboutPlugin);
         LoggingSetup.identifyPlugins(host::pluginOf);
         plugins = host;

@@ -66,6 +66,8 @@ public final class PluginHost implements AutoCloseable {
      * @param pluginLimit how long all the steps of one plugin (unpack, read, load, start, create listeners) may take
      * @param totalLimit how long loading all plugins may take; plugins not done by then are {@code failed}
      * @param stopLimit how long a plugin's {@code stop()} may take at shutdown
+     * @param optInRoots those of {@code roots} whose plugins load only when settings say {@code enabled: true} (the
+     *     package's bundled plugins); the others load unless settings say {@code false}
      */
     public record Options(
             List<Path> roots,
@@ -75,15 +77,23 @@ public final class PluginHost implements AutoCloseable {
             JsonNode settings,
             Duration pluginLimit,
             Duration totalLimit,
-            Duration stopLimit) {
+            Duration stopLimit,
+            List<Path> optInRoots) {
         public Options {
             roots = List.copyOf(roots);
+            optInRoots = optInRoots.stream()
+                    .map(root -> root.toAbsolutePath().normalize())
+                    .toList();
             Objects.requireNonNull(dataDirectories, "dataDirectories");
             Objects.requireNonNull(cacheRoot, "cacheRoot");
             Objects.requireNonNull(pluginLimit, "pluginLimit");
             Objects.requireNonNull(totalLimit, "totalLimit");
         }
     }
+
+    /** Why a plugin of an opt-in folder is not loaded. */
+    public static final String OFF_UNTIL_SWITCHED_ON =
+            "ships with Rebound, off until switched on (Settings → Plugins, or plugins.<id>.enabled: true)";
 
     /** How long a late step's clean-up, or the host outside any step, waits for the plugin manager. */
     private static final Duration LATE_LOCK_WAIT = Duration.ofSeconds(1);
@@ -385,6 +395,9 @@ public final class PluginHost implements AutoCloseable {
         }
 
         private void consider(Path archive) {
+            if (leftOff(archive)) {
+                return;
+            }
             String file = archive.getFileName().toString();
             Path loadable = archive;
             if (file.toLowerCase(Locale.ROOT).endsWith(".zip")) {
@@ -453,6 +466,36 @@ public final class PluginHost implements AutoCloseable {
             loaded.put(id, new Entry(id, version, null, null, archive));
             host.classLoaders.put(
                     ((TimeLimit.Outcome.Done<PluginWrapper>) load).value().getPluginClassLoader(), id);
+        }
+
+        /**
+         * Whether an archive of an opt-in folder is left off, as it is until settings switch it on: then it is
+         * reported {@code disabled} from its descriptor alone, without unpacking or loading anything. An archive whose
+         * descriptor cannot be read this way goes the usual way, which reports what is wrong with it.
+         */
+        private boolean leftOff(Path archive) {
+            Path folder = archive.toAbsolutePath().normalize().getParent();
+            if (!options.optInRoots().contains(folder)) {
+                return false;
+            }
+            Optional<ArchiveDescriptor> peeked = ArchiveDescriptor.peek(archive);
+            if (peeked.isEmpty()
+                    || seen.containsKey(peeked.get().id())
+                    || SettingsView.switchedOn(options.settings(), peeked.get().id())) {
+                return false;
+            }
+            ArchiveDescriptor descriptor = peeked.get();
+            seen.put(descriptor.id(), archive);
+            LOG.info("Plugin {} ({}) ships with Rebound and is off until switched on", descriptor.id(), archive);
+            host.add(
+                    new Entry(
+                            descriptor.id(),
+                            descriptor.version(),
+                            PluginReport.State.DISABLED,
+                            OFF_UNTIL_SWITCHED_ON,
+                            archive),
+                    null);
+            return true;
         }
 
         /** A plugin whose loading finished after the host gave up on it is taken out of the manager again. */

@@ -87,6 +87,14 @@ final class SettingsView {
     }
 
     /** Whether the plugin is switched off in settings ({@code plugins → <id> → enabled: false}). */
+    /** Whether settings say {@code enabled: true} for the plugin (an opt-in plugin loads only then). */
+    static boolean switchedOn(JsonNode settings, String pluginId) {
+        JsonNode enabled = settings == null
+                ? null
+                : settings.path("plugins").path(pluginId).get("enabled");
+        return enabled != null && enabled.isBoolean() && enabled.booleanValue();
+    }
+
     static boolean disabled(JsonNode settings, String pluginId) {
         JsonNode enabled = settings == null
                 ? null

@@ -68,4 +68,33 @@ class SettingsPluginsTest {
                 .extracting(PluginRow::id, PluginRow::enabled)
                 .containsExactly(tuple("journal", false), tuple("audit", true));
     }
+
+    @Test
+    void aPluginThatShipsWithReboundShowsItsSwitchOffUntilSwitchedOn() throws Exception {
+        SettingsStore store = SettingsStore.open(ConfigDirectory.at(dir), Clock.systemUTC());
+        List<PluginReport> live = List.of(new PluginReport(
+                "retry-journal",
+                "0.2.0",
+                PluginReport.State.DISABLED,
+                dev.rebound.plugin.PluginHost.OFF_UNTIL_SWITCHED_ON,
+                0,
+                0,
+                0,
+                "retry-journal.zip"));
+        SettingsPlugins plugins = new SettingsPlugins(store, () -> live);
+
+        assertThat(plugins.plugins())
+                .singleElement()
+                .extracting(PluginRow::enabled)
+                .isEqualTo(false);
+
+        plugins.setEnabled("retry-journal", true);
+
+        assertThat(store.effectiveJson().at("/plugins/retry-journal/enabled").asBoolean())
+                .isTrue();
+        assertThat(plugins.plugins())
+                .singleElement()
+                .extracting(PluginRow::enabled)
+                .isEqualTo(true);
+    }
 }

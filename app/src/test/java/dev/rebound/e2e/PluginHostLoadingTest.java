@@ -87,6 +87,73 @@ class PluginHostLoadingTest {
         assertThat(host.startupProblems()).anyMatch(p -> p.contains("was not started: loading took too long"));
     }
 
+    @Test
+    void aBundledPluginIsReportedOffWithoutBeingUnpackedUntilSettingsSwitchItOn() throws Exception {
+        Path user = Files.createDirectories(dir.resolve("plugins"));
+        Path bundled = Files.createDirectories(dir.resolve("bundled"));
+        PluginArchiveBuilder.of("recording").zip(bundled, "recording.zip");
+        PluginArchiveBuilder.of("recording").id("shipped-jar").jar(bundled, "shipped.jar");
+        PluginArchiveBuilder.of("recording").id("own").zip(user, "own.zip");
+
+        PluginHost off = PluginHost.start(bundledOptions(user, bundled, "{}"), message -> {});
+        Map<String, PluginReport> reports = byId(off.plugins());
+        List<Path> unpacked;
+        try (Stream<Path> inCache = Files.list(cacheFolders().getFirst())) {
+            unpacked = inCache.toList();
+        }
+        off.close();
+
+        assertThat(reports.get("own").state()).isEqualTo(PluginReport.State.ACTIVE);
+        assertThat(List.of(reports.get("recording"), reports.get("shipped-jar")))
+                .allSatisfy(report -> {
+                    assertThat(report.state()).isEqualTo(PluginReport.State.DISABLED);
+                    assertThat(report.failure()).isEqualTo(PluginHost.OFF_UNTIL_SWITCHED_ON);
+                });
+        assertThat(reports.get("recording").version()).isNotBlank();
+        assertThat(unpacked)
+                .as("only the user's own zip is unpacked")
+                .singleElement()
+                .satisfies(folder -> assertThat(folder.getFileName().toString()).endsWith("own"));
+
+        PluginHost on = PluginHost.start(
+                bundledOptions(user, bundled, "{ \"plugins\": { \"recording\": { \"enabled\": true } } }"),
+                message -> {});
+        Map<String, PluginReport> switchedOn = byId(on.plugins());
+        on.close();
+
+        assertThat(switchedOn.get("recording").state()).isEqualTo(PluginReport.State.ACTIVE);
+        assertThat(switchedOn.get("shipped-jar").state()).isEqualTo(PluginReport.State.DISABLED);
+    }
+
+    @Test
+    void aUsersOwnCopyOfABundledPluginWinsAndTheBundledOneIsADuplicate() throws Exception {
+        Path user = Files.createDirectories(dir.resolve("plugins"));
+        Path bundled = Files.createDirectories(dir.resolve("bundled"));
+        PluginArchiveBuilder.of("recording").zip(user, "recording.zip");
+        PluginArchiveBuilder.of("recording").zip(bundled, "recording.zip");
+
+        PluginHost host = PluginHost.start(bundledOptions(user, bundled, "{}"), message -> {});
+        List<PluginReport> reports = host.plugins();
+        host.close();
+
+        assertThat(reports)
+                .extracting(PluginReport::state)
+                .containsExactly(PluginReport.State.ACTIVE, PluginReport.State.DUPLICATE);
+    }
+
+    private PluginHost.Options bundledOptions(Path user, Path bundled, String settings) throws IOException {
+        return new PluginHost.Options(
+                List.of(user, bundled),
+                id -> dir.resolve("plugin-data").resolve(id),
+                dir.resolve("plugin-cache"),
+                "0.1.0",
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(settings),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(2),
+                List.of(bundled));
+    }
+
     private PluginHost.Options options(Path plugins, Duration pluginLimit, Duration totalLimit) {
         return new PluginHost.Options(
                 List.of(plugins),
@@ -96,7 +163,8 @@ class PluginHostLoadingTest {
                 JsonNodeFactory.instance.objectNode(),
                 pluginLimit,
                 totalLimit,
-                Duration.ofSeconds(2));
+                Duration.ofSeconds(2),
+                List.of());
     }
 
     private List<Path> cacheFolders() throws IOException {
