@@ -1,0 +1,529 @@
+package dev.rebound.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rebound.bench.BenchTable.Row;
+import dev.rebound.bench.BenchTable.Series;
+import dev.rebound.e2e.Sse;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cold start-up of Rebound against a hello-world JVM started the same way, in one run: {@code rebound -p} to its
+ * exit with the answer checked on stdout (wall, CPU, peak RSS), RPC mode to its {@code ready} frame, and — on a
+ * display, for the packaged app — the window's first frame against a minimal JavaFX window. A harness, not a test:
+ * {@code bench/run} runs it (docs/benchmarks.md, "One command"); it writes {@code target/benchmarks/startup.json}.
+ *
+ * <p>The launcher under test ({@code -Dbench.launcher=auto|package|jar}): the app-image's {@code bin/rebound}
+ * ({@code -Dbench.image}, default {@code ../packaging/target/image/rebound}) when it exists, else
+ * {@code java -jar target/rebound.jar} with the JDK running this harness. The packaged runtime is jlinked without
+ * native commands ({@code bin/java}), so the packaged baselines are started by a copy of the app-image whose copied
+ * {@code bin/rebound} launcher is given another {@code .cfg} (jpackage launchers read {@code lib/app/NAME.cfg} for
+ * their own file name): same launcher binary, same runtime, another main class. The full JDK's hello-world
+ * ({@code java -jar hello.jar}, default CDS archive on) is measured in every run too, and the targets are checked
+ * against the faster of the two baselines.
+ *
+ * <p>CPU time and peak RSS come from GNU time ({@code /usr/bin/time -f}), which reports the kernel's
+ * {@code getrusage} figures for the child at its exit: exact, where polling {@code /proc/PID/status} could miss the
+ * peak between two polls. The wall time is the harness's own, from {@code ProcessBuilder.start} to the exit (or to the
+ * awaited line); GNU time adds the same fork/exec to every command.
+ */
+class StartupBenchmark {
+    private static final int RUNS = Integer.getInteger("bench.runs", 10);
+    private static final long TIMEOUT_SECONDS = 120;
+    private static final String ANSWER = "Hello from the benchmark server.";
+    private static final Path GNU_TIME = Path.of("/usr/bin/time");
+
+    @TempDir
+    Path dir;
+
+    private Path work;
+
+    @Test
+    void measure() throws Exception {
+        if (!Files.isExecutable(GNU_TIME)) {
+            throw new IllegalStateException("GNU time is needed for CPU time and peak RSS: apt-get install -y time");
+        }
+        work = Path.of("target", "benchmarks", "startup-work").toAbsolutePath();
+        deleteTree(work);
+        Files.createDirectories(work);
+        Path image = Path.of(System.getProperty("bench.image", "../packaging/target/image/rebound"))
+                .toAbsolutePath()
+                .normalize();
+        Path jar =
+                Path.of(System.getProperty("rebound.jar", "target/rebound.jar")).toAbsolutePath();
+        String choice = System.getProperty("bench.launcher", "auto");
+        boolean packaged = switch (choice) {
+            case "package" -> true;
+            case "jar" -> false;
+            default -> Files.isExecutable(image.resolve("bin/rebound"));
+        };
+        if (packaged && !Files.isExecutable(image.resolve("bin/rebound"))) {
+            throw new IllegalStateException("no app-image at " + image + ": ./mvnw -Ppackage -DskipTests package");
+        }
+        String jdkJava = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path helloJar = jar(work.resolve("hello.jar"), HelloWorld.class, List.of("HelloWorld"));
+
+        List<String> rebound;
+        Path probeImage = null;
+        List<String> helloSame = null;
+        if (packaged) {
+            rebound = List.of(image.resolve("bin/rebound").toString());
+            probeImage = probeImage(image, helloJar);
+            helloSame = List.of(probeImage.resolve("bin/hello").toString());
+        } else {
+            rebound = List.of(jdkJava, "-jar", jar.toString());
+        }
+        List<String> helloJdk = List.of(jdkJava, "-jar", helloJar.toString());
+
+        String loadStart = BenchTable.loadAverage();
+        Instant started = Instant.now();
+        List<Row> rows = new ArrayList<>();
+        Map<String, Object> samples = new LinkedHashMap<>();
+        try (MockWebServer server = new MockWebServer()) {
+            server.setDispatcher(new Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) {
+                    return Sse.reply("Hello from ", "the benchmark ", "server.");
+                }
+            });
+            server.start();
+            Path config = dir.resolve("config");
+            Files.createDirectories(config);
+            Files.writeString(config.resolve("settings.json"), """
+                    { "model": "local/m",
+                      "providers": { "local": { "api": "openai-completions", "baseUrl": "%s",
+                                                "models": [ { "id": "m" } ] } } }
+                    """.formatted(server.url("/v1")));
+            rows.addAll(commandLine(rebound, config, helloSame, helloJdk, packaged, samples));
+        }
+        if (packaged && System.getenv("DISPLAY") != null && !Boolean.getBoolean("bench.noDesktop")) {
+            rows.addAll(desktop(probeImage, samples));
+        }
+        Map<String, Object> fragment = new LinkedHashMap<>();
+        fragment.put("benchmark", "startup");
+        fragment.put("started", started.toString());
+        fragment.put("launcher", packaged ? "package" : "jar");
+        fragment.put("reboundCommand", rebound);
+        fragment.put("helloWorldCommands", helloSame == null ? List.of(helloJdk) : List.of(helloSame, helloJdk));
+        fragment.put("runs", RUNS);
+        fragment.put("loadAverageStart", loadStart);
+        fragment.put("loadAverageEnd", BenchTable.loadAverage());
+        fragment.put("rows", rows);
+        fragment.put("samples", samples);
+        Path out = BenchTable.writeFragment("startup", fragment);
+        System.err.println(BenchTable.JSON.writeValueAsString(rows));
+        System.err.println("written: " + out);
+    }
+
+    /** {@code -p} and RPC-to-ready against the hello-world baselines, in rotating order after one warm-up round. */
+    private List<Row> commandLine(
+            List<String> rebound,
+            Path config,
+            List<String> helloSame,
+            List<String> helloJdk,
+            boolean packaged,
+            Map<String, Object> samples)
+            throws Exception {
+        String how = packaged ? "packaged launcher" : "java -jar";
+        Series pWall = new Series("rebound -p (" + how + "): start → exit, answer printed", "ms", new ArrayList<>());
+        Series pCpu = new Series("rebound -p (" + how + "): CPU time (user + sys)", "ms", new ArrayList<>());
+        Series pRss = new Series("rebound -p (" + how + "): peak RSS", "MiB", new ArrayList<>());
+        Series rpcReady = new Series("rebound --mode rpc (" + how + "): start → ready frame", "ms", new ArrayList<>());
+        String sameName = packaged ? "hello-world, same launcher and runtime" : "hello-world, java -jar";
+        Series[] same = helloSeries(sameName);
+        Series[] jdk = helloSeries("hello-world, full JDK java -jar");
+
+        List<ThrowingRunnable> tasks = new ArrayList<>();
+        List<Boolean> record = new ArrayList<>(List.of(false));
+        tasks.add(() -> {
+            Measured m = run(rebound, List.of("--config-dir", config.toString(), "-p", "hi"), null);
+            if (!m.stdout.strip().equals(ANSWER)) {
+                throw new IllegalStateException("rebound -p printed " + m.stdout + "; stderr: " + m.stderrTail());
+            }
+            if (record.getFirst()) {
+                pWall.values().add(m.wallMs);
+                pCpu.values().add(m.cpuMs);
+                pRss.values().add(m.rssMiB);
+            }
+        });
+        tasks.add(() -> {
+            Measured m = run(rebound, List.of("--config-dir", config.toString(), "--mode", "rpc"), line -> {
+                if (!line.startsWith("{")) {
+                    return false;
+                }
+                JsonNode frame = BenchTable.JSON.readTree(line);
+                return frame.path("type").asText().equals("ready");
+            });
+            if (record.getFirst()) {
+                rpcReady.values().add(m.lineMs);
+            }
+        });
+        if (helloSame != null) {
+            tasks.add(() -> hello(helloSame, same, record.getFirst()));
+        }
+        tasks.add(() -> hello(helloJdk, jdk, record.getFirst()));
+
+        for (int round = 0; round <= RUNS; round++) {
+            record.set(0, round > 0);
+            for (int k = 0; k < tasks.size(); k++) {
+                tasks.get((k + round) % tasks.size()).run();
+            }
+        }
+
+        // The targets are checked against the faster hello-world: the same-runtime one unless the full JDK's is faster.
+        boolean jdkFaster = helloSame == null || jdk[0].median() < same[0].median();
+        Series[] base = jdkFaster ? jdk : same;
+        String group = "start-up";
+        List<Row> rows = new ArrayList<>();
+        Series[] other = helloSame == null ? null : jdkFaster ? same : jdk;
+        rows.add(pWall.against(group, base[0], 6.0, otherRatio(pWall, other, 0)));
+        rows.add(pCpu.against(group, base[1], null, otherRatio(pCpu, other, 1)));
+        rows.add(pRss.atMost(group, 100, base[2], null));
+        rows.add(rpcReady.against(group, base[3], 3.0, otherRatio(rpcReady, other, 3)));
+        if (helloSame != null) {
+            rows.add(same[0].row(group, "baseline"));
+            rows.add(same[1].row(group, "baseline"));
+            rows.add(same[2].row(group, "baseline"));
+        }
+        rows.add(jdk[0].row(group, "baseline"));
+        rows.add(jdk[1].row(group, "baseline"));
+        rows.add(jdk[2].row(group, "baseline"));
+        for (Series s : List.of(pWall, pCpu, pRss, rpcReady)) {
+            samples.put(s.name(), s.values());
+        }
+        for (Series s : Stream.concat(Stream.of(jdk), helloSame == null ? Stream.empty() : Stream.of(same))
+                .toList()) {
+            samples.put(s.name(), s.values());
+        }
+        return rows;
+    }
+
+    /** The ratio against the baseline the target was not checked against, for the record. */
+    private static String otherRatio(Series figure, Series[] other, int index) {
+        if (other == null) {
+            return null;
+        }
+        return String.format(
+                Locale.ROOT,
+                "%.2f × %s (%.0f ms)",
+                figure.median() / other[index].median(),
+                other[index].name(),
+                other[index].median());
+    }
+
+    /** {start → exit, CPU, peak RSS, start → its line}. */
+    private static Series[] helloSeries(String name) {
+        return new Series[] {
+            new Series(name + ": start → exit", "ms", new ArrayList<>()),
+            new Series(name + ": CPU time (user + sys)", "ms", new ArrayList<>()),
+            new Series(name + ": peak RSS", "MiB", new ArrayList<>()),
+            new Series(name + ": start → its line", "ms", new ArrayList<>())
+        };
+    }
+
+    private void hello(List<String> command, Series[] series, boolean record) throws Exception {
+        Measured m = run(command, List.of(), line -> line.equals("hello"));
+        if (record) {
+            series[0].values().add(m.wallMs);
+            series[1].values().add(m.cpuMs);
+            series[2].values().add(m.rssMiB);
+            series[3].values().add(m.lineMs);
+        }
+    }
+
+    /**
+     * The packaged window against a minimal JavaFX window, both started by the app-image's launcher binary on its
+     * runtime through {@link LeanFirstFrameProbe}, alternating after one warm-up start of each.
+     */
+    private List<Row> desktop(Path probeImage, Map<String, Object> samples) throws Exception {
+        Path config = dir.resolve("desktop-config");
+        List<String> rebound = List.of(
+                probeImage.resolve("bin/rebound-firstframe").toString(),
+                "dev.rebound.app.Main",
+                "--config-dir",
+                config.toString());
+        List<String> minimal =
+                List.of(probeImage.resolve("bin/minimal-firstframe").toString(), MinimalWindow.class.getName());
+        Series rWall = new Series("Rebound window (packaged launcher): start → first frame", "ms", new ArrayList<>());
+        Series rCpu = new Series("Rebound window (packaged launcher): CPU until first frame", "ms", new ArrayList<>());
+        Series mWall = new Series(
+                "minimal JavaFX window, same launcher and runtime: start → first frame", "ms", new ArrayList<>());
+        Series mCpu = new Series(
+                "minimal JavaFX window, same launcher and runtime: CPU until first frame", "ms", new ArrayList<>());
+        for (int round = 0; round <= RUNS; round++) {
+            boolean record = round > 0;
+            if (round % 2 == 0) {
+                firstFrame(rebound, rWall, rCpu, record);
+                firstFrame(minimal, mWall, mCpu, record);
+            } else {
+                firstFrame(minimal, mWall, mCpu, record);
+                firstFrame(rebound, rWall, rCpu, record);
+            }
+        }
+        for (Series s : List.of(rWall, rCpu, mWall, mCpu)) {
+            samples.put(s.name(), s.values());
+        }
+        String group = "desktop first frame";
+        return List.of(
+                rWall.against(group, mWall, 1.3, "display " + System.getenv("DISPLAY")),
+                rCpu.against(group, mCpu, null, "from /proc/self/stat, 10 ms ticks"),
+                mWall.row(group, "baseline"),
+                mCpu.row(group, "baseline"));
+    }
+
+    private void firstFrame(List<String> command, Series wall, Series cpu, boolean record) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .redirectError(work.resolve("firstframe.stderr").toFile());
+        environment(pb);
+        long start = System.nanoTime();
+        Process process = pb.start();
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith("first-frame ")) {
+                    double ms = (System.nanoTime() - start) / 1e6;
+                    process.waitFor(10, TimeUnit.SECONDS);
+                    if (record) {
+                        wall.values().add(ms);
+                        cpu.values().add(Double.parseDouble(line.substring("first-frame ".length())));
+                    }
+                    return;
+                }
+            }
+        } finally {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        throw new IllegalStateException(
+                command + " showed no window; stderr: " + tail(work.resolve("firstframe.stderr")));
+    }
+
+    /** One process run through GNU time. */
+    private record Measured(double wallMs, double lineMs, double cpuMs, double rssMiB, String stdout, Path stderr) {
+        String stderrTail() throws IOException {
+            return tail(stderr);
+        }
+    }
+
+    private interface LineMatch {
+        boolean test(String line) throws Exception;
+    }
+
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    /**
+     * Starts {@code command + args} under GNU time; if {@code awaited} is given, times start → the first stdout line
+     * it matches and then closes stdin (RPC mode ends at end of input); always waits for the exit, which must be 0.
+     */
+    private Measured run(List<String> command, List<String> args, LineMatch awaited) throws Exception {
+        Path timeFile = work.resolve("time.txt");
+        Path stderr = work.resolve("run.stderr");
+        List<String> full =
+                new ArrayList<>(List.of(GNU_TIME.toString(), "-f", "%e %U %S %M", "-o", timeFile.toString()));
+        full.addAll(command);
+        full.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(full).redirectError(stderr.toFile());
+        environment(pb);
+        long start = System.nanoTime();
+        Process process = pb.start();
+        OutputStream stdin = process.getOutputStream();
+        if (awaited == null) {
+            stdin.close();
+        }
+        BlockingQueue<Object> lines = new LinkedBlockingQueue<>();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    lines.add(new Line(line, System.nanoTime()));
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+            lines.add(Boolean.FALSE);
+        });
+        StringBuilder stdout = new StringBuilder();
+        double lineMs = Double.NaN;
+        try {
+            while (true) {
+                Object next = lines.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                if (next == null) {
+                    throw new IllegalStateException(full + " timed out; stderr: " + tail(stderr));
+                }
+                if (!(next instanceof Line line)) {
+                    break;
+                }
+                stdout.append(line.text()).append('\n');
+                if (awaited != null && Double.isNaN(lineMs) && awaited.test(line.text())) {
+                    lineMs = (line.nanos() - start) / 1e6;
+                    stdin.close();
+                }
+            }
+            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(full + " did not exit");
+            }
+        } finally {
+            process.destroyForcibly();
+        }
+        double wallMs = (System.nanoTime() - start) / 1e6;
+        reader.join();
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException(
+                    full + " exited " + process.exitValue() + "; stderr: " + tail(stderr) + "; stdout: " + stdout);
+        }
+        if (awaited != null && Double.isNaN(lineMs)) {
+            throw new IllegalStateException(full + " never printed the awaited line; stdout: " + stdout);
+        }
+        // GNU time's last line (it writes "Command exited with non-zero status" before it when the exit is not 0).
+        List<String> timeLines = Files.readAllLines(timeFile);
+        String[] t = timeLines.getLast().trim().split(" ");
+        double cpuMs = (Double.parseDouble(t[1]) + Double.parseDouble(t[2])) * 1000;
+        double rssMiB = Long.parseLong(t[3]) / 1024.0;
+        return new Measured(wallMs, lineMs, cpuMs, rssMiB, stdout.toString(), stderr);
+    }
+
+    private record Line(String text, long nanos) {}
+
+    /** Nothing the developer's shell set may change how the JVMs start. */
+    private static void environment(ProcessBuilder pb) {
+        for (String name : List.of("REBOUND_CONFIG_DIR", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")) {
+            pb.environment().remove(name);
+        }
+    }
+
+    /**
+     * A copy of the app-image (files hard-linked where possible, the launcher binary copied) whose copies of
+     * {@code bin/rebound} run other main classes on the same runtime: {@code bin/hello} the hello-world,
+     * {@code bin/rebound-firstframe} Rebound's main class through {@link LeanFirstFrameProbe} (the app's own
+     * {@code .cfg}, JVM options included, with the probe's jar appended to its class path), and
+     * {@code bin/minimal-firstframe} {@link MinimalWindow} through the probe with the same
+     * {@code --enable-native-access} option as the app.
+     */
+    private Path probeImage(Path image, Path helloJar) throws IOException {
+        Path copy = work.resolve("image");
+        try (Stream<Path> files = Files.walk(image)) {
+            for (Path from : files.toList()) {
+                Path to = copy.resolve(image.relativize(from).toString());
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(to);
+                } else if (from.startsWith(image.resolve("bin"))) {
+                    Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
+                } else {
+                    try {
+                        Files.createLink(to, from);
+                    } catch (IOException | UnsupportedOperationException e) {
+                        Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
+                    }
+                }
+            }
+        }
+        Path app = copy.resolve("lib/app");
+        Path launcher = copy.resolve("bin/rebound");
+        Files.copy(helloJar, app.resolve("hello.jar"));
+        jar(app.resolve("bench-probe.jar"), null, List.of("LeanFirstFrameProbe", "MinimalWindow"));
+        Files.writeString(app.resolve("hello.cfg"), """
+                [Application]
+                app.classpath=$APPDIR/hello.jar
+                app.mainclass=%s
+                """.formatted(HelloWorld.class.getName()));
+        Files.writeString(app.resolve("minimal-firstframe.cfg"), """
+                [Application]
+                app.classpath=$APPDIR/bench-probe.jar
+                app.mainclass=%s
+
+                [JavaOptions]
+                java-options=--enable-native-access=javafx.graphics
+                """.formatted(LeanFirstFrameProbe.class.getName()));
+        List<String> cfg = new ArrayList<>();
+        for (String line : Files.readAllLines(app.resolve("rebound.cfg"))) {
+            if (line.startsWith("app.mainclass=")) {
+                cfg.add("app.mainclass=" + LeanFirstFrameProbe.class.getName());
+            } else if (line.equals("[JavaOptions]")) {
+                cfg.add("app.classpath=$APPDIR/bench-probe.jar");
+                cfg.add("");
+                cfg.add(line);
+            } else {
+                cfg.add(line);
+            }
+        }
+        Files.write(app.resolve("rebound-firstframe.cfg"), cfg);
+        for (String name : List.of("hello", "rebound-firstframe", "minimal-firstframe")) {
+            Files.copy(launcher, copy.resolve("bin").resolve(name), StandardCopyOption.COPY_ATTRIBUTES);
+        }
+        return copy;
+    }
+
+    /**
+     * A jar of the named classes of this package (and their nested classes) from the test classes; with
+     * {@code main}, that class is its Main-Class.
+     */
+    private static Path jar(Path out, Class<?> main, List<String> simpleNames) throws IOException {
+        Path classes = Path.of("target", "test-classes", "dev", "rebound", "bench");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        if (main != null) {
+            manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, main.getName());
+        }
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(out), manifest);
+                Stream<Path> files = Files.list(classes)) {
+            for (Path file : files.sorted().toList()) {
+                String name = file.getFileName().toString();
+                boolean wanted =
+                        simpleNames.stream().anyMatch(n -> name.equals(n + ".class") || name.startsWith(n + "$"));
+                if (wanted) {
+                    jar.putNextEntry(new JarEntry("dev/rebound/bench/" + name));
+                    Files.copy(file, jar);
+                    jar.closeEntry();
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String tail(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return "";
+        }
+        List<String> lines = Files.readAllLines(file);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
