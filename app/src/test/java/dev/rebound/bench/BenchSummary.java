@@ -50,6 +50,10 @@ public final class BenchSummary {
                 d.put(key, fragment.get(key));
             }
             details.put("startup", d);
+            if ("jar".equals(fragment.path("launcher").asText())) {
+                missing.add("desktop first frame from the package: the start-up figures ran java -jar (no app-image,"
+                        + " or --launcher jar)");
+            }
         } else {
             missing.add("start-up (-p, RPC ready, packaged window): no " + startup);
         }
@@ -273,9 +277,14 @@ public final class BenchSummary {
                                     : "?")
                     .append("`; ")
                     .append(s.get("runs"))
+                    .append(" runs of each after one warm-up, the order rotated each round. ")
                     .append(
-                            " runs of each after one warm-up, the order rotated each round; baselines are started by the same launcher"
-                                    + " on the same runtime, and the full JDK's hello-world in every round too.\n\n");
+                            s.get("launcher") instanceof JsonNode l
+                                            && l.asText().equals("package")
+                                    ? "Baselines are started by the same launcher binary on the same runtime, and the"
+                                            + " full JDK's `java -jar hello.jar` in every round too; targets are checked"
+                                            + " against the faster hello-world.\n\n"
+                                    : "The baseline is `java -jar hello.jar` on the same JDK.\n\n");
         }
         md.append("| benchmark | figure | runs | median | spread | baseline: median | ratio | target | result |\n");
         md.append("|---|---|---|---|---|---|---|---|---|\n");
