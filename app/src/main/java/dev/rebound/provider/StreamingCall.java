@@ -112,7 +112,12 @@ final class StreamingCall {
             } catch (IOException e) {
                 // Not when the watchdog ended the call: a request that timed out is not a request lost on a stale
                 // connection, and sending it again would run without a first-byte limit.
-                if (isAborted() || watch.expired() != null || !reuse.lostOnAReusedConnection()) {
+                // Nor when part of a response had arrived (a header block too large to read, a status line cut
+                // short): the server got the request and answered it, so it was no stale connection.
+                if (isAborted()
+                        || watch.expired() != null
+                        || !reuse.lostOnAReusedConnection()
+                        || responseBytesArrived(e)) {
                     return failedBeforeResponse(e, url);
                 }
                 // The server closed the pooled connection while it was idle: the request never reached it. Send it
@@ -215,15 +220,27 @@ final class StreamingCall {
      * it is the bytes it had when it stopped, the whole limit for a line too long, what had arrived for a cut one.
      */
     private static boolean headerLineTooLong(Throwable e) {
+        return headerBytesRead(e) >= HEADER_LINE_TOO_LONG;
+    }
+
+    /**
+     * Whether any byte of a response had arrived when reading its head failed. OkHttp's "unexpected end of stream"
+     * wraps Okio's {@code \n not found: limit=N}, {@code N} being the bytes of the line it had: 0 on a connection the
+     * server had closed before the request.
+     */
+    private static boolean responseBytesArrived(Throwable e) {
+        return headerBytesRead(e) > 0;
+    }
+
+    /** The bytes of a response head line Okio had when it gave up, from its EOFException; -1 when none says. */
+    private static long headerBytesRead(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             java.util.regex.Matcher limit = HEADER_LIMIT.matcher(String.valueOf(t.getMessage()));
-            if (t instanceof java.io.EOFException
-                    && limit.find()
-                    && Long.parseLong(limit.group(1)) >= HEADER_LINE_TOO_LONG) {
-                return true;
+            if (t instanceof java.io.EOFException && limit.find()) {
+                return Long.parseLong(limit.group(1));
             }
         }
-        return false;
+        return -1;
     }
 
     /** Where a redirect of a plain-http request to https points, or null for any other response. */

@@ -57,4 +57,28 @@ class StaleConnectionTest extends WithCompletionsFixture {
                 .as("the server got the request: sending it again could make it answer twice")
                 .isEqualTo(1);
     }
+
+    @Test
+    void aResponseWhoseHeadersCouldNotBeReadOnAReusedConnectionIsNotSentAgain() throws Exception {
+        fixture.enqueue(CompletionsFixture.eventStream(
+                CompletionsFixture.text("first"), CompletionsFixture.finish("stop"), "[DONE]"));
+        fixture.enqueue(new MockResponse.Builder()
+                .addHeader("X-Huge", "x".repeat(300 * 1024))
+                .body("{}")
+                .build());
+        fixture.enqueue(CompletionsFixture.eventStream(
+                CompletionsFixture.text("never"), CompletionsFixture.finish("stop"), "[DONE]"));
+
+        assertThat(fixture.stream().message().text()).isEqualTo("first");
+        CompletionsFixture.Result second = fixture.stream();
+
+        assertThat(second.message().stopReason())
+                .as("found by the fault suite: the server answered (with a 300 KiB header), so this was no stale "
+                        + "connection, yet the prompt was sent again and the next answer shown")
+                .isEqualTo(StopReason.ERROR);
+        assertThat(second.message().errorMessage()).contains("response header line longer than 256 KiB");
+        assertThat(fixture.server.getRequestCount())
+                .as("the server got the request and answered: it must not get it again")
+                .isEqualTo(2);
+    }
 }
