@@ -144,9 +144,8 @@ final class StreamingCall {
                 LimitSettings limits = request.limits();
                 ResponseBody body = ResponseBodies.bounded(
                         response.body(), limits.maxResponseBytes(), limits.maxEventBytes(), watch::activity);
-                HttpUrl elsewhere = response.isRedirect() ? redirectTarget(response) : null;
-                if (elsewhere != null) {
-                    return redirectedToTls(response.code(), response.message(), url, elsewhere);
+                if (response.isRedirect()) {
+                    return redirected(response, url);
                 }
                 if (!response.isSuccessful()) {
                     return httpError(response.code(), response.message(), body);
@@ -243,25 +242,19 @@ final class StreamingCall {
         return -1;
     }
 
-    /** Where a redirect of a plain-http request to https points, or null for any other response. */
-    private static HttpUrl redirectTarget(Response response) {
-        String location = response.header("Location");
-        HttpUrl target = location == null ? null : response.request().url().resolve(location);
-        return target != null && target.isHttps() && !response.request().url().isHttps() ? target : null;
-    }
-
     /**
-     * A plain-http server that sends the request to https: not followed (the request would go on without TLS set up
-     * for it, and a 301 or 302 would turn the POST into a GET), but answered with the address to configure. Terminal
-     * like any other 3xx: sending the same request again gets the same answer.
+     * A 3xx OkHttp handed back: a 307/308 it may not follow because the body is one-shot (a prompt is never sent
+     * twice), or the last of a redirect chain. Terminal: no wait changes where the server points.
      */
-    private AssistantMessage redirectedToTls(int status, String serverPhrase, HttpUrl url, HttpUrl target) {
-        String address = target.newBuilder().query(null).build().toString();
+    private AssistantMessage redirected(Response response, HttpUrl url) {
+        String location = response.header("Location");
+        String target = location == null ? "" : " to " + scrubber.scrub(location);
         return failed(
-                status + " " + HttpReasonPhrases.of(status, serverPhrase) + ": the server at " + url.host()
-                        + " sends this request to " + address + " over https; Rebound does not follow a redirect from "
-                        + "http to https: set provider " + request.provider().key() + "'s baseUrl to the https address",
-                new ProviderFailure(FailureKind.HTTP, status, null, null, responseHeaders));
+                "The server at " + url.host() + " redirected the request (" + response.code() + " "
+                        + HttpReasonPhrases.of(response.code(), response.message()) + target + "); Rebound does not "
+                        + "follow a redirect of a prompt, which would send it again. Set the provider's baseUrl to the "
+                        + "address it redirects to",
+                ProviderFailure.of(FailureKind.PROTOCOL));
     }
 
     private AssistantMessage httpError(int status, String serverPhrase, ResponseBody body) {
