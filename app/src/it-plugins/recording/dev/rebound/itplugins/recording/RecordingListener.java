@@ -31,6 +31,8 @@ import org.pf4j.Extension;
 @Extension
 public class RecordingListener implements SessionEventListener, AutoCloseable {
     private final BufferedWriter out;
+    /** With {@code "dumpAll": true} in its settings: every event whole ({@code toString}), for secret sweeps. */
+    private final BufferedWriter all;
 
     public RecordingListener(PluginContext context) throws IOException {
         Files.writeString(
@@ -42,6 +44,18 @@ public class RecordingListener implements SessionEventListener, AutoCloseable {
                 StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING);
+        if (Boolean.TRUE.equals(context.pluginSettings().get("dumpAll"))) {
+            Files.writeString(
+                    context.dataDirectory().resolve("settings-seen.txt"),
+                    context.settings() + "\n" + context.pluginSettings() + "\n");
+            all = Files.newBufferedWriter(
+                    context.dataDirectory().resolve("everything.txt"),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } else {
+            all = null;
+        }
     }
 
     @Override
@@ -50,6 +64,11 @@ public class RecordingListener implements SessionEventListener, AutoCloseable {
             out.write(line(event));
             out.newLine();
             out.flush();
+            if (all != null) {
+                all.write(event.toString());
+                all.newLine();
+                all.flush();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -84,5 +103,8 @@ public class RecordingListener implements SessionEventListener, AutoCloseable {
         out.write("closed");
         out.newLine();
         out.close();
+        if (all != null) {
+            all.close();
+        }
     }
 }
