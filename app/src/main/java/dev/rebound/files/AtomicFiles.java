@@ -71,6 +71,34 @@ public final class AtomicFiles {
         syncDirectory(dir);
     }
 
+    /**
+     * Deletes the temporary copies {@link #writeAtomically} left next to {@code target} when the process was killed
+     * between creating one and renaming it ({@code .<name>.<digits>.tmp}). Call it only while holding the lock that
+     * every writer of {@code target} holds, so that no copy still being written is taken for a left one.
+     *
+     * @return how many were deleted
+     */
+    public static int removeLeftTemporaries(Path target) throws IOException {
+        Path file = target.toAbsolutePath();
+        String prefix = "." + file.getFileName() + ".";
+        int removed = 0;
+        try (java.util.stream.Stream<Path> siblings = Files.list(file.getParent())) {
+            for (Path sibling : siblings.toList()) {
+                String name = sibling.getFileName().toString();
+                if (name.startsWith(prefix)
+                        && name.endsWith(".tmp")
+                        && name.length() > prefix.length() + 4
+                        && name.substring(prefix.length(), name.length() - 4)
+                                .chars()
+                                .allMatch(Character::isDigit)
+                        && Files.deleteIfExists(sibling)) {
+                    removed++;
+                }
+            }
+        }
+        return removed;
+    }
+
     private static void move(Path from, Path to) throws IOException {
         try {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);

@@ -322,6 +322,12 @@ public final class SettingsStore {
             copy = FileBackups.keepCopy(file, clock, null);
             LOG.warn("kept the settings file Rebound could not read as {}", copy);
         }
+        // Under the lock every settings save takes: a temporary copy found now was left by a killed save. It holds
+        // the settings (secret header values included), so it must not stay forever.
+        int left = AtomicFiles.removeLeftTemporaries(file);
+        if (left > 0) {
+            LOG.info("removed {} temporary copies of {} left by an interrupted save", left, file.getFileName());
+        }
         AtomicFiles.writeAtomically(file, JsonFiles.prettyBytes(mapper, newDocument), null);
         return copy;
     }

@@ -81,6 +81,20 @@ class SettingsStoreTest {
     }
 
     @Test
+    void aSaveRemovesTheTemporaryCopyAKilledSaveLeftBehind() throws Exception {
+        write("{ \"retry\": { \"maxRetries\": 2 } }");
+        // What a SIGKILL between creating and renaming the temporary file leaves (found by ProcessFaultIT): a full
+        // copy of the settings, secret headers included, that nothing ever removed.
+        Files.writeString(tmp.resolve(".settings.json.8812345678901234567.tmp"), "{ \"retry\": { \"maxRetries\": 9");
+        Files.writeString(tmp.resolve(".settings.json.keep.txt"), "not a temporary copy");
+
+        SettingsUpdate update = open().update(json("{ \"retry\": { \"maxRetries\": 4 } }"));
+
+        assertThat(update).isInstanceOf(SettingsUpdate.Applied.class);
+        assertThat(filesInDir()).containsExactly(".settings.json.keep.txt", "settings.json");
+    }
+
+    @Test
     void readsAValidFile() throws Exception {
         write("{ \"model\": \"openai/gpt-4.1-mini\", " + OPENAI + ", \"retry\": { \"maxRetries\": 2 } }");
 
