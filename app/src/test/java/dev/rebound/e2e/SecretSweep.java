@@ -37,10 +37,7 @@ final class SecretSweep {
         try (Stream<Path> files = Files.walk(configDir)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 String name = file.getFileName().toString();
-                // A save's temporary copy left by a kill holds what settings.json holds (docs/reliability.md, limits).
-                if (name.equals("credentials.json")
-                        || name.startsWith("settings.json")
-                        || name.matches("\\.settings\\.json\\.\\d+\\.tmp")) {
+                if (name.equals("credentials.json") || name.startsWith("settings.json")) {
                     continue;
                 }
                 byte[] bytes = Files.readAllBytes(file);
