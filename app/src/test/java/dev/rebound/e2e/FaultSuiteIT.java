@@ -336,6 +336,10 @@ class FaultSuiteIT {
         assertThat(outcomes)
                 .as("each row's outcome; the error texts were:\n%s", String.join("\n", messages))
                 .containsExactlyElementsOf(expected);
+        assertThat(rebound.drain())
+                .as("stdout holds protocol frames only, although the recording plugin prints to System.out")
+                .noneMatch(f -> type(f).equals("NOT_JSON"));
+        assertThat(rebound.stderr()).contains("recording plugin saw agent_end");
         assertThat(configDir.resolve("plugin-data/recording/everything.txt")).isNotEmptyFile();
         assertThat(configDir.resolve("plugin-data/recording/settings-seen.txt")).isNotEmptyFile();
         SecretSweep.assertNowhere(SECRETS, rebound, configDir);

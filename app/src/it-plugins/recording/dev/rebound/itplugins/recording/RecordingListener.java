@@ -48,6 +48,8 @@ public class RecordingListener implements SessionEventListener, AutoCloseable {
             Files.writeString(
                     context.dataDirectory().resolve("settings-seen.txt"),
                     context.settings() + "\n" + context.pluginSettings() + "\n");
+            // A careless plugin: RPC stdout must stay protocol frames only (the host hands System.out to stderr).
+            System.out.println("recording plugin: hello on System.out");
             all = Files.newBufferedWriter(
                     context.dataDirectory().resolve("everything.txt"),
                     StandardCharsets.UTF_8,
@@ -65,6 +67,7 @@ public class RecordingListener implements SessionEventListener, AutoCloseable {
             out.newLine();
             out.flush();
             if (all != null) {
+                System.out.print("recording plugin saw " + event.type() + "\n");
                 all.write(event.toString());
                 all.newLine();
                 all.flush();
