@@ -107,7 +107,7 @@ class SoakIT {
     record Sample(int chain, int threads, int fds, long rssKiB, long heapKiB) {}
 
     private static Sample sample(int chain, long pid) throws IOException, InterruptedException {
-        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        String jcmd = jcmd();
         run(jcmd, Long.toString(pid), "GC.run");
         String heap = run(jcmd, Long.toString(pid), "GC.heap_info");
         long used = 0;
@@ -131,6 +131,10 @@ class SoakIT {
         return new Sample(chain, threads, fds, rss, used);
     }
 
+    private static String jcmd() {
+        return Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    }
+
     private static String run(String... command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -150,7 +154,13 @@ class SoakIT {
             FaultSuiteIT.configure(configDir, server.url("/v1"), """
                     "retry": { "enabled": true, "baseDelayMs": 5, "maxDelayMs": 60000, "maxRetries": 6 },
                     "timeouts": { "connectMs": 2000, "firstByteMs": 400, "idleMs": 400 }""");
-            ReboundProcess rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+            // -Dsoak.nmt=true: Native Memory Tracking in the child, to say what RSS growth is made of (diagnostic).
+            boolean nmt = Boolean.getBoolean("soak.nmt");
+            ReboundProcess rebound = ReboundProcess.start(
+                    configDir,
+                    nmt ? Map.of("JAVA_TOOL_OPTIONS", "-XX:NativeMemoryTracking=summary") : Map.of(),
+                    "--mode",
+                    "rpc");
             try {
                 assertThat(rebound.next(WAIT).path("type").asText()).isEqualTo("ready");
                 long started = System.nanoTime();
@@ -196,9 +206,15 @@ class SoakIT {
                             Integer::sum);
                     if (chain % sampleEvery == sampleEvery - 1) {
                         samples.add(sample(chain + 1, rebound.pid()));
+                        if (nmt && samples.size() == 1) {
+                            run(jcmd(), Long.toString(rebound.pid()), "VM.native_memory", "baseline");
+                        }
                     }
                 }
                 long seconds = (System.nanoTime() - started) / 1_000_000_000;
+                String nativeGrowth = nmt
+                        ? run(jcmd(), Long.toString(rebound.pid()), "VM.native_memory", "summary.diff", "scale=KB")
+                        : "";
                 rebound.send("{\"type\":\"get_state\",\"id\":\"s\"}");
                 JsonNode state = rebound.until(f -> "s".equals(f.path("id").asText()), WAIT);
                 Path chatFile = Path.of(state.path("data").path("sessionFile").asText());
@@ -230,7 +246,7 @@ class SoakIT {
                                                 mean(lastQ, Sample::fds),
                                                 mean(lastQ, Sample::heapKiB),
                                                 mean(lastQ, Sample::rssKiB))
-                                + "  samples: " + samples + "\n";
+                                + "  samples: " + samples + "\n" + nativeGrowth;
                 System.out.print(figures);
                 Files.writeString(Path.of("target", "soak-figures.txt"), figures);
 
