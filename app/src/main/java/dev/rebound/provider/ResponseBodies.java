@@ -29,6 +29,25 @@ public final class ResponseBodies {
         return buffer.readString(size, charset);
     }
 
+    /**
+     * Reads at most {@code maxBytes} of an error body, like {@link #readAtMost}, for quoting. A {@link #bounded} body's
+     * limits do not apply to it: the read is capped anyway, and a one-line error body (a proxy's page, a flood) is no
+     * stream line; what had arrived when a limit tripped is used.
+     */
+    public static String readErrorBody(ResponseBody body, long maxBytes) throws IOException {
+        BufferedSource source = body.source();
+        try {
+            source.request(maxBytes);
+        } catch (TooLarge capped) {
+            // the bytes read before the limit tripped are in the buffer
+        }
+        Buffer buffer = source.getBuffer();
+        long size = Math.min(buffer.size(), maxBytes);
+        MediaType type = body.contentType();
+        Charset charset = type == null ? StandardCharsets.UTF_8 : type.charset(StandardCharsets.UTF_8);
+        return buffer.readString(size, charset);
+    }
+
     /** Reading stopped because a response passed one of the {@code limits} settings; the message says which. */
     public static final class TooLarge extends IOException {
         TooLarge(String message) {

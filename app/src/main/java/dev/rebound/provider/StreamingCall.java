@@ -261,7 +261,7 @@ final class StreamingCall {
         String text = "";
         String unreadable = null;
         try {
-            text = scrubber.scrub(ResponseBodies.readAtMost(body, MAX_ERROR_BODY_BYTES));
+            text = scrubber.scrub(ResponseBodies.readErrorBody(body, MAX_ERROR_BODY_BYTES));
         } catch (IOException e) {
             if (isAborted()) {
                 return aborted();

@@ -336,6 +336,12 @@ class FaultSuiteIT {
         assertThat(outcomes)
                 .as("each row's outcome; the error texts were:\n%s", String.join("\n", messages))
                 .containsExactlyElementsOf(expected);
+        assertThat(messages)
+                .as("the flood of an error body is quoted from its first 64 KiB, not called unreadable")
+                .anySatisfy(m -> assertThat(m)
+                        .startsWith("a 200 MB error body")
+                        .contains("500 Internal Server Error: eeee")
+                        .doesNotContain("could not be read"));
         assertThat(rebound.drain())
                 .as("stdout holds protocol frames only, although the recording plugin prints to System.out")
                 .noneMatch(f -> type(f).equals("NOT_JSON"));

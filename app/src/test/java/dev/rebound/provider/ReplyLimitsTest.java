@@ -67,6 +67,25 @@ class ReplyLimitsTest {
     }
 
     @Test
+    void aHugeErrorBodyWithoutLineBreaksIsReadUpToItsCapAndQuotedNotCalledAStreamLine() {
+        // Found by the fault suite (issue 18): an error body is read up to 64 KiB, the smallest maxEventBytes; a
+        // one-line body of that size tripped the stream-line limit and the error said "the error body could not be
+        // read: … stream line longer than limits.maxEventBytes" instead of quoting the body.
+        fixture.enqueue(new MockResponse.Builder()
+                .code(500)
+                .addHeader("Content-Type", "text/plain")
+                .body("Internal error " + "e".repeat(200 * 1024))
+                .throttleBody(5_000, 1, java.util.concurrent.TimeUnit.MILLISECONDS) // reads that pass 64 KiB
+                .build());
+
+        AssistantMessage message = stream();
+
+        assertThat(message.failure().kind()).isEqualTo(FailureKind.HTTP);
+        assertThat(message.failure().httpStatus()).isEqualTo(500);
+        assertThat(message.errorMessage()).doesNotContain("could not be read").contains("Internal error eee");
+    }
+
+    @Test
     void aStreamLineLongerThanMaxEventBytesStopsReading() {
         fixture.enqueue(WireFixture.eventStream(chunk("x".repeat(300 * 1024))));
 
