@@ -74,10 +74,28 @@ class FileDamageIT {
                 assertThat(said)
                         .as("not even the cut key's first characters are quoted")
                         .doesNotContain(FaultSuiteIT.KEY.substring(0, 14));
-                assertThat(plugins.toString())
-                        .as("the truncated archive is reported, the healthy plugin is active: %s", plugins)
-                        .contains("retry-journal")
-                        .contains("active");
+                JsonNode cutJournal = null;
+                JsonNode recording = null;
+                for (JsonNode plugin : plugins.path("data").path("plugins")) {
+                    if (plugin.path("archive").asText().endsWith("retry-journal-plugin.zip")) {
+                        cutJournal = plugin;
+                    } else if (plugin.path("id").asText().equals("recording")) {
+                        recording = plugin;
+                    }
+                }
+                assertThat(cutJournal)
+                        .as("the truncated archive is listed: %s", plugins)
+                        .isNotNull();
+                assertThat(cutJournal.path("state").asText())
+                        .as("%s", cutJournal)
+                        .isNotEqualTo("active");
+                assertThat(cutJournal.path("failure").asText())
+                        .as("%s", cutJournal)
+                        .isNotBlank();
+                assertThat(recording)
+                        .as("the healthy plugin is listed: %s", plugins)
+                        .isNotNull();
+                assertThat(recording.path("state").asText()).isEqualTo("active");
                 assertThat(Files.readString(credentials))
                         .as("the damaged credentials are kept")
                         .isEqualTo(cut);
