@@ -13,8 +13,8 @@ import okhttp3.OkHttpClient;
  * <p>Setting up TLS loads the platform's trust store and its security providers, about a quarter of a second of CPU,
  * which a chat with a local server or the built-in simulator never needs. So plain {@code http} URLs go through a
  * client with no TLS at all, built at once, and {@code https} ones through a client derived from it (same pool, same
- * dispatcher), built on first use. A plain-http server that redirects to https is not followed there: the call ends
- * with the redirect, which names the address to configure instead.
+ * dispatcher), built on first use. A redirect from http to https is not followed there: the caller gets the 3xx (a
+ * prompt's call follows no redirect at all, see StreamingCall).
  */
 public final class SharedHttpClients implements HttpClientSource {
     private final OkHttpClient cleartext;
@@ -28,7 +28,7 @@ public final class SharedHttpClients implements HttpClientSource {
     public static SharedHttpClients create() {
         return new SharedHttpClients(HttpClients.newSharedBuilder()
                 .connectionSpecs(List.of(ConnectionSpec.CLEARTEXT))
-                // A redirect from http to https would need TLS mid-call; it is answered instead (StreamingCall).
+                // A redirect from http to https would need TLS mid-call: it comes back to the caller instead.
                 .followSslRedirects(false)
                 .build());
     }

@@ -173,7 +173,14 @@ final class StreamingCall {
     }
 
     private Call newCall(OkHttpClient callClient, HttpUrl url, ConnectionReuse reuse) {
-        return callClient.newBuilder().eventListener(reuse).build().newCall(httpRequest(url));
+        // No redirect is followed: OkHttp would turn a POST answered 301, 302 or 303 into a GET without the prompt,
+        // and a redirect to https would need TLS mid-call (SharedHttpClients). Every 3xx is answered instead.
+        return callClient
+                .newBuilder()
+                .eventListener(reuse)
+                .followRedirects(false)
+                .build()
+                .newCall(httpRequest(url));
     }
 
     private Request httpRequest(HttpUrl url) {
@@ -189,13 +196,6 @@ final class StreamingCall {
         }
         if (watch.expired() == StreamWatchdog.Phase.FIRST_BYTE) {
             return timedOut(StreamWatchdog.Phase.FIRST_BYTE);
-        }
-        if (e instanceof java.net.ProtocolException
-                && String.valueOf(e.getMessage()).startsWith("Too many follow-up")) {
-            return failed(
-                    "The server at " + url.host() + " redirected the request again and again (more than 20 redirects, "
-                            + "a redirect loop); check the base URL",
-                    ProviderFailure.of(FailureKind.PROTOCOL));
         }
         if (headerLineTooLong(e)) {
             return failed(
@@ -243,8 +243,8 @@ final class StreamingCall {
     }
 
     /**
-     * A 3xx OkHttp handed back: a 307/308 it may not follow because the body is one-shot (a prompt is never sent
-     * twice), or the last of a redirect chain. Terminal: no wait changes where the server points.
+     * A 3xx: no redirect of a prompt is followed (see {@link #newCall}). Terminal: no wait changes where the server
+     * points.
      */
     private AssistantMessage redirected(Response response, HttpUrl url) {
         String location = response.header("Location");

@@ -212,7 +212,7 @@ class FaultSuiteIT {
                 new Row("a 307 redirect of the prompt", "protocol", redirectTo(307, "/v2/chat/completions")),
                 new Row("a 308 redirect to itself", "protocol", redirectTo(308, "/v1/chat/completions")),
                 new Row(
-                        "a 302 redirect loop",
+                        "a 302 redirect loop: answered at the first 302, never followed as a GET",
                         "protocol",
                         java.util.Collections.nCopies(30, redirectTo(302, "/v1/loop"))
                                 .toArray(FaultServer.Handler[]::new)),

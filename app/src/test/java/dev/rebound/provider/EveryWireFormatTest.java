@@ -349,7 +349,10 @@ class EveryWireFormatTest {
             assertThat(redirected.failure().kind())
                     .as(redirected.errorMessage())
                     .isEqualTo(FailureKind.PROTOCOL);
-            assertThat(redirected.errorMessage()).contains("a redirect loop");
+            assertThat(redirected.errorMessage()).contains("redirected the request (302 Found to " + loop);
+            assertThat(fixture.server.getRequestCount())
+                    .as("answered at the first 302, not followed")
+                    .isEqualTo(1);
         }
         try (WireFixture fixture = fixtureFor(format)) {
             fixture.enqueue(new MockResponse.Builder()

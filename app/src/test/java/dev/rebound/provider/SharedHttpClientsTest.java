@@ -71,43 +71,32 @@ class SharedHttpClientsTest {
     }
 
     @Test
-    void aRedirectFromHttpToHttpsIsNotFollowedButNamesTheAddressToConfigure() {
-        for (int status : new int[] {301, 302, 307, 308}) {
+    void noRedirectOfAPromptIsFollowedToHttpsOrAsAGetEachNamesWhereItPoints() {
+        int[] statuses = {301, 302, 303, 307, 308};
+        for (int status : statuses) {
+            String target = status % 2 == 0
+                    ? "https://api.example.com/v1/chat/completions"
+                    : fixture.baseUrl("/moved/chat/completions");
             fixture.enqueue(new MockResponse.Builder()
                     .code(status)
-                    .addHeader("Location", "https://api.example.com/v1/chat/completions?trace=1")
+                    .addHeader("Location", target)
                     .build());
             ProviderConfig config = fixture.config(fixture.baseUrl("/v1"), "gpt-4.1");
 
             AssistantMessage message =
                     fixture.stream(fixture.request(config, "gpt-4.1")).message();
 
-            assertThat(message.failure().kind()).as("status %d", status).isEqualTo(FailureKind.HTTP);
-            assertThat(message.failure().httpStatus()).isEqualTo(status);
+            assertThat(message.failure().kind()).as("status %d", status).isEqualTo(FailureKind.PROTOCOL);
             assertThat(message.errorMessage())
                     .as("status %d", status)
-                    .startsWith(status + " ")
-                    .contains("sends this request to https://api.example.com/v1/chat/completions over https")
-                    .contains("baseUrl to the https address")
-                    .doesNotContain("trace=1");
+                    .contains("redirected the request (" + status + " ")
+                    .contains(target)
+                    .contains("baseUrl");
             Classification verdict = new ErrorClassifier().classify(new ClassifierInput(message, message.api(), false));
             assertThat(verdict.verdict()).as("status %d", status).isEqualTo(Classification.Verdict.TERMINAL);
         }
-        assertThat(fixture.server.getRequestCount()).isEqualTo(4);
-    }
-
-    @Test
-    void aRedirectToAnotherPlainHttpAddressIsAnOrdinaryHttpError() {
-        // OkHttp does not follow a 307 for a POST; only a switch to https gets the advice to change the baseUrl.
-        fixture.enqueue(new MockResponse.Builder()
-                .code(307)
-                .addHeader("Location", fixture.baseUrl("/moved/chat/completions"))
-                .build());
-        ProviderConfig config = fixture.config(fixture.baseUrl("/v1"), "gpt-4.1");
-
-        AssistantMessage message =
-                fixture.stream(fixture.request(config, "gpt-4.1")).message();
-
-        assertThat(message.errorMessage()).isEqualTo("307 Temporary Redirect (no body)");
+        assertThat(fixture.server.getRequestCount())
+                .as("one request per prompt: no follow-up GET, no https attempt")
+                .isEqualTo(statuses.length);
     }
 }
