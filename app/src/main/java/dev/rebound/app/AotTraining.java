@@ -1,0 +1,153 @@
+package dev.rebound.app;
+
+import dev.rebound.ui.ToolkitStartup;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+
+/**
+ * The workload of the packaged app's AOT cache (docs/packaging.md, "The AOT cache"); not a user command. The package
+ * build runs it once, under {@code -XX:AOTMode=record}, through a copy of the app-image's launcher that differs from
+ * {@code bin/rebound} only in its main class, so that the class path and JVM options are the image's own. A JDK 25
+ * training run is one process, so the three ways Rebound starts run here one after the other, each through the real
+ * command line ({@link Main}) and each in a fresh, empty config directory, where the built-in simulator answers:
+ *
+ * <ol>
+ *   <li>{@code -p MESSAGE}: one prompt, the reply on stdout;
+ *   <li>{@code --mode rpc} with one {@code prompt} frame on stdin, to the end of its turn;
+ *   <li>the desktop window, until its first chat is open (then the process exits; skipped when the system property
+ *       {@code rebound.aotTraining.desktop} is {@code false}). The build gives {@code -Dglass.platform=Headless}, so no
+ *       display is needed: the scene graph, controls, CSS and the app's views are the same classes either way; only
+ *       the window toolkit's own differ.
+ * </ol>
+ *
+ * The -p and RPC runs failing exit non-zero, so that the build never ships a cache trained on an error path.
+ */
+public final class AotTraining {
+    private static final String PROMPT = "Why do retries need jitter?";
+    /** How long the window stays open once its first chat is there: the reply area and its first frames. */
+    private static final long SETTLE_MILLIS = 3_000;
+    /** The longest wait for the first chat's file; the window is up by then on any machine that builds the package. */
+    private static final long WINDOW_WAIT_MILLIS = 30_000;
+
+    private AotTraining() {}
+
+    public static void main(String[] args) throws Exception {
+        Path root = Files.createTempDirectory("rebound-aot-training-");
+        int failures = 0;
+        try {
+            failures +=
+                    check("-p", run(null, "--config-dir", config(root, "print").toString(), "-p", PROMPT));
+
+            InputStream stdin = System.in;
+            String frame = "{\"type\":\"prompt\",\"message\":\"" + PROMPT + "\"}\n";
+            System.setIn(new ByteArrayInputStream(frame.getBytes(StandardCharsets.UTF_8)));
+            try {
+                failures += check(
+                        "--mode rpc",
+                        run(
+                                null,
+                                "--mode",
+                                "rpc",
+                                "--config-dir",
+                                config(root, "rpc").toString()));
+            } finally {
+                System.setIn(stdin);
+            }
+
+            if (failures == 0 && !"false".equals(System.getProperty("rebound.aotTraining.desktop"))) {
+                // As Main.main does for the window: the toolkit starts before the command line is parsed.
+                ToolkitStartup early = ToolkitStartup.begin();
+                Path desktop = config(root, "desktop");
+                Thread exit = exitWhenShown(desktop, root);
+                // Returns only when the window could not open or was closed otherwise; else exitWhenShown exits.
+                failures += check("desktop", run(early, "--config-dir", desktop.toString()));
+                exit.interrupt();
+            }
+        } finally {
+            delete(root);
+        }
+        System.exit(failures == 0 ? 0 : 1);
+    }
+
+    private static int run(ToolkitStartup early, String... args) {
+        return new CommandLine(new Main(early))
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setOut(Console.helpWriter())
+                .setErr(Console.errWriter())
+                .execute(args);
+    }
+
+    private static int check(String mode, int exitCode) {
+        if (exitCode == 0) {
+            return 0;
+        }
+        Console.errWriter().println("rebound AOT training: " + mode + " exited with " + exitCode);
+        return 1;
+    }
+
+    /** An empty config directory but for the metrics plugin's port: any free one, so that a busy 9464 cannot matter. */
+    private static Path config(Path root, String name) throws IOException {
+        Path dir = Files.createDirectories(root.resolve(name));
+        Files.writeString(
+                dir.resolve("settings.json"), "{ \"plugins\": { \"prometheus-metrics\": { \"port\": 0 } } }\n");
+        return dir;
+    }
+
+    /**
+     * Ends the training once the window is up: when its first chat's file appears under {@code sessions/} (the chat
+     * opens in the background after the window is shown), or at the latest {@link #WINDOW_WAIT_MILLIS} after the
+     * start, and then {@link #SETTLE_MILLIS} more. The JVM exits from here, which writes the AOT configuration; the
+     * window is not closed first, since closing it is no part of starting. (No JavaFX here: the app's rule is that
+     * only {@code ui} uses it, so the window is watched through what it writes.)
+     */
+    private static Thread exitWhenShown(Path config, Path root) {
+        return Thread.ofPlatform().daemon().name("aot-training-exit").start(() -> {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WINDOW_WAIT_MILLIS);
+            try {
+                Path sessions = config.resolve("sessions");
+                while (System.nanoTime() < deadline && !hasChatFile(sessions)) {
+                    Thread.sleep(100);
+                }
+                Thread.sleep(SETTLE_MILLIS);
+            } catch (InterruptedException e) {
+                return; // the window closed or failed on its own: main reports it
+            }
+            delete(root);
+            System.exit(0);
+        });
+    }
+
+    private static boolean hasChatFile(Path sessions) {
+        if (!Files.isDirectory(sessions)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.list(sessions)) {
+            return files.anyMatch(file -> file.getFileName().toString().endsWith(".jsonl"));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void delete(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            Console.errWriter().println("rebound AOT training: could not delete " + root + ": " + e.getMessage());
+        }
+    }
+}
