@@ -6,7 +6,8 @@
 #   1. the icon (drawn by RenderIcon.java) and the THIRD-PARTY notice (ThirdPartyNotices.java, from the POMs);
 #   2. a jlink runtime of the modules jdeps finds in the app, its libraries and the plugins' libraries, plus the two
 #      only reached through ServiceLoader or locale lookup, with JavaFX on its module path (so inside the runtime);
-#   3. a jpackage app-image, target/image/rebound (launcher: bin/rebound);
+#   3. a jpackage app-image, target/image/rebound (launcher: bin/rebound), and its AOT cache, lib/app/rebound.aot,
+#      from a training run of the image itself;
 #   4. a .deb when dpkg-deb and fakeroot exist, an .rpm when rpmbuild exists (jpackage's own installers).
 #
 # Environment (set by the pom): JAVA_HOME, REBOUND_VERSION (the project version), LOCAL_REPOSITORY (the local Maven
@@ -70,7 +71,36 @@ common=(--name rebound --app-version "$app_version" --vendor Rebound --descripti
   --input "$input" --main-jar rebound.jar --main-class dev.rebound.app.Main \
   --runtime-image "$runtime" --icon "$work/rebound.png" \
   --java-options '--enable-native-access=javafx.graphics' \
-  --java-options '-Drebound.bundledPluginsDir=$APPDIR/plugins'
+  --java-options '-Drebound.bundledPluginsDir=$APPDIR/plugins' \
+  --java-options '-XX:AOTCache=$APPDIR/rebound.aot' --java-options '-Xlog:aot*=off'
+
+# 3b. The AOT cache (JDK 25, JEPs 483 and 514), lib/app/rebound.aot, which the launcher maps with -XX:AOTCache: the
+# classes Rebound loads as it starts, already parsed and linked. A cache is valid only for the runtime, class path and
+# module options it was trained with, so it is trained here, on this image: a copy of its launcher whose cfg differs
+# only in the main class (dev.rebound.app.AotTraining: -p, RPC and the window, one after the other, in one JVM, the
+# built-in simulator answering) and the recording options; then the same launcher assembles the cache (AOTMode=create:
+# the runtime has no bin/java, so the one-step -XX:AOTCacheOutput cannot start its assembly child). Both copies go
+# before the installers are made. -Xlog:aot*=off above: if the cache cannot be used (a JVM option that does not match,
+# a missing or damaged file), the JVM runs without it, and says so on stdout unless told not to, where RPC frames and
+# -p replies go. The window trains headless (JavaFX's own Headless glass): no display is needed to build.
+app_dir="$image_root/rebound/lib/app"
+trainer="$image_root/rebound/bin/rebound-aot-training"
+aot_config="$work/rebound.aotconfig"
+aot_log="$work/aot-training.log"
+aot_started=$(date +%s)
+cp "$image_root/rebound/bin/rebound" "$trainer"
+aot_step() { # aot_step MODE OPTION...: the image's cfg, its own AOT options replaced by the step's
+  { sed -e 's/^app\.mainclass=.*/app.mainclass=dev.rebound.app.AotTraining/' -e '/^java-options=-XX:AOTCache=/d' \
+      -e '/^java-options=-Xlog:aot/d' "$app_dir/rebound.cfg"
+    printf 'java-options=%s\n' "-XX:AOTMode=$1" "-XX:AOTConfiguration=$aot_config" "-Xlog:aot*=warning:file=$aot_log.$1" \
+      "${@:2}"; } > "$app_dir/rebound-aot-training.cfg"
+  "$trainer" >> "$aot_log" 2>&1 || { echo "package.sh: the AOT cache's $1 step failed:" >&2; tail -n 40 "$aot_log" >&2; exit 1; }
+}
+aot_step record -Dglass.platform=Headless
+aot_step create "-XX:AOTCache=$app_dir/rebound.aot"
+rm "$trainer" "$app_dir/rebound-aot-training.cfg"
+[ -s "$app_dir/rebound.aot" ] || { echo "package.sh: no AOT cache was written" >&2; tail -n 40 "$aot_log" >&2; exit 1; }
+echo "package.sh: AOT cache $(du -h "$app_dir/rebound.aot" | cut -f1), trained in $(($(date +%s) - aot_started)) s"
 
 # 4. Installers, from that image.
 installer() {
