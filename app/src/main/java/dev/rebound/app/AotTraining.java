@@ -1,6 +1,5 @@
 package dev.rebound.app;
 
-import dev.rebound.ui.ToolkitStartup;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +10,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 
 /**
  * The workload of the packaged app's AOT cache (docs/packaging.md, "The AOT cache"); not a user command. The package
@@ -44,8 +42,7 @@ public final class AotTraining {
         Path root = Files.createTempDirectory("rebound-aot-training-");
         int failures = 0;
         try {
-            failures +=
-                    check("-p", run(null, "--config-dir", config(root, "print").toString(), "-p", PROMPT));
+            failures += check("-p", run("--config-dir", config(root, "print").toString(), "-p", PROMPT));
 
             InputStream stdin = System.in;
             String frame = "{\"type\":\"prompt\",\"message\":\"" + PROMPT + "\"}\n";
@@ -64,12 +61,10 @@ public final class AotTraining {
             }
 
             if (failures == 0 && !"false".equals(System.getProperty("rebound.aotTraining.desktop"))) {
-                // As Main.main does for the window: the toolkit starts before the command line is parsed.
-                ToolkitStartup early = ToolkitStartup.begin();
                 Path desktop = config(root, "desktop");
                 Thread exit = exitWhenShown(desktop, root);
                 // Returns only when the window could not open or was closed otherwise; else exitWhenShown exits.
-                failures += check("desktop", run(early, "--config-dir", desktop.toString()));
+                failures += check("desktop", run("--config-dir", desktop.toString()));
                 exit.interrupt();
             }
         } finally {
@@ -78,12 +73,8 @@ public final class AotTraining {
         System.exit(failures == 0 ? 0 : 1);
     }
 
-    private static int run(ToolkitStartup early, String... args) {
-        return new CommandLine(new Main(early))
-                .setCaseInsensitiveEnumValuesAllowed(true)
-                .setOut(Console.helpWriter())
-                .setErr(Console.errWriter())
-                .execute(args);
+    private static int run(String... args) {
+        return Main.execute(args);
     }
 
     private static int check(String mode, int exitCode) {
@@ -94,12 +85,9 @@ public final class AotTraining {
         return 1;
     }
 
-    /** An empty config directory but for the metrics plugin's port: any free one, so that a busy 9464 cannot matter. */
+    /** A new, empty config directory: the built-in simulator answers, and the package's own plugins stay off. */
     private static Path config(Path root, String name) throws IOException {
-        Path dir = Files.createDirectories(root.resolve(name));
-        Files.writeString(
-                dir.resolve("settings.json"), "{ \"plugins\": { \"prometheus-metrics\": { \"port\": 0 } } }\n");
-        return dir;
+        return Files.createDirectories(root.resolve(name));
     }
 
     /**

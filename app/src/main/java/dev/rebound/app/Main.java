@@ -38,9 +38,14 @@ public final class Main {
      * comes up alongside them.
      */
     public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs a command line to its end and returns its exit code (for {@link AotTraining}, which runs several). */
+    static int execute(String... args) {
         CommandLine cli = CommandLineModel.commandLine();
         cli.setExecutionStrategy(Main::run);
-        System.exit(cli.execute(args));
+        return cli.execute(args);
     }
 
     private static int run(ParseResult parsed) {
