@@ -6,7 +6,7 @@
 #   1. the icon (drawn by RenderIcon.java) and the THIRD-PARTY notice (ThirdPartyNotices.java, from the POMs);
 #   2. a jlink runtime of the modules jdeps finds in the app, its libraries and the plugins' libraries, plus the two
 #      only reached through ServiceLoader or locale lookup, with JavaFX on its module path (so inside the runtime);
-#   3. a jpackage app-image, target/image/rebound (launcher: bin/rebound), and its AOT cache, lib/app/rebound.aot,
+#   3. a jpackage app-image, target/image/rebound (launcher: bin/rebound, a script), its AOT cache lib/app/rebound.aot,
 #      from a training run of the image itself;
 #   4. a .deb when dpkg-deb and fakeroot exist, an .rpm when rpmbuild exists (jpackage's own installers).
 #
@@ -62,8 +62,12 @@ plugin_modules=$("${jdeps[@]}" --class-path "$(IFS=:; echo "${plugin_jars[*]}")"
 echo "$app_modules,$plugin_modules,$extra_modules" | tr , '\n' | sort -u > "$work/modules.txt"
 # No --compress: the .deb compresses the plain image better (43 MB against 67 MB with zip-6), and classes are not
 # inflated at start-up; the cost is disk space (152 MB installed against 97 MB). Measured in docs/packaging.md.
+# --generate-cds-archive: the runtime's own class-data-sharing archive of the JDK's classes, which jlink does not copy
+# from the JDK; without it even the JDK's classes are parsed at every start the AOT cache does not cover (a hello-world
+# took 0.19 s against 0.04 s). Its bin/java stays (no --strip-native-commands): the archive is made with it, and the
+# launcher below starts it.
 "$bin/jlink" --module-path "$TARGET/javafx" --add-modules "ALL-MODULE-PATH,$(paste -sd, "$work/modules.txt")" \
-  --strip-debug --no-header-files --no-man-pages --strip-native-commands --output "$runtime"
+  --strip-debug --no-header-files --no-man-pages --generate-cds-archive --output "$runtime"
 
 # 3. The app-image. The app stays on the class path; JavaFX is in the runtime. $APPDIR is the image's lib/app.
 common=(--name rebound --app-version "$app_version" --vendor Rebound --description "$description")
@@ -71,34 +75,58 @@ common=(--name rebound --app-version "$app_version" --vendor Rebound --descripti
   --input "$input" --main-jar rebound.jar --main-class dev.rebound.app.Main \
   --runtime-image "$runtime" --icon "$work/rebound.png" \
   --java-options '--enable-native-access=javafx.graphics' \
-  --java-options '-Drebound.bundledPluginsDir=$APPDIR/plugins' \
+  --java-options '-Drebound.bundledPluginsDir=$APPDIR/plugins' --java-options '-Xms32m' \
   --java-options '-XX:AOTCache=$APPDIR/rebound.aot' --java-options '-Xlog:aot*=off'
+
+# 3a. The launcher, bin/rebound: a shell script, written here from the jpackage launcher's lib/app/rebound.cfg, that
+# starts the image's own runtime with the same class path and JVM options. jpackage's native launcher asks rpm and
+# dpkg which package owns it, twice, before it starts the JVM: about 0.13 s of every start on these machines
+# (docs/packaging.md, "The launcher").
+app_dir="$image_root/rebound/lib/app"
+cfg="$app_dir/rebound.cfg"
+app_classpath=$(sed -n 's/^app\.classpath=//p' "$cfg" | paste -sd:)
+main_class=$(sed -n 's/^app\.mainclass=//p' "$cfg")
+mapfile -t cfg_options < <(sed -n 's/^java-options=//p' "$cfg")
+launcher_script() { # launcher_script MAIN-CLASS JVM-OPTION...: a launcher of the image running MAIN-CLASS
+  printf '%s\n' '#!/bin/sh' \
+    "# Rebound's launcher, written by package.sh from lib/app/rebound.cfg (docs/packaging.md, \"The launcher\")." \
+    'self=$(readlink -f -- "$0") || self=$0' 'image=${self%/bin/*}' 'APPDIR=$image/lib/app' \
+    'exec "$image/lib/runtime/bin/java" \'
+  local option
+  for option in "${@:2}"; do
+    printf '  "%s" \\\n' "$option"
+  done
+  printf '  -cp "%s" %s "$@"\n' "$app_classpath" "$1"
+}
+launcher_script "$main_class" "${cfg_options[@]}" > "$image_root/rebound/bin/rebound"
+chmod 755 "$image_root/rebound/bin/rebound"
 
 # 3b. The AOT cache (JDK 25, JEPs 483 and 514), lib/app/rebound.aot, which the launcher maps with -XX:AOTCache: the
 # classes Rebound loads as it starts, already parsed and linked. A cache is valid only for the runtime, class path and
-# module options it was trained with, so it is trained here, on this image: a copy of its launcher whose cfg differs
-# only in the main class (dev.rebound.app.AotTraining: -p, RPC and the window, one after the other, in one JVM, the
-# built-in simulator answering) and the recording options; then the same launcher assembles the cache (AOTMode=create:
-# the runtime has no bin/java, so the one-step -XX:AOTCacheOutput cannot start its assembly child). Both copies go
-# before the installers are made. -Xlog:aot*=off above: if the cache cannot be used (a JVM option that does not match,
-# a missing or damaged file), the JVM runs without it, and says so on stdout unless told not to, where RPC frames and
-# -p replies go. The window trains headless (JavaFX's own Headless glass): no display is needed to build.
-app_dir="$image_root/rebound/lib/app"
+# module options it was trained with, so it is trained here, on this image, through a launcher written like
+# bin/rebound but for the main class (dev.rebound.app.AotTraining: -p, RPC and the window, one after the other, in one
+# JVM, the built-in simulator answering) and the recording options; then the same launcher assembles the cache
+# (AOTMode=create). The training launcher goes before the installers are made. -Xlog:aot*=off in the cfg: if the
+# cache cannot be used (a JVM option that does not match, a missing or damaged file), the JVM runs without it, and
+# says so on stdout unless told not to, where RPC frames and -p replies go. The window trains headless (JavaFX's own
+# Headless glass): no display is needed to build.
 trainer="$image_root/rebound/bin/rebound-aot-training"
 aot_config="$work/rebound.aotconfig"
 aot_log="$work/aot-training.log"
 aot_started=$(date +%s)
-cp "$image_root/rebound/bin/rebound" "$trainer"
-aot_step() { # aot_step MODE OPTION...: the image's cfg, its own AOT options replaced by the step's
-  { sed -e 's/^app\.mainclass=.*/app.mainclass=dev.rebound.app.AotTraining/' -e '/^java-options=-XX:AOTCache=/d' \
-      -e '/^java-options=-Xlog:aot/d' "$app_dir/rebound.cfg"
-    printf 'java-options=%s\n' "-XX:AOTMode=$1" "-XX:AOTConfiguration=$aot_config" "-Xlog:aot*=warning:file=$aot_log.$1" \
-      "${@:2}"; } > "$app_dir/rebound-aot-training.cfg"
+training_options=()
+for option in "${cfg_options[@]}"; do
+  case "$option" in -XX:AOTCache=*|-Xlog:aot*) ;; *) training_options+=("$option") ;; esac
+done
+aot_step() { # aot_step MODE OPTION...: the image's launcher, its own AOT options replaced by the step's
+  launcher_script dev.rebound.app.AotTraining "${training_options[@]}" "-XX:AOTMode=$1" \
+    "-XX:AOTConfiguration=$aot_config" "-Xlog:aot*=warning:file=$aot_log.$1" "${@:2}" > "$trainer"
+  chmod 755 "$trainer"
   "$trainer" >> "$aot_log" 2>&1 || { echo "package.sh: the AOT cache's $1 step failed:" >&2; tail -n 40 "$aot_log" >&2; exit 1; }
 }
 aot_step record -Dglass.platform=Headless
 aot_step create "-XX:AOTCache=$app_dir/rebound.aot"
-rm "$trainer" "$app_dir/rebound-aot-training.cfg"
+rm "$trainer"
 [ -s "$app_dir/rebound.aot" ] || { echo "package.sh: no AOT cache was written" >&2; tail -n 40 "$aot_log" >&2; exit 1; }
 echo "package.sh: AOT cache $(du -h "$app_dir/rebound.aot" | cut -f1), trained in $(($(date +%s) - aot_started)) s"
 
@@ -117,6 +145,18 @@ if command -v dpkg-deb > /dev/null && command -v fakeroot > /dev/null; then
   # GTK 3 is what JavaFX's window toolkit loads; jpackage finds the rest (libxtst6, ...) from the runtime's libraries.
   installer deb --linux-app-category net --linux-package-deps "libgtk-3-0 | libgtk-3-0t64"
   deb=$(ls "$TARGET"/*.deb)
+  # jpackage copies the image into the package without its files' times, and the AOT cache checks each class-path
+  # jar's time and size: installed, the cache was refused ("Archived app classpath validation: failed"). So the
+  # package is unpacked, its files given the image's times, and packed again, with jpackage's control files as they are.
+  tree="$work/deb-tree"
+  rm -rf "$tree"
+  dpkg-deb -R "$deb" "$tree"
+  (cd "$image_root/rebound" && find . -type f) | while IFS= read -r file; do
+    touch -r "$image_root/rebound/$file" "$tree/opt/rebound/$file"
+  done
+  # xz at level 1: 22 s and 66 MB here, against 87 s and 59 MB at the default level 6.
+  dpkg-deb --root-owner-group -Zxz -z1 -b "$tree" "$deb" > /dev/null
+  rm -rf "$tree"
   made+=("deb $deb ($(du -h "$deb" | cut -f1))")
 else
   echo "package.sh: no .deb: it needs dpkg-deb and fakeroot (apt-get install -y fakeroot)"
