@@ -98,37 +98,58 @@ launcher_script() { # launcher_script MAIN-CLASS JVM-OPTION...: a launcher of th
   done
   printf '  -cp "%s" %s "$@"\n' "$app_classpath" "$1"
 }
-launcher_script "$main_class" "${cfg_options[@]}" > "$image_root/rebound/bin/rebound"
+# Two AOT caches (3b): the window's, and a smaller one for the headless modes, chosen from the command line. A wrong
+# guess only costs time: both are valid for the same class path and options.
+chooser=$(cat << 'CHOOSER'
+# The AOT cache: the headless modes' smaller one (it maps faster and takes less memory) when the command line asks for
+# one of them, else the window's (docs/packaging.md, "The AOT caches"). A wrong guess costs time, never function.
+cache=rebound.aot
+for arg do
+  case $arg in -p*|--print|--print=*|--mode=rpc|rpc|simulate|-h|--help|-V|--version) cache=rebound-cli.aot ;; esac
+done
+CHOOSER
+)
+launcher_script "$main_class" "${cfg_options[@]}" \
+  | sed -e 's|"-XX:AOTCache=$APPDIR/rebound.aot"|"-XX:AOTCache=$APPDIR/$cache"|' \
+  | awk -v chooser="$chooser" '/^exec / { print chooser } { print }' > "$image_root/rebound/bin/rebound"
+grep -q 'AOTCache=$APPDIR/$cache' "$image_root/rebound/bin/rebound" \
+  || { echo "package.sh: the launcher has no AOT cache option to choose" >&2; exit 1; }
 chmod 755 "$image_root/rebound/bin/rebound"
 
-# 3b. The AOT cache (JDK 25, JEPs 483 and 514), lib/app/rebound.aot, which the launcher maps with -XX:AOTCache: the
-# classes Rebound loads as it starts, already parsed and linked. A cache is valid only for the runtime, class path and
-# module options it was trained with, so it is trained here, on this image, through a launcher written like
-# bin/rebound but for the main class (dev.rebound.app.AotTraining: -p, RPC and the window, one after the other, in one
-# JVM, the built-in simulator answering) and the recording options; then the same launcher assembles the cache
-# (AOTMode=create). The training launcher goes before the installers are made. -Xlog:aot*=off in the cfg: if the
-# cache cannot be used (a JVM option that does not match, a missing or damaged file), the JVM runs without it, and
-# says so on stdout unless told not to, where RPC frames and -p replies go. The window trains headless (JavaFX's own
-# Headless glass): no display is needed to build.
+# 3b. The AOT caches (JDK 25, JEPs 483 and 514), lib/app/rebound.aot (the window's) and lib/app/rebound-cli.aot (-p,
+# RPC and the rest), which the launcher maps with -XX:AOTCache: the classes Rebound loads as it starts, already parsed
+# and linked. With a cache, every class in it is loaded at start, so one cache for all modes made -p and RPC load the
+# window's classes too (18 MiB more peak memory, a slower start); hence two. A cache is valid only for the runtime,
+# class path and module options it was trained with, so each is trained here, on this image, through a launcher
+# written like bin/rebound but for the main class (dev.rebound.app.AotTraining: -p, RPC and, for the window's cache,
+# the window, one after the other, in one JVM, the built-in simulator answering) and the recording options; then the
+# same launcher assembles the cache (AOTMode=create). The training launcher goes before the installers are made.
+# -Xlog:aot*=off in the cfg: if a cache cannot be used (a JVM option that does not match, a missing or damaged file),
+# the JVM runs without it, and says so on stdout unless told not to, where RPC frames and -p replies go. The window
+# trains headless (JavaFX's own Headless glass): no display is needed to build.
 trainer="$image_root/rebound/bin/rebound-aot-training"
-aot_config="$work/rebound.aotconfig"
 aot_log="$work/aot-training.log"
 aot_started=$(date +%s)
 training_options=()
 for option in "${cfg_options[@]}"; do
   case "$option" in -XX:AOTCache=*|-Xlog:aot*) ;; *) training_options+=("$option") ;; esac
 done
-aot_step() { # aot_step MODE OPTION...: the image's launcher, its own AOT options replaced by the step's
-  launcher_script dev.rebound.app.AotTraining "${training_options[@]}" "-XX:AOTMode=$1" \
-    "-XX:AOTConfiguration=$aot_config" "-Xlog:aot*=warning:file=$aot_log.$1" "${@:2}" > "$trainer"
+aot_step() { # aot_step NAME MODE OPTION...: the image's launcher, its own AOT options replaced by the step's
+  launcher_script dev.rebound.app.AotTraining "${training_options[@]}" "-XX:AOTMode=$2" \
+    "-XX:AOTConfiguration=$work/$1.aotconfig" "-Xlog:aot*=warning:file=$aot_log.$1.$2" "${@:3}" > "$trainer"
   chmod 755 "$trainer"
-  "$trainer" >> "$aot_log" 2>&1 || { echo "package.sh: the AOT cache's $1 step failed:" >&2; tail -n 40 "$aot_log" >&2; exit 1; }
+  "$trainer" >> "$aot_log" 2>&1 || { echo "package.sh: the $1 AOT cache's $2 step failed:" >&2; tail -n 40 "$aot_log" >&2; exit 1; }
 }
-aot_step record -Dglass.platform=Headless
-aot_step create "-XX:AOTCache=$app_dir/rebound.aot"
+aot_cache() { # aot_cache NAME OPTION...: trains lib/app/NAME.aot with the training's options
+  aot_step "$1" record -Dglass.platform=Headless "${@:2}"
+  aot_step "$1" create "-XX:AOTCache=$app_dir/$1.aot"
+  [ -s "$app_dir/$1.aot" ] || { echo "package.sh: no AOT cache $1 was written" >&2; tail -n 40 "$aot_log" >&2; exit 1; }
+}
+aot_cache rebound
+aot_cache rebound-cli -Drebound.aotTraining.desktop=false
 rm "$trainer"
-[ -s "$app_dir/rebound.aot" ] || { echo "package.sh: no AOT cache was written" >&2; tail -n 40 "$aot_log" >&2; exit 1; }
-echo "package.sh: AOT cache $(du -h "$app_dir/rebound.aot" | cut -f1), trained in $(($(date +%s) - aot_started)) s"
+echo "package.sh: AOT caches $(du -h "$app_dir/rebound.aot" | cut -f1) (window) and" \
+  "$(du -h "$app_dir/rebound-cli.aot" | cut -f1) (headless), trained in $(($(date +%s) - aot_started)) s"
 
 # 4. Installers, from that image.
 installer() {

@@ -50,12 +50,7 @@ public final class AotTraining {
             try {
                 failures += check(
                         "--mode rpc",
-                        run(
-                                null,
-                                "--mode",
-                                "rpc",
-                                "--config-dir",
-                                config(root, "rpc").toString()));
+                        run("--mode", "rpc", "--config-dir", config(root, "rpc").toString()));
             } finally {
                 System.setIn(stdin);
             }

@@ -41,10 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The launcher under test ({@code -Dbench.launcher=auto|package|jar}): the app-image's {@code bin/rebound}
  * ({@code -Dbench.image}, default {@code ../packaging/target/image/rebound}) when it exists, else
- * {@code java -jar target/rebound.jar} with the JDK running this harness. The packaged runtime is jlinked without
- * native commands ({@code bin/java}), so the packaged baselines are started by a copy of the app-image whose copied
- * {@code bin/rebound} launcher is given another {@code .cfg} (jpackage launchers read {@code lib/app/NAME.cfg} for
- * their own file name): same launcher binary, same runtime, another main class. The full JDK's hello-world
+ * {@code java -jar target/rebound.jar} with the JDK running this harness. The packaged baselines are started by
+ * launchers written like the image's {@code bin/rebound} (a shell script that execs the image's runtime): same
+ * script prologue, same runtime, another main class. The full JDK's hello-world
  * ({@code java -jar hello.jar}, default CDS archive on) is measured in every run too, and the targets are checked
  * against the faster of the two baselines.
  *
@@ -420,11 +419,12 @@ class StartupBenchmark {
     }
 
     /**
-     * A copy of the app-image (files hard-linked where possible, the launcher binary copied) whose copies of
-     * {@code bin/rebound} run other main classes on the same runtime: {@code bin/hello} the hello-world,
-     * {@code bin/rebound-firstframe} Rebound's main class through {@link LeanFirstFrameProbe} (the app's own
-     * {@code .cfg}, JVM options included, with the probe's jar appended to its class path), and
-     * {@code bin/minimal-firstframe} {@link MinimalWindow} through the probe with the same
+     * A copy of the app-image (files hard-linked where possible, {@code bin/} copied) with launchers beside
+     * {@code bin/rebound} that start other main classes the same way — the launcher's own lines up to its
+     * {@code exec} of the image's runtime, then another command: {@code bin/hello} the hello-world (no JVM option),
+     * {@code bin/rebound-firstframe} Rebound's main class through {@link LeanFirstFrameProbe} (the launcher's JVM
+     * options, its AOT cache among them, and its class path with the probe's jar appended, which the cache allows),
+     * and {@code bin/minimal-firstframe} {@link MinimalWindow} through the probe with the same
      * {@code --enable-native-access} option as the app.
      */
     private Path probeImage(Path image, Path helloJar) throws IOException {
@@ -446,39 +446,32 @@ class StartupBenchmark {
             }
         }
         Path app = copy.resolve("lib/app");
-        Path launcher = copy.resolve("bin/rebound");
         Files.copy(helloJar, app.resolve("hello.jar"));
         jar(app.resolve("bench-probe.jar"), null, List.of("LeanFirstFrameProbe", "MinimalWindow"));
-        Files.writeString(app.resolve("hello.cfg"), """
-                [Application]
-                app.classpath=$APPDIR/hello.jar
-                app.mainclass=%s
-                """.formatted(HelloWorld.class.getName()));
-        Files.writeString(app.resolve("minimal-firstframe.cfg"), """
-                [Application]
-                app.classpath=$APPDIR/bench-probe.jar
-                app.mainclass=%s
-
-                [JavaOptions]
-                java-options=--enable-native-access=javafx.graphics
-                """.formatted(LeanFirstFrameProbe.class.getName()));
-        List<String> cfg = new ArrayList<>();
-        for (String line : Files.readAllLines(app.resolve("rebound.cfg"))) {
-            if (line.startsWith("app.mainclass=")) {
-                cfg.add("app.mainclass=" + LeanFirstFrameProbe.class.getName());
-            } else if (line.equals("[JavaOptions]")) {
-                cfg.add("app.classpath=$APPDIR/bench-probe.jar");
-                cfg.add("");
-                cfg.add(line);
-            } else {
-                cfg.add(line);
-            }
+        String launcher = Files.readString(copy.resolve("bin/rebound"));
+        String exec = "exec \"$image/lib/runtime/bin/java\" \\\n";
+        String mainCall = "\" " + "dev.rebound.app.Main \"$@\"";
+        if (!launcher.contains(exec) || !launcher.contains(mainCall)) {
+            throw new IllegalStateException("bin/rebound is not the launcher script package.sh writes: " + launcher);
         }
-        Files.write(app.resolve("rebound-firstframe.cfg"), cfg);
-        for (String name : List.of("hello", "rebound-firstframe", "minimal-firstframe")) {
-            Files.copy(launcher, copy.resolve("bin").resolve(name), StandardCopyOption.COPY_ATTRIBUTES);
-        }
+        String prologue = launcher.substring(0, launcher.indexOf(exec) + exec.length());
+        String probe = LeanFirstFrameProbe.class.getName();
+        writeLauncher(
+                copy.resolve("bin/hello"),
+                prologue + "  -cp \"$APPDIR/hello.jar\" " + HelloWorld.class.getName() + " \"$@\"\n");
+        writeLauncher(
+                copy.resolve("bin/minimal-firstframe"),
+                prologue + "  --enable-native-access=javafx.graphics -cp \"$APPDIR/bench-probe.jar\" " + probe
+                        + " \"$@\"\n");
+        writeLauncher(
+                copy.resolve("bin/rebound-firstframe"),
+                launcher.replace(mainCall, ":$APPDIR/bench-probe.jar\" " + probe + " dev.rebound.app.Main \"$@\""));
         return copy;
+    }
+
+    private static void writeLauncher(Path file, String text) throws IOException {
+        Files.writeString(file, text);
+        file.toFile().setExecutable(true);
     }
 
     /**
