@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Kills the real RPC process with SIGKILL at random moments while it streams replies and retries, 50 times, then
  * checks each session file: it loads, every message whose {@code message_end} the host had read is in it, nothing is
- * duplicated, and reopening it with {@code --session} gives exactly the saved conversation.
+ * duplicated, and reopening it with {@code --session} gives exactly the saved conversation. The process that reopened
+ * a chat then starts a new one ({@code new_session}) and is the next one killed; the last exits cleanly.
  */
 class CrashSafetyIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -51,24 +52,42 @@ class CrashSafetyIT {
                       "retry": { "baseDelayMs": 30 } }
                     """.formatted(server.url("/v1")));
             int killedMidTurn = 0;
+            // The process that reopens a killed chat is also the next one killed, in a new chat: one start per kill
+            // instead of two (each start is most of a run's time).
+            ReboundProcess rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+            rebound.until(f -> f.path("type").asText().equals("ready"), WAIT);
             for (int run = 0; run < RUNS; run++) {
-                killedMidTurn += oneRun(run, random.nextInt(50, 1500)) ? 1 : 0;
+                Path file = sessionFile(rebound);
+                boolean insideTurn = promptAndKill(rebound, file, run, random.nextInt(50, 1500));
+                killedMidTurn += insideTurn ? 1 : 0;
+                rebound = reopenAndCheck(file, run);
+                if (run + 1 < RUNS) {
+                    rebound.send("{\"id\":\"n\",\"type\":\"new_session\"}");
+                    assertThat(rebound.until(f -> "n".equals(f.path("id").asText()), WAIT)
+                                    .path("success")
+                                    .asBoolean())
+                            .as("run %d: the reopened chat closes and a new one starts", run)
+                            .isTrue();
+                }
             }
+            rebound.closeStdin();
+            assertThat(rebound.waitForExit(WAIT)).isZero();
+            rebound.close();
             assertThat(killedMidTurn).as("most kills should land inside a turn").isGreaterThan(RUNS / 2);
         }
     }
 
-    /** One run: prompt until killed; returns whether the kill landed inside a turn. */
-    private boolean oneRun(int run, int killAfterMs) throws Exception {
-        ReboundProcess rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
-        Path file;
+    private static Path sessionFile(ReboundProcess rebound) throws Exception {
+        rebound.send("{\"id\":\"s\",\"type\":\"get_state\"}");
+        return Path.of(rebound.until(f -> "s".equals(f.path("id").asText()), WAIT)
+                .path("data")
+                .path("sessionFile")
+                .asText());
+    }
+
+    /** Prompts, kills the process after that long, and checks the file; returns whether the kill hit a turn. */
+    private static boolean promptAndKill(ReboundProcess rebound, Path file, int run, int killAfterMs) throws Exception {
         try {
-            rebound.until(f -> f.path("type").asText().equals("ready"), WAIT);
-            rebound.send("{\"id\":\"s\",\"type\":\"get_state\"}");
-            file = Path.of(rebound.until(f -> "s".equals(f.path("id").asText()), WAIT)
-                    .path("data")
-                    .path("sessionFile")
-                    .asText());
             rebound.send("{\"type\":\"prompt\",\"message\":\"run " + run + " question\"}");
             TimeUnit.MILLISECONDS.sleep(killAfterMs);
             ProcessHandle.of(rebound.pid()).orElseThrow().destroyForcibly();
@@ -107,7 +126,12 @@ class CrashSafetyIT {
         assertThat(loaded.problems())
                 .as("run %d: at most the torn last line is reported", run)
                 .hasSizeLessThanOrEqualTo(1);
+        return insideTurn;
+    }
 
+    /** Reopens the killed chat in a new process, checks it is exactly the saved conversation, returns the process. */
+    private ReboundProcess reopenAndCheck(Path file, int run) throws Exception {
+        LoadedSession loaded = new SessionLoader().load(file);
         List<ChatMessage> kept = new ArrayList<>();
         Set<String> retried = loaded.retriedMessageIds();
         for (JournalEntry e : loaded.entries()) {
@@ -126,6 +150,7 @@ class CrashSafetyIT {
         }
         ReboundProcess resumed =
                 ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session", file.toString());
+        boolean ok = false;
         try {
             resumed.until(f -> f.path("type").asText().equals("ready"), WAIT);
             resumed.send("{\"id\":\"m\",\"type\":\"get_messages\"}");
@@ -137,12 +162,13 @@ class CrashSafetyIT {
             assertThat(reopened)
                     .as("run %d: the reopened conversation is the saved one", run)
                     .containsExactlyElementsOf(expected);
-            resumed.closeStdin();
-            assertThat(resumed.waitForExit(WAIT)).isZero();
+            ok = true;
+            return resumed;
         } finally {
-            resumed.close();
+            if (!ok) {
+                resumed.close();
+            }
         }
-        return insideTurn;
     }
 
     private static List<String> rawIds(Path file) throws IOException {
