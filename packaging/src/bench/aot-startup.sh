@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start-up of the packaged launcher with and without its AOT cache (docs/packaging.md, "The AOT cache"), after
+# Start-up of the packaged launcher with and without its AOT caches (docs/packaging.md, "The AOT caches"), after
 # ./mvnw -Ppackage -DskipTests package:   [xvfb-run -a] packaging/src/bench/aot-startup.sh [ROUNDS]
 # Makes, in a temporary folder: a copy of the app-image without its AOT caches (the AOT options taken out of the
 # bin/rebound script), a copy that maps the window's cache in every mode ("one"), the image as built ("two": the

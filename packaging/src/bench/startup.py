@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Start-up runs of packaged launchers, paired (docs/packaging.md, "The AOT cache"; run by aot-startup.sh).
+"""Start-up runs of packaged launchers, paired (docs/packaging.md, "The AOT caches"; run by aot-startup.sh).
 usage: startup.py ROUNDS hello=LAUNCHER [hellojdk="COMMAND"] none=IMAGE NAME=IMAGE...
 Each round runs every case once (a hello-world launcher; -p, RPC to ready and the window to shown for each image), in
 an order rotated by one each round. Reports for each case the median and min-max of: seconds to its event (exit for

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The workload of the packaged app's AOT cache (docs/packaging.md, "The AOT cache"); not a user command. The package
+ * The workload of the packaged app's AOT caches (docs/packaging.md, "The AOT caches"); not a user command. The package
  * build runs it once, under {@code -XX:AOTMode=record}, through a copy of the app-image's launcher that differs from
  * {@code bin/rebound} only in its main class, so that the class path and JVM options are the image's own. A JDK 25
  * training run is one process, so the three ways Rebound starts run here one after the other, each through the real
