@@ -2,8 +2,11 @@ package dev.rebound.ui;
 
 import dev.rebound.ui.view.ChatWindow;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javafx.application.Platform;
 
 /**
@@ -47,6 +50,22 @@ public final class ToolkitStartup {
     /** The window will not be shown (another mode ran, or the app failed to start): lets the toolkit go. */
     public void abandon() {
         started.thenRun(Platform::exit);
+    }
+
+    /**
+     * For a process about to exit without the window: waits, at most {@code limit}, until the toolkit is up, and no
+     * more. A process that exits while the toolkit is still starting gets a stack trace from it ("Shutdown in
+     * progress"), and one told to exit as it comes up prints GTK's complaints; once it is up, the JVM's exit takes it
+     * down quietly.
+     */
+    public void awaitStartedBeforeExit(Duration limit) {
+        try {
+            started.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // It could not start (no display) or is slow: nothing more to wait for.
+        }
     }
 
     /**

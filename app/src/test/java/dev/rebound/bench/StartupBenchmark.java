@@ -422,10 +422,10 @@ class StartupBenchmark {
      * A copy of the app-image (files hard-linked where possible, {@code bin/} copied) with launchers beside
      * {@code bin/rebound} that start other main classes the same way — the launcher's own lines up to its
      * {@code exec} of the image's runtime, then another command: {@code bin/hello} the hello-world (no JVM option),
-     * {@code bin/rebound-firstframe} Rebound's main class through {@link LeanFirstFrameProbe} (the launcher's JVM
-     * options, its AOT cache among them, and its class path with the probe's jar appended, which the cache allows),
-     * and {@code bin/minimal-firstframe} {@link MinimalWindow} through the probe with the same
-     * {@code --enable-native-access} option as the app.
+     * {@code bin/rebound-firstframe} {@link LeanFirstFrameProbe} with the launcher's JVM options (its AOT cache
+     * among them) and its class path with the probe's jar appended, which the cache allows; the probe is given
+     * Rebound's main class to run; and {@code bin/minimal-firstframe} the probe with the same
+     * {@code --enable-native-access} option as the app, given {@link MinimalWindow} to run.
      */
     private Path probeImage(Path image, Path helloJar) throws IOException {
         Path copy = work.resolve("image");
@@ -465,7 +465,7 @@ class StartupBenchmark {
                         + " \"$@\"\n");
         writeLauncher(
                 copy.resolve("bin/rebound-firstframe"),
-                launcher.replace(mainCall, ":$APPDIR/bench-probe.jar\" " + probe + " dev.rebound.app.Main \"$@\""));
+                launcher.replace(mainCall, ":$APPDIR/bench-probe.jar\" " + probe + " \"$@\""));
         return copy;
     }
 
