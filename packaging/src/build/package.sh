@@ -102,16 +102,23 @@ launcher_script() { # launcher_script MAIN-CLASS JVM-OPTION...: a launcher of th
 # guess only costs time: both are valid for the same class path and options.
 chooser=$(cat << 'CHOOSER'
 # The AOT cache: the headless modes' smaller one (it maps faster and takes less memory) when the command line asks for
-# one of them, else the window's (docs/packaging.md, "The AOT caches"). A wrong guess costs time, never function.
+# one of them, else the window's; and for a one-shot -p, the JIT's first tier only: C2's compiler threads compete with
+# the answer for two cores and are gone before their code would pay (docs/packaging.md, "The launcher"). A wrong
+# guess costs time, never function.
 cache=rebound.aot
+jit=
 for arg do
-  case $arg in -p*|--print|--print=*|--mode=rpc|rpc|simulate|-h|--help|-V|--version) cache=rebound-cli.aot ;; esac
+  case $arg in
+    -p*|--print|--print=*) cache=rebound-cli.aot jit=-XX:TieredStopAtLevel=1 ;;
+    --mode=rpc|rpc|simulate|-h|--help|-V|--version) cache=rebound-cli.aot ;;
+  esac
 done
 CHOOSER
 )
 launcher_script "$main_class" "${cfg_options[@]}" \
   | sed -e 's|"-XX:AOTCache=$APPDIR/rebound.aot"|"-XX:AOTCache=$APPDIR/$cache"|' \
-  | awk -v chooser="$chooser" '/^exec / { print chooser } { print }' > "$image_root/rebound/bin/rebound"
+  | awk -v chooser="$chooser" '/^exec / { print chooser; print; print "  $jit \\"; next } { print }' \
+  > "$image_root/rebound/bin/rebound"
 grep -q 'AOTCache=$APPDIR/$cache' "$image_root/rebound/bin/rebound" \
   || { echo "package.sh: the launcher has no AOT cache option to choose" >&2; exit 1; }
 chmod 755 "$image_root/rebound/bin/rebound"
