@@ -312,7 +312,15 @@ class ChatWindowTest {
 
         sendPrompt("Write a lot");
         waitFor(() -> chatRows().size() >= 3);
-        robot.moveTo(".chat-list").scroll(15, javafx.geometry.VerticalDirection.UP);
+        // The list's centre is read on the FX thread: TestFX's own query reads bounds from this thread, which raced the
+        // list's layout while the reply grew (an IndexOutOfBoundsException inside Parent.updateCachedBounds).
+        Node list = robot.lookup(".chat-list").query();
+        javafx.geometry.Point2D centre = WaitForAsyncUtils.asyncFx(() -> {
+                    javafx.geometry.Bounds bounds = list.localToScreen(list.getBoundsInLocal());
+                    return new javafx.geometry.Point2D(bounds.getCenterX(), bounds.getCenterY());
+                })
+                .get();
+        robot.moveTo(centre).scroll(15, javafx.geometry.VerticalDirection.UP);
 
         waitFor(this::idle);
         WaitForAsyncUtils.waitForFxEvents();
