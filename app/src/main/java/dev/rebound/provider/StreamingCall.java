@@ -99,7 +99,8 @@ final class StreamingCall {
         control.onAbort(() -> current.get().cancel());
         log.debug(
                 "POST {} (provider {}, model {}, credential {})",
-                url.newBuilder().query(null).build(),
+                // Neither the query (secret values) nor user:password@ of the base URL.
+                url.newBuilder().query(null).username("").password("").build(),
                 provider.key(),
                 request.model().id(),
                 request.credential() == null ? "none" : request.credential().label());
