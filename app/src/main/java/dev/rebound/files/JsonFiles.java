@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
 
 /** Reads and writes the JSON object files of the config directory (settings.json, credentials.json). */
 public final class JsonFiles {
+    private static final Pattern UNQUOTED_WORD = Pattern.compile("Unrecognized token '[^']*'");
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\[Source: [^;]*; line: (\\d+), column: (\\d+)]");
 
     private JsonFiles() {}
@@ -149,6 +150,9 @@ public final class JsonFiles {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String detail = SOURCE_LOCATION.matcher(e.getOriginalMessage()).replaceAll("line $1, column $2");
+            // A value left without quotes is quoted whole by the parser ("Unrecognized token 'abc123…'"), and in a
+            // settings file that value is as likely as not a key or a secret header.
+            detail = UNQUOTED_WORD.matcher(detail).replaceAll("A word without quotes (not shown: it may be a secret)");
             return new Malformed(at == null ? 1 : at.getLineNr(), at == null ? 1 : at.getColumnNr(), detail);
         } catch (IOException e) {
             return new Unreadable(e.toString());

@@ -76,6 +76,17 @@ class JsonFilesTest {
     }
 
     @Test
+    void aValueLeftWithoutQuotesIsNotQuotedInTheDescription() throws Exception {
+        assertThat(read("{\"headers\": {\"api-key\": azure0b1e4f2d6a8c9d7e3f5a}}"))
+                .isInstanceOfSatisfying(JsonFiles.Malformed.class, m -> {
+                    assertThat(m.line()).isEqualTo(1);
+                    assertThat(m.detail())
+                            .doesNotContain("azure0b1e")
+                            .startsWith("A word without quotes (not shown: it may be a secret): was expecting");
+                });
+    }
+
+    @Test
     void bytesThatAreNotUtf8AreMalformedAtTheirPlace() throws Exception {
         byte[] content = {'{', '\n', ' ', '"', 'a', '"', ':', ' ', '"', (byte) 0xC3, (byte) 0x28, '"', '}'};
 
