@@ -3,10 +3,16 @@ package dev.rebound.bundled.journal;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +28,12 @@ final class JournalFile {
     private final Path file;
     private final ObjectWriter writer = JsonMapper.builder().build().writerFor(JournalRecord.class);
     private boolean failing;
+    /** Whether a file made by an earlier version (0644) was made owner-only already. */
+    private boolean checkedMode;
+
+    private static final Set<StandardOpenOption> APPEND_OPTIONS =
+            Set.of(StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     JournalFile(Path file) {
         this.file = file;
@@ -31,12 +43,39 @@ final class JournalFile {
         return file;
     }
 
+    /** Error texts are journaled: the file is created owner-only (0600) where the file system has POSIX modes. */
+    private static FileAttribute<?>[] ownerOnly(Path file) {
+        return posix(file)
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
+                : new FileAttribute<?>[0];
+    }
+
+    private static boolean posix(Path file) {
+        return file.getFileSystem().supportedFileAttributeViews().contains("posix");
+    }
+
+    /** A journal an earlier version created with the default mode is made owner-only too. */
+    private static void tightenMode(Path file) throws IOException {
+        if (posix(file) && !Files.getPosixFilePermissions(file).equals(OWNER_ONLY)) {
+            Files.setPosixFilePermissions(file, OWNER_ONLY);
+        }
+    }
+
     /** Appends the record as one line; on failure logs (once per outage) and drops the record. */
     void append(JournalRecord journalRecord) {
         try {
             byte[] line = (writer.writeValueAsString(journalRecord) + "\n").getBytes(StandardCharsets.UTF_8);
             Files.createDirectories(file.getParent());
-            Files.write(file, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+            try (SeekableByteChannel channel = Files.newByteChannel(file, APPEND_OPTIONS, ownerOnly(file))) {
+                ByteBuffer buffer = ByteBuffer.wrap(line);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            }
+            if (!checkedMode) {
+                tightenMode(file);
+                checkedMode = true;
+            }
             if (failing) {
                 failing = false;
                 LOG.info("The retry journal {} can be written again; chains that ended meanwhile are not in it", file);

@@ -13,9 +13,11 @@ import dev.rebound.plugintest.TestPluginContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -112,6 +114,27 @@ class RetryJournalListenerTest {
                 .singleElement()
                 .asString()
                 .contains("\"turnId\":\"turn-2\"");
+    }
+
+    @Test
+    void theJournalIsCreatedOwnerOnlyAndAnEarlierWorldReadableOneIsMadeOwnerOnly() throws IOException {
+        Assumptions.assumeTrue(
+                dataDirectory.getFileSystem().supportedFileAttributeViews().contains("posix"), "POSIX file modes");
+        feed(newListener(), script.overloadedThenSucceeds("turn-1", 1));
+        assertThat(PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(dataDirectory.resolve(RetryJournalListener.FILE_NAME))))
+                .as("error texts are journaled: the owner's only")
+                .isEqualTo("rw-------");
+
+        Path earlier = Files.createDirectories(dataDirectory.resolve("earlier"));
+        Path old = Files.writeString(earlier.resolve(RetryJournalListener.FILE_NAME), "{\"earlier\":true}\n");
+        Files.setPosixFilePermissions(old, PosixFilePermissions.fromString("rw-r--r--"));
+        feed(
+                new RetryJournalListener(TestPluginContext.of("retry-journal", earlier, Map.of())),
+                script.overloadedThenSucceeds("turn-1", 1));
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(old)))
+                .isEqualTo("rw-------");
+        assertThat(Files.readAllLines(old)).hasSize(2);
     }
 
     private static String attempt(int number, long delayMs, String message) {
