@@ -61,15 +61,23 @@ final class LoggingSetup {
             return;
         }
         // Error texts go into the log: like every other file of the config directory, it is the owner's only. The
-        // folder is made owner-only (so rolled files are too) and the file itself is created 0600 before Logback opens
-        // it for appending.
+        // folder is made owner-only, the file itself is created 0600 before Logback opens it for appending, and the
+        // file a rollover opens is made 0600 again (Logback creates it with the default mode). The archive a rollover
+        // compresses is written in the background with the default mode, inside the owner-only folder; the next
+        // rollover makes it 0600.
         ownerOnly(logsDir);
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern("%d{yyyy-MM-dd HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg%n");
         encoder.start();
 
-        RollingFileAppender<ILoggingEvent> file = new RollingFileAppender<>();
+        RollingFileAppender<ILoggingEvent> file = new RollingFileAppender<>() {
+            @Override
+            public void rollover() {
+                super.rollover();
+                ownerOnlyFiles(logsDir);
+            }
+        };
         file.setContext(context);
         file.setName("FILE");
         file.setFile(logsDir.resolve("rebound.log").toString());
@@ -84,9 +92,8 @@ final class LoggingSetup {
         policy.start();
         file.setRollingPolicy(policy);
         file.setEncoder(encoder);
-        file.start();
-
         ownerOnlyFile(logsDir.resolve("rebound.log"));
+        file.start();
 
         AsyncAppender async = new AsyncAppender();
         async.setContext(context);
@@ -112,12 +119,26 @@ final class LoggingSetup {
         }
     }
 
+    /** Makes every file of the folder (the log and its archives) 0600. */
+    private static void ownerOnlyFiles(Path dir) {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+            files.filter(java.nio.file.Files::isRegularFile).forEach(LoggingSetup::ownerOnlyFile);
+        } catch (java.io.IOException | RuntimeException e) {
+            LoggerFactory.getLogger(LoggingSetup.class).warn("Could not make {} owner-only: {}", dir, e.toString());
+        }
+    }
+
+    /** Creates the file 0600 when it is missing, or makes it 0600. */
     private static void ownerOnlyFile(Path file) {
         try {
-            if (file.getFileSystem().supportedFileAttributeViews().contains("posix")
-                    && java.nio.file.Files.exists(file)) {
-                java.nio.file.Files.setPosixFilePermissions(
-                        file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                var ownerOnly = java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
+                try {
+                    java.nio.file.Files.createFile(
+                            file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(ownerOnly));
+                } catch (java.nio.file.FileAlreadyExistsException exists) {
+                    java.nio.file.Files.setPosixFilePermissions(file, ownerOnly);
+                }
             }
         } catch (java.io.IOException | RuntimeException e) {
             LoggerFactory.getLogger(LoggingSetup.class).warn("Could not make {} owner-only: {}", file, e.toString());

@@ -1,0 +1,62 @@
+package dev.rebound.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.AsyncAppender;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.TimeBasedRollingPolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/** The log file is the owner's only, also the one a rollover opens. */
+class LoggingSetupTest {
+    @TempDir
+    Path logs;
+
+    private String mode(Path file) throws Exception {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
+    }
+
+    @Test
+    void theLogAndTheFileARolloverOpensAreOwnerOnly() throws Exception {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        LoggingSetup.addLogFile(logs);
+        AsyncAppender async = (AsyncAppender) root.getAppender("ASYNC_FILE");
+        @SuppressWarnings("unchecked")
+        RollingFileAppender<ILoggingEvent> file = (RollingFileAppender<ILoggingEvent>) async.getAppender("FILE");
+        try {
+            Path log = logs.resolve("rebound.log");
+            assertThat(mode(logs)).isEqualTo("rwx------");
+            assertThat(mode(log)).isEqualTo("rw-------");
+
+            // A day later, the next line rolls the file over (as at midnight).
+            TimeBasedRollingPolicy<?> policy = (TimeBasedRollingPolicy<?>) file.getRollingPolicy();
+            policy.getTimeBasedFileNamingAndTriggeringPolicy()
+                    .setCurrentTime(System.currentTimeMillis() + 2 * 24 * 3_600_000L);
+            file.doAppend(new LoggingEvent(
+                    LoggingSetupTest.class.getName(), root, Level.WARN, "the line after midnight", null, null));
+
+            assertThat(log).exists();
+            try (var rolled = Files.list(logs)) {
+                assertThat(rolled.map(f -> f.getFileName().toString()))
+                        .as("the file was rolled over")
+                        .anyMatch(n -> n.startsWith("rebound.") && !n.equals("rebound.log"));
+            }
+            assertThat(mode(log)).as("the file the rollover opened").isEqualTo("rw-------");
+        } finally {
+            root.detachAppender(async);
+            async.stop();
+            file.stop();
+        }
+    }
+}
