@@ -62,6 +62,12 @@ public final class ResponseBodies {
      * closes the original.
      */
     public static ResponseBody bounded(ResponseBody body, long maxBytes, long maxLineBytes, Runnable onData) {
+        return bounded(body, maxBytes, maxLineBytes, onData, () -> {});
+    }
+
+    /** {@link #bounded(ResponseBody, long, long, Runnable)}, also calling {@code onEnd} when the body's end is read. */
+    public static ResponseBody bounded(
+            ResponseBody body, long maxBytes, long maxLineBytes, Runnable onData, Runnable onEnd) {
         ForwardingSource bounded = new ForwardingSource(body.source()) {
             private long total;
             private long line;
@@ -70,6 +76,9 @@ public final class ResponseBodies {
             public long read(Buffer sink, long byteCount) throws IOException {
                 long before = sink.size();
                 long read = super.read(sink, byteCount);
+                if (read < 0) {
+                    onEnd.run();
+                }
                 if (read <= 0) {
                     return read;
                 }

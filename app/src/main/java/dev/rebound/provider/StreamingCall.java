@@ -21,6 +21,8 @@ import okhttp3.ResponseBody;
 import okhttp3.sse.EventSource;
 import okhttp3.sse.EventSourceListener;
 import okhttp3.sse.EventSources;
+import okio.ForwardingSource;
+import okio.Okio;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +60,11 @@ final class StreamingCall {
     private StreamWatchdog.Watch watch;
     private Map<String, String> responseHeaders = Map.of();
     private boolean stoppedReading;
+    /** Whether the response body was read to its end (set by the reading thread before the call's outcome). */
+    private boolean bodyEnded;
+    /** Whether the events said the reply was complete (what may follow is a few bytes). */
+    private boolean replyComplete;
+
     private boolean replyTooLarge;
     private Throwable readFailure;
     private RuntimeException handlingFailure;
@@ -140,25 +147,57 @@ final class StreamingCall {
             }
             Response response = received;
             try (response) {
-                watch.responseStarted();
-                responseHeaders = FailureHeaders.of(response.headers());
-                LimitSettings limits = request.limits();
-                ResponseBody body = ResponseBodies.bounded(
-                        response.body(), limits.maxResponseBytes(), limits.maxEventBytes(), watch::activity);
-                if (response.isRedirect()) {
-                    return redirected(response, url);
-                }
-                if (!response.isSuccessful()) {
-                    return httpError(response.code(), response.message(), body);
-                }
-                if (isEventStream(body.contentType())) {
-                    EventSources.processResponse(
-                            response.newBuilder().body(body).build(), new Listener());
-                    return outcome();
-                }
-                return completeResponse(body);
+                Runnable cancelIfCutShort = () -> {
+                    // Closing a response whose body is not read to its end makes OkHttp read on for up to 100 ms to
+                    // keep the connection: over 100 MB of a flooding error body on loopback. Unless the reply was
+                    // complete (the rest is a few bytes), the connection is not worth it: cancelling closes it at
+                    // once. (A small error body read whole keeps its connection for the retry.)
+                    if (!bodyEnded && !replyComplete) {
+                        current.get().cancel();
+                    }
+                };
+                AssistantMessage answer = answer(response, url, cancelIfCutShort);
+                cancelIfCutShort.run();
+                return answer;
             }
         }
+    }
+
+    /**
+     * What the response says. {@code cancelIfCutShort} runs before the body is closed while events are read (the event
+     * reader closes it itself); the caller runs it again before closing the response.
+     */
+    private AssistantMessage answer(Response response, HttpUrl url, Runnable cancelIfCutShort) {
+        watch.responseStarted();
+        responseHeaders = FailureHeaders.of(response.headers());
+        LimitSettings limits = request.limits();
+        ResponseBody bounded = ResponseBodies.bounded(
+                response.body(),
+                limits.maxResponseBytes(),
+                limits.maxEventBytes(),
+                watch::activity,
+                () -> bodyEnded = true);
+        ResponseBody body = ResponseBody.create(
+                Okio.buffer(new ForwardingSource(bounded.source()) {
+                    @Override
+                    public void close() throws IOException {
+                        cancelIfCutShort.run();
+                        super.close();
+                    }
+                }),
+                bounded.contentType(),
+                bounded.contentLength());
+        if (response.isRedirect()) {
+            return redirected(response, url);
+        }
+        if (!response.isSuccessful()) {
+            return httpError(response.code(), response.message(), body);
+        }
+        if (isEventStream(body.contentType())) {
+            EventSources.processResponse(response.newBuilder().body(body).build(), new Listener());
+            return outcome();
+        }
+        return completeResponse(body);
     }
 
     private String misconfiguration(ProviderConfig provider, HttpUrl base) {
@@ -429,6 +468,7 @@ final class StreamingCall {
         public void onEvent(EventSource eventSource, String id, String type, String data) {
             try {
                 if (parser.onEvent(type, scrubber.scrub(data))) {
+                    replyComplete = true;
                     stopReading(eventSource);
                 } else if (reply.characters() > request.limits().maxReplyChars()) {
                     replyTooLarge = true;

@@ -86,6 +86,28 @@ class ReplyLimitsTest {
     }
 
     @Test
+    void aFailureReadToItsEndKeepsItsConnectionForTheRetryOneCutShortClosesIt() throws Exception {
+        // A call that fails before its body's end is cancelled, so that OkHttp does not read on to keep the connection
+        // (the fault suite's 200 MB error body: over 100 MB read in that time). A small error body read whole keeps it.
+        fixture.enqueue(WireFixture.error(529, "{\"error\":{\"message\":\"Overloaded\"}}"));
+        fixture.enqueue(WireFixture.eventStream(chunk("ok") + "data: [DONE]\n\n"));
+        fixture.enqueue(WireFixture.eventStream(chunk("x".repeat(300 * 1024))));
+        fixture.enqueue(WireFixture.eventStream(chunk("ok") + "data: [DONE]\n\n"));
+
+        assertThat(stream().failure().kind()).isEqualTo(FailureKind.HTTP);
+        assertThat(stream().text()).isEqualTo("ok");
+        assertThat(stream().failure().kind()).isEqualTo(FailureKind.TOO_LARGE);
+        assertThat(stream().text()).isEqualTo("ok");
+
+        int[] connections = new int[4];
+        for (int i = 0; i < 4; i++) {
+            connections[i] = fixture.takeRequest().getConnectionIndex();
+        }
+        assertThat(connections[1]).as("after a whole error body").isEqualTo(connections[0]);
+        assertThat(connections[3]).as("after a body cut short").isNotEqualTo(connections[2]);
+    }
+
+    @Test
     void aStreamLineLongerThanMaxEventBytesStopsReading() {
         fixture.enqueue(WireFixture.eventStream(chunk("x".repeat(300 * 1024))));
 
