@@ -96,6 +96,9 @@ final class FaultServer implements AutoCloseable {
     final AtomicInteger connections = new AtomicInteger();
     final AtomicLong bytesSent = new AtomicLong();
     final List<String> requestLines = new CopyOnWriteArrayList<>();
+    /** Handlers still running (writing an answer, or waiting inside one). */
+    private final AtomicInteger busy = new AtomicInteger();
+
     private volatile Handler fallback = sse(Sse.chunk("ok") + Sse.finish());
     private final Thread acceptor;
 
@@ -169,8 +172,13 @@ final class FaultServer implements AutoCloseable {
                 requestLines.add(requestLine);
                 Handler handler = queue.poll();
                 Exchange x = new Exchange(requestLine, headers, body, s, out);
-                (handler == null ? fallback : handler).serve(x);
-                out.flush();
+                busy.incrementAndGet();
+                try {
+                    (handler == null ? fallback : handler).serve(x);
+                    out.flush();
+                } finally {
+                    busy.decrementAndGet();
+                }
                 if (x.close) {
                     return;
                 }
@@ -219,6 +227,21 @@ final class FaultServer implements AutoCloseable {
         return line.size() == 0 ? null : line.toString(StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * Waits until no handler is running: every answer is written, or its writes failed because the client closed the
+     * connection. False when one still runs after the timeout.
+     */
+    boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (busy.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();
@@ -254,6 +277,89 @@ final class FaultServer implements AutoCloseable {
                 x.out.write(block, 0, (int) Math.min(block.length, length - sent));
             }
             x.out.flush();
+        };
+    }
+
+    /**
+     * A gzip-encoded event stream of {@code inflatedBytes} newlines, generated while it is written (never held whole):
+     * the same deflate block, 1 MiB of newlines compressed with a full flush (so every block after the first is the same
+     * bytes, about 1 KiB), written again and again, then a valid gzip trailer. About 1,000 times smaller on the wire.
+     * No Content-Length: the body ends when the connection closes.
+     */
+    static Handler gzipBomb(long inflatedBytes) {
+        byte[] newlines = new byte[1 << 20];
+        java.util.Arrays.fill(newlines, (byte) '\n');
+        java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_COMPRESSION, true);
+        byte[] first = fullFlush(deflater, newlines);
+        byte[] block = fullFlush(deflater, newlines);
+        if (!java.util.Arrays.equals(block, fullFlush(deflater, newlines))) {
+            throw new IllegalStateException("the deflater's full-flush blocks differ; the bomb cannot repeat one");
+        }
+        deflater.finish();
+        byte[] end = new byte[64];
+        int endLength = deflater.deflate(end);
+        deflater.end();
+        return x -> {
+            x.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\n"
+                    + "Connection: close\r\n\r\n");
+            x.out.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff});
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            long blocks = inflatedBytes / newlines.length;
+            for (long i = 0; i < blocks; i++) {
+                x.out.write(i == 0 ? first : block);
+                crc.update(newlines);
+            }
+            x.out.write(end, 0, endLength);
+            long size = blocks * newlines.length;
+            byte[] trailer = new byte[8];
+            for (int i = 0; i < 4; i++) {
+                trailer[i] = (byte) (crc.getValue() >>> (8 * i));
+                trailer[4 + i] = (byte) (size >>> (8 * i));
+            }
+            x.out.write(trailer);
+            x.close = true;
+        };
+    }
+
+    private static byte[] fullFlush(java.util.zip.Deflater deflater, byte[] input) {
+        deflater.setInput(input);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[64 * 1024];
+        int n;
+        do {
+            n = deflater.deflate(buffer, 0, buffer.length, java.util.zip.Deflater.FULL_FLUSH);
+            out.write(buffer, 0, n);
+        } while (n == buffer.length);
+        return out.toByteArray();
+    }
+
+    /**
+     * A streamed reply of about {@code bytes} bytes of text events (1,000 characters each), generated while it is
+     * written; no Content-Length.
+     */
+    static Handler endlessReply(long bytes) {
+        byte[] event = Sse.chunk("z".repeat(999) + " ").getBytes(StandardCharsets.UTF_8);
+        return x -> {
+            x.write(head(200, "text/event-stream", -1));
+            for (long sent = 0; sent < bytes; sent += event.length) {
+                x.out.write(event);
+            }
+            x.write(Sse.finish());
+            x.close = true;
+        };
+    }
+
+    /** One stream event whose single line is about {@code bytes} bytes long, generated while it is written. */
+    static Handler endlessLine(long bytes) {
+        byte[] block = new byte[64 * 1024];
+        java.util.Arrays.fill(block, (byte) 'y');
+        return x -> {
+            x.write(head(200, "text/event-stream", -1) + "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"");
+            for (long sent = 0; sent < bytes; sent += block.length) {
+                x.out.write(block);
+            }
+            x.write("\"}}]}\n\n" + Sse.finish());
+            x.close = true;
         };
     }
 

@@ -8,13 +8,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPOutputStream;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +46,8 @@ class FaultSuiteIT {
     /**
      * One row: what the server does for the row's request(s), how the turn must end ({@code stop}, {@code aborted} or
      * a failure kind), the reply text it must hold (null: any), a pause before the prompt and an abort after it (ms, 0:
-     * none).
+     * none), how many requests the server must see (-1: not checked; each must be a POST) and at most how many bytes
+     * the server may have written before the client stopped reading (-1: not checked).
      */
     record Row(
             String name,
@@ -55,21 +55,31 @@ class FaultSuiteIT {
             String outcome,
             String text,
             long pauseBeforeMs,
-            long abortAfterMs) {
+            long abortAfterMs,
+            int requests,
+            long maxBytesSent) {
         Row(String name, String outcome, FaultServer.Handler... handlers) {
-            this(name, List.of(handlers), outcome, null, 0, 0);
+            this(name, List.of(handlers), outcome, null, 0, 0, -1, -1);
         }
 
         Row text(String expected) {
-            return new Row(name, handlers, outcome, expected, pauseBeforeMs, abortAfterMs);
+            return new Row(name, handlers, outcome, expected, pauseBeforeMs, abortAfterMs, requests, maxBytesSent);
         }
 
         Row pauseBefore(long ms) {
-            return new Row(name, handlers, outcome, text, ms, abortAfterMs);
+            return new Row(name, handlers, outcome, text, ms, abortAfterMs, requests, maxBytesSent);
         }
 
         Row abortAfter(long ms) {
-            return new Row(name, handlers, outcome, text, pauseBeforeMs, ms);
+            return new Row(name, handlers, outcome, text, pauseBeforeMs, ms, requests, maxBytesSent);
+        }
+
+        Row requests(int expected) {
+            return new Row(name, handlers, outcome, text, pauseBeforeMs, abortAfterMs, expected, maxBytesSent);
+        }
+
+        Row bytesSentAtMost(long bytes) {
+            return new Row(name, handlers, outcome, text, pauseBeforeMs, abortAfterMs, requests, bytes);
         }
     }
 
@@ -138,23 +148,6 @@ class FaultSuiteIT {
         return x -> x.write("HTTP/1.1 " + status + " Redirect\r\nLocation: " + path + "\r\nContent-Length: 0\r\n\r\n");
     }
 
-    private static FaultServer.Handler gzipBomb() throws IOException {
-        ByteArrayOutputStream zipped = new ByteArrayOutputStream();
-        try (GZIPOutputStream gz = new GZIPOutputStream(zipped)) {
-            byte[] newlines = new byte[1 << 20];
-            Arrays.fill(newlines, (byte) '\n');
-            for (int i = 0; i < 64; i++) {
-                gz.write(newlines); // 64 MiB inflated, 64 KiB on the wire; limits.maxResponseBytes is 1 MiB here
-            }
-        }
-        byte[] body = zipped.toByteArray();
-        return x -> {
-            x.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\nContent-Length: "
-                    + body.length + "\r\n\r\n");
-            x.write(body);
-        };
-    }
-
     private List<Row> rows() throws IOException {
         String reply = Sse.chunk("fine") + Sse.finish();
         StringBuilder longReply = new StringBuilder();
@@ -200,22 +193,27 @@ class FaultSuiteIT {
                         "protocol",
                         FaultServer.status(200, "application/json", "{\"status\":\"ok\",\"queue\":[]}")),
                 new Row("a 200 MB error body", "http", FaultServer.huge(500, "text/plain", 200L * 1024 * 1024, (byte)
-                        'e')),
+                                'e'))
+                        .bytesSentAtMost(32L << 20),
                 new Row("a reply on a connection the server then closes while idle", "stop", x -> {
                             FaultServer.sse(reply).serve(x);
                             x.idleCloseMs = 200;
                         })
-                        .text("fine"),
+                        .text("fine")
+                        .requests(1),
                 new Row("the next prompt after that close", "stop", FaultServer.sse(reply))
                         .text("fine")
-                        .pauseBefore(700),
-                new Row("a 307 redirect of the prompt", "protocol", redirectTo(307, "/v2/chat/completions")),
-                new Row("a 308 redirect to itself", "protocol", redirectTo(308, "/v1/chat/completions")),
+                        .pauseBefore(700)
+                        .requests(1),
+                new Row("a 307 redirect of the prompt", "protocol", redirectTo(307, "/v2/chat/completions"))
+                        .requests(1),
+                new Row("a 308 redirect to itself", "protocol", redirectTo(308, "/v1/chat/completions")).requests(1),
                 new Row(
-                        "a 302 redirect loop: answered at the first 302, never followed as a GET",
-                        "protocol",
-                        java.util.Collections.nCopies(30, redirectTo(302, "/v1/loop"))
-                                .toArray(FaultServer.Handler[]::new)),
+                                "a 302 redirect loop: answered at the first 302, never followed as a GET",
+                                "protocol",
+                                java.util.Collections.nCopies(30, redirectTo(302, "/v1/loop"))
+                                        .toArray(FaultServer.Handler[]::new))
+                        .requests(1),
                 new Row(
                         "an oversized header",
                         "protocol",
@@ -228,10 +226,12 @@ class FaultSuiteIT {
                         FaultServer.sse(Sse.chunk("y".repeat(100 * 1024)) + Sse.finish())),
                 new Row("a reply over limits.maxReplyChars", "too_large", FaultServer.sse(longReply + Sse.finish())),
                 new Row(
-                        "a body over limits.maxResponseBytes",
-                        "too_large",
-                        FaultServer.huge(200, "text/event-stream", 8L * 1024 * 1024, (byte) '\n')),
-                new Row("a gzip bomb", "too_large", gzipBomb()),
+                                "a body over limits.maxResponseBytes",
+                                "too_large",
+                                FaultServer.huge(200, "text/event-stream", 64L << 20, (byte) '\n'))
+                        .bytesSentAtMost(24L << 20),
+                // 16 GiB inflated, 16 MB on the wire; limits.maxResponseBytes is 1 MiB here, about 1 KB of the wire.
+                new Row("a gzip bomb", "too_large", FaultServer.gzipBomb(16L << 30)).bytesSentAtMost(8L << 20),
                 new Row("an error body echoing every secret", "http", echoSecretsInAnError()),
                 new Row("a stream echoing every secret, cut", "stop", echoSecretsInAStream()),
                 new Row("a reply after all that", "stop", FaultServer.sse(reply)).text("fine"));
@@ -253,24 +253,17 @@ class FaultSuiteIT {
 
     /** Settings and credentials with every kind of secret, the journal and recording plugins installed. */
     static void configure(Path configDir, String baseUrl, String extra) throws IOException {
-        String withPassword = baseUrl.replace("http://", "http://rebound:" + URL_PASSWORD + "@");
         Files.writeString(configDir.resolve("settings.json"), """
                 { "model": "local/test-model",
                   "providers": {
-                    "local": { "api": "openai-completions", "baseUrl": "%s",
-                               "headers": { "X-Secret-Token": "%s" }, "query": { "token": "%s" },
+                    "local": { "api": "openai-completions", "baseUrl": "%s", %s,
                                "models": [ { "id": "test-model" } ] },
                     "spare": { "api": "openai-completions", "baseUrl": "%s", "models": [ { "id": "spare-model" } ] } },
                   "plugins": { "recording": { "dumpAll": true } },
                   %s }
                 """.formatted(
-                        withPassword, HEADER_SECRET, QUERY_SECRET, baseUrl, extra));
-        Files.writeString(
-                configDir.resolve("credentials.json"),
-                "{ \"local\": [ { \"label\": \"canary\", \"apiKey\": \"" + KEY + "\" } ],"
-                        + " \"spare\": [ { \"label\": \"spare\", \"apiKey\": \"" + SPARE_KEY + "\" } ] }");
-        Files.setPosixFilePermissions(
-                configDir.resolve("credentials.json"), PosixFilePermissions.fromString("rw-------"));
+                        SecretSweep.baseUrlWithPassword(baseUrl), SecretSweep.PROVIDER_SECRETS, baseUrl, extra));
+        SecretSweep.writeCredentials(configDir, "local", "canary", KEY, "spare", "spare", SPARE_KEY);
         Path plugins = Files.createDirectories(configDir.resolve("plugins"));
         PluginArchiveBuilder.of("recording").zip(plugins, "recording.zip");
         Path bundled = Path.of(System.getProperty("rebound.bundledPlugins", "target/bundled-plugins"));
@@ -294,6 +287,10 @@ class FaultSuiteIT {
             server.clearQueue();
             row.handlers().forEach(server::enqueue);
             Thread.sleep(row.pauseBeforeMs());
+            int requestsBefore = server.requests.get();
+            int linesBefore = server.requestLines.size();
+            long bytesBefore = server.bytesSent.get();
+            AtomicLong abortSent = new AtomicLong();
             long started = System.nanoTime();
             List<JsonNode> frames;
             try {
@@ -301,6 +298,7 @@ class FaultSuiteIT {
                     Thread.ofVirtual().start(() -> {
                         try {
                             Thread.sleep(row.abortAfterMs());
+                            abortSent.set(System.nanoTime());
                             rebound.send("{\"type\":\"abort\"}");
                         } catch (IOException | InterruptedException ignored) {
                             // the turn's check below fails instead
@@ -314,7 +312,32 @@ class FaultSuiteIT {
                                 + Files.readString(configDir.resolve("logs/rebound.log")),
                         e);
             }
-            long ms = (System.nanoTime() - started) / 1_000_000;
+            long ended = System.nanoTime();
+            long ms = (ended - started) / 1_000_000;
+            if (row.abortAfterMs() > 0) {
+                assertThat(abortSent.get())
+                        .as("row '%s': the abort was sent", row.name())
+                        .isPositive();
+                assertThat((ended - abortSent.get()) / 1_000_000)
+                        .as("row '%s': ms from the abort to the turn's end", row.name())
+                        .isLessThan(1_500);
+            }
+            if (row.requests() >= 0) {
+                assertThat(server.requests.get() - requestsBefore)
+                        .as("row '%s': requests the server saw (%s)", row.name(), server.requestLines)
+                        .isEqualTo(row.requests());
+                assertThat(server.requestLines.subList(linesBefore, server.requestLines.size()))
+                        .as("row '%s': the prompt's POST only, no follow-up request", row.name())
+                        .allMatch(line -> line.startsWith("POST "));
+            }
+            if (row.maxBytesSent() >= 0) {
+                assertThat(server.awaitIdle(Duration.ofSeconds(5)))
+                        .as("row '%s': the server's writes ended (the client closed the connection)", row.name())
+                        .isTrue();
+                assertThat(server.bytesSent.get() - bytesBefore)
+                        .as("row '%s': bytes the server could write before the client stopped reading", row.name())
+                        .isLessThanOrEqualTo(row.maxBytesSent());
+            }
             JsonNode reply = frames.stream()
                     .filter(f -> type(f).equals("message_end"))
                     .reduce((a, b) -> b)
@@ -349,5 +372,55 @@ class FaultSuiteIT {
         assertThat(configDir.resolve("plugin-data/recording/everything.txt")).isNotEmptyFile();
         assertThat(configDir.resolve("plugin-data/recording/settings-seen.txt")).isNotEmptyFile();
         SecretSweep.assertNowhere(SECRETS, rebound, configDir);
+    }
+
+    /**
+     * Defect 2's probe as it was found: the real jar under {@code -Xmx256m}, the default limits (docs/settings.md:
+     * 2,000,000 reply characters, 8 MiB lines, 256 MiB decompressed) and retries on, against a 100 MB streamed reply, a
+     * 100 MB single stream line and a gzip bomb of 1 GiB (about 1 MB on the wire), each generated while it is sent.
+     * Each turn ends {@code too_large} without a retry, the next prompt is answered, nothing runs out of memory, and
+     * the process exits 0 at end of input.
+     */
+    @Test
+    void atTheDefaultLimitsIn256MiBOfHeapFloodsEndTooLargeUnretriedAndThePromptAfterIsAnswered() throws Exception {
+        server = new FaultServer();
+        configure(configDir, server.url("/v1"), "\"retry\": { \"enabled\": true }");
+        rebound = ReboundProcess.start(List.of("-Xmx256m"), true, configDir, Map.of(), "--mode", "rpc", "--no-plugins");
+        assertThat(type(rebound.next(WAIT))).isEqualTo("ready");
+        Map<String, FaultServer.Handler> floods = new java.util.LinkedHashMap<>();
+        floods.put("a 100 MB streamed reply", FaultServer.endlessReply(100L << 20));
+        floods.put("a 100 MB single stream line", FaultServer.endlessLine(100L << 20));
+        floods.put("a gzip bomb, 1 GiB inflated", FaultServer.gzipBomb(1L << 30));
+        String reply = Sse.chunk("fine") + Sse.finish();
+        for (Map.Entry<String, FaultServer.Handler> flood : floods.entrySet()) {
+            server.clearQueue();
+            server.enqueue(flood.getValue(), FaultServer.sse(reply));
+            int requestsBefore = server.requests.get();
+            List<JsonNode> turn = rebound.wholeTurn(flood.getKey(), WAIT);
+            JsonNode end = lastMessage(turn);
+            assertThat(end.path("failure").path("kind").asText())
+                    .as("%s: %s", flood.getKey(), end.path("errorMessage").asText())
+                    .isEqualTo("too_large");
+            assertThat(turn).as("%s: not retried", flood.getKey()).noneMatch(f -> type(f).equals("auto_retry_start"));
+            assertThat(server.requests.get() - requestsBefore)
+                    .as("%s: one request", flood.getKey())
+                    .isEqualTo(1);
+            JsonNode next = lastMessage(rebound.wholeTurn("after " + flood.getKey(), WAIT));
+            assertThat(next.path("content").path(0).path("text").asText())
+                    .as("the prompt after %s is answered", flood.getKey())
+                    .isEqualTo("fine");
+        }
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        assertThat(rebound.stderr()).doesNotContain("OutOfMemoryError");
+        SecretSweep.assertNowhere(SECRETS, rebound, configDir);
+    }
+
+    private static JsonNode lastMessage(List<JsonNode> turn) {
+        return turn.stream()
+                .filter(f -> type(f).equals("message_end"))
+                .reduce((a, b) -> b)
+                .orElseThrow()
+                .path("message");
     }
 }

@@ -74,9 +74,17 @@ final class ReboundProcess implements AutoCloseable {
 
     static ReboundProcess start(boolean jsonFrames, Path configDir, Map<String, String> env, String... args)
             throws IOException {
+        return start(List.of(), jsonFrames, configDir, env, args);
+    }
+
+    /** Started with these extra JVM options ({@code -Xmx256m}) before {@code -jar}. */
+    static ReboundProcess start(
+            List<String> jvmOptions, boolean jsonFrames, Path configDir, Map<String, String> env, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(java().toString());
         command.addAll(FAST_START);
+        command.addAll(jvmOptions);
         ClassArchive.path().ifPresent(archive -> command.add("-XX:SharedArchiveFile=" + archive));
         command.add("-jar");
         command.add(jar().toString());
