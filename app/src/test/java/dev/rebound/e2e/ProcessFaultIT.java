@@ -90,22 +90,39 @@ class ProcessFaultIT {
                         .isEqualTo(1);
                 second.closeStdin();
                 assertThat(second.waitForExit(WAIT)).isZero();
-                SecretSweep.assertNowhere(FaultSuiteIT.SECRETS, second, configDir);
-                SecretSweep.assertNowhere(FaultSuiteIT.SECRETS, first, configDir);
+                SecretSweep.assertNowhere(FaultSuiteIT.SECRETS, List.of(first, second), configDir);
             } finally {
                 second.close();
             }
         }
     }
 
+    /** The temporary copies a settings save in progress has next to settings.json ({@code .settings.json.<n>.tmp}). */
+    private List<String> temporaryCopies() throws Exception {
+        try (Stream<Path> files = Files.list(configDir)) {
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.startsWith(".settings.json.") && n.endsWith(".tmp"))
+                    .toList();
+        }
+    }
+
+    /**
+     * SIGKILLs while settings saves run back to back. The process gets a burst of saves it has not answered yet when
+     * the kill lands, so that most kills hit a save; whether one did is seen in the temporary copy it leaves. The test
+     * kills {@code -Dfault.settingsKills} times (3 by default) and then on, at most 20 times in all, until the last
+     * kill left a copy: the next process's save must remove it.
+     */
     @Test
     void killsDuringSettingsSavesLeaveAValidSettingsFileWithAnAcknowledgedValue() throws Exception {
         Random random = new Random(1818);
         try (FaultServer server = new FaultServer()) {
             FaultSuiteIT.configure(configDir, server.url("/v1"), "\"retry\": { \"maxRetries\": 3 }");
             int kills = Integer.getInteger("fault.settingsKills", 3);
-            for (int run = 0; run < kills; run++) {
+            List<ReboundProcess> processes = new ArrayList<>();
+            List<Boolean> leftACopy = new ArrayList<>();
+            for (int run = 0; run < 20 && (run < kills || !leftACopy.getLast()); run++) {
                 ReboundProcess p = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--no-plugins");
+                processes.add(p);
                 assertThat(type(p.next(WAIT))).isEqualTo("ready");
                 List<Integer> acknowledged = new ArrayList<>();
                 int sent = 0;
@@ -113,16 +130,24 @@ class ProcessFaultIT {
                 while (System.nanoTime() < killAt) {
                     int value = run * 1000 + sent;
                     p.send("{\"type\":\"set_settings\",\"id\":\"" + value + "\",\"patch\":{\"retry\":{\"maxRetries\":"
-                            + (value % 50) + "}}}");
+                            + (value % 49) + "}}}");
                     sent++;
                     JsonNode answer = p.until(f -> type(f).equals("response"), WAIT);
                     if (answer.path("success").asBoolean()) {
                         acknowledged.add(answer.path("id").asInt());
                     }
                 }
-                // one more save in flight when the kill lands
-                p.send("{\"type\":\"set_settings\",\"id\":\"x\",\"patch\":{\"retry\":{\"maxRetries\":49}}}");
-                kill(p);
+                // A burst of saves in flight when the kill lands, all of the value 49.
+                StringBuilder burst = new StringBuilder();
+                for (int i = 0; i < 30; i++) {
+                    burst.append(
+                            "{\"type\":\"set_settings\",\"id\":\"x\",\"patch\":{\"retry\":{\"maxRetries\":49}}}\n");
+                }
+                p.sendRaw(burst.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                Thread.sleep(random.nextInt(0, 15));
+                ProcessHandle.of(p.pid()).orElseThrow().destroyForcibly();
+                p.waitForExit(WAIT);
+                leftACopy.add(!temporaryCopies().isEmpty());
                 assertThat(acknowledged)
                         .as("run %d: saves were acknowledged before the kill", run)
                         .isNotEmpty();
@@ -133,7 +158,7 @@ class ProcessFaultIT {
                         .as(
                                 "run %d: the file is whole JSON holding the last acknowledged value or the one in flight",
                                 run)
-                        .isIn(acknowledged.getLast() % 50, 49);
+                        .isIn(acknowledged.getLast() % 49, 49);
                 assertThat(settings.path("providers")
                                 .path("local")
                                 .path("baseUrl")
@@ -141,6 +166,11 @@ class ProcessFaultIT {
                         .as("run %d: the rest of the file is intact", run)
                         .startsWith("http://");
             }
+            assertThat(leftACopy.getLast())
+                    .as(
+                            "the last kill landed inside a save and left its temporary copy (kills that did: %s)",
+                            leftACopy)
+                    .isTrue();
             try (Stream<Path> left = Files.list(configDir)) {
                 assertThat(left.map(f -> f.getFileName().toString()))
                         .as("no backup of a broken file: the file was never broken")
@@ -153,6 +183,9 @@ class ProcessFaultIT {
                 assertThat(turn)
                         .noneMatch(f -> type(f).equals("notice")
                                 && f.path("level").asText().equals("error"));
+                assertThat(temporaryCopies())
+                        .as("the killed save's copy is still there before the next save")
+                        .isNotEmpty();
                 last.send("{\"type\":\"set_settings\",\"id\":\"last\",\"patch\":{\"retry\":{\"maxRetries\":5}}}");
                 assertThat(last.until(f -> "last".equals(f.path("id").asText()), WAIT)
                                 .path("success")
@@ -165,7 +198,8 @@ class ProcessFaultIT {
                 }
                 last.closeStdin();
                 assertThat(last.waitForExit(WAIT)).isZero();
-                SecretSweep.assertNowhere(FaultSuiteIT.SECRETS, last, configDir);
+                processes.add(last);
+                SecretSweep.assertNowhere(FaultSuiteIT.SECRETS, processes, configDir);
             } finally {
                 last.close();
             }
