@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -267,13 +266,32 @@ class SoakIT {
                 assertThat(loaded.problems())
                         .as("the chat file reloads without damage")
                         .isEmpty();
-                Set<String> prompts = new HashSet<>();
+                // Per chain, in file order: its prompt, and its assistant messages not marked as retried (the
+                // answer, or the failure that ended the chain).
+                Map<String, Integer> prompts = new TreeMap<>();
+                Map<String, Integer> finalReplies = new TreeMap<>();
+                Set<String> retried = loaded.retriedMessageIds();
+                String chainOfMessage = null;
                 for (JournalEntry e : loaded.entries()) {
-                    if (e instanceof MessageEntry m && m.message() instanceof dev.rebound.transcript.UserMessage u) {
-                        prompts.add(u.text());
+                    if (!(e instanceof MessageEntry m)) {
+                        continue;
+                    }
+                    if (m.message() instanceof dev.rebound.transcript.UserMessage u) {
+                        chainOfMessage = u.text();
+                        prompts.merge(u.text(), 1, Integer::sum);
+                    } else if (m.message().role().equals("assistant")
+                            && !retried.contains(m.message().id())) {
+                        finalReplies.merge(String.valueOf(chainOfMessage), 1, Integer::sum);
                     }
                 }
-                assertThat(prompts).as("every prompt saved once").hasSize(CHAINS);
+                Map<String, Integer> oncePerChain = new TreeMap<>();
+                for (int chain = 0; chain < CHAINS; chain++) {
+                    oncePerChain.put("chain " + chain, 1);
+                }
+                assertThat(prompts).as("every prompt saved exactly once").isEqualTo(oncePerChain);
+                assertThat(finalReplies)
+                        .as("one final assistant message per chain (the others are marked retried)")
+                        .isEqualTo(oncePerChain);
                 SecretSweep.assertNowhere(FaultSuiteIT.SECRETS, rebound, configDir);
             } finally {
                 rebound.close();
