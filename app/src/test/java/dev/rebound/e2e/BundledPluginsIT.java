@@ -123,6 +123,10 @@ class BundledPluginsIT {
         assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
                         Files.getPosixFilePermissions(configDir.resolve("plugin-data"))))
                 .isEqualTo("rwx------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                        configDir.resolve("plugin-data/retry-journal/retry-journal.jsonl"))))
+                .as("the journal holds error texts: 0600")
+                .isEqualTo("rw-------");
         assertThat(lines).as("one record per chain; the quiet turn has none").hasSize(2);
         JsonNode ok = JSON.readTree(lines.get(0));
         String sessionId = retried.getFirst().path("sessionId").asText();
