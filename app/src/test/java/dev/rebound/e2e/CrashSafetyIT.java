@@ -45,22 +45,32 @@ class CrashSafetyIT {
         try (MockWebServer server = new MockWebServer()) {
             server.setDispatcher(new FlakyStreamingServer(new Random(7)));
             server.start();
+            // The canary secrets ride along (a key, a secret header and query value, a base-URL password), and
+            // the server echoes the key and the header's value cut between two events: no kill may leave a piece of
+            // one anywhere.
             Files.writeString(configDir.resolve("settings.json"), """
                     { "model": "local/m",
-                      "providers": { "local": { "api": "openai-completions", "baseUrl": "%s",
+                      "providers": { "local": { "api": "openai-completions", "baseUrl": "%s", %s,
                                                 "models": [ { "id": "m" } ] } },
                       "retry": { "baseDelayMs": 30 } }
-                    """.formatted(server.url("/v1")));
+                    """.formatted(
+                    SecretSweep.baseUrlWithPassword(server.url("/v1").toString()), SecretSweep.PROVIDER_SECRETS));
+            SecretSweep.writeCredentials(configDir, "local", "canary", FaultSuiteIT.KEY);
+            List<String> secrets = List.of(
+                    FaultSuiteIT.KEY, FaultSuiteIT.HEADER_SECRET, FaultSuiteIT.URL_PASSWORD, FaultSuiteIT.QUERY_SECRET);
+            List<ReboundProcess> processes = new ArrayList<>();
             int killedMidTurn = 0;
             // The process that reopens a killed chat is also the next one killed, in a new chat: one start per kill
             // instead of two (each start is most of a run's time).
             ReboundProcess rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+            processes.add(rebound);
             rebound.until(f -> f.path("type").asText().equals("ready"), WAIT);
             for (int run = 0; run < RUNS; run++) {
                 Path file = sessionFile(rebound);
                 boolean insideTurn = promptAndKill(rebound, file, run, random.nextInt(50, 1500));
                 killedMidTurn += insideTurn ? 1 : 0;
                 rebound = reopenAndCheck(file, run);
+                processes.add(rebound);
                 if (run + 1 < RUNS) {
                     rebound.send("{\"id\":\"n\",\"type\":\"new_session\"}");
                     assertThat(rebound.until(f -> "n".equals(f.path("id").asText()), WAIT)
@@ -74,6 +84,7 @@ class CrashSafetyIT {
             assertThat(rebound.waitForExit(WAIT)).isZero();
             rebound.close();
             assertThat(killedMidTurn).as("most kills should land inside a turn").isGreaterThan(RUNS / 2);
+            SecretSweep.assertNowhere(secrets, processes, configDir);
         }
     }
 
@@ -203,6 +214,11 @@ class CrashSafetyIT {
             StringBuilder body = new StringBuilder();
             for (int i = 0; i < 12; i++) {
                 body.append(Sse.chunk("piece " + i + " "));
+                if (i == 5) {
+                    String echoed = FaultSuiteIT.KEY + " " + FaultSuiteIT.HEADER_SECRET;
+                    int cut = echoed.length() / 2;
+                    body.append(Sse.chunk(echoed.substring(0, cut))).append(Sse.chunk(echoed.substring(cut) + " "));
+                }
             }
             body.append(Sse.finish());
             // About 1.5 s per reply, so kills land while text streams.

@@ -103,8 +103,23 @@ class PluginHostIT {
             throws Exception {
         Path configPlugins = Files.createDirectories(configDir.resolve("plugins"));
         Files.copy(recordingOnly.resolve("recording.zip"), configPlugins.resolve("recording.zip"));
-        String[] reply = IntStream.range(0, 1100).mapToObj(i -> "w" + i + " ").toArray(String[]::new);
-        script.on("claude", Sse.reply(reply));
+        // The canary secrets ride along, and the reply echoes the key cut between two events: no plugin, however
+        // hostile, may make a piece of one land anywhere.
+        String url = server.url("/v1").toString();
+        Path settings = configDir.resolve("settings.json");
+        Files.writeString(
+                settings,
+                Files.readString(settings)
+                        .replace(
+                                "\"baseUrl\": \"" + url + "\"",
+                                "\"baseUrl\": \"" + SecretSweep.baseUrlWithPassword(url) + "\", "
+                                        + SecretSweep.PROVIDER_SECRETS));
+        SecretSweep.writeCredentials(configDir, "anthropic", "canary", FaultSuiteIT.KEY);
+        List<String> words = new ArrayList<>(
+                IntStream.range(0, 1100).mapToObj(i -> "w" + i + " ").toList());
+        words.add(550, FaultSuiteIT.KEY.substring(0, 12));
+        words.add(551, FaultSuiteIT.KEY.substring(12) + " ");
+        script.on("claude", Sse.reply(words.toArray(String[]::new)));
         ReboundProcess rebound = start("--plugins-dir", hostile.toString());
 
         List<JsonNode> turn = wholeTurn(rebound, "hi");
@@ -170,6 +185,9 @@ class PluginHostIT {
         assertThat(recorded.subList(0, recorded.size() - 1)).containsExactlyElementsOf(expected);
         assertThat(expected).hasSizeGreaterThan(1100);
         assertThat(configDir.resolve("plugin-data/switched-off")).doesNotExist();
+        assertThat(end.path("message").path("content").get(0).path("text").asText())
+                .contains("w549 [redacted] w550 ");
+        SecretSweep.assertNowhere(FaultSuiteIT.SECRETS, rebound, configDir);
     }
 
     @Test

@@ -56,6 +56,24 @@ class RpcModeIT {
                         server.url("/v1").toString(), extra));
     }
 
+    /** The settings of {@link #writeSettings}, with every canary secret in place, and the canary key. */
+    private void writeSettingsWithSecrets() throws IOException {
+        Files.writeString(configDir.resolve("settings.json"), """
+                {
+                  "model": "local/test-model",
+                  "providers": {
+                    "local": { "api": "openai-completions", "baseUrl": "%s", %s,
+                               "models": [ { "id": "test-model", "contextWindow": 8192 }, { "id": "other" } ] }
+                  }
+                }
+                """.formatted(
+                        SecretSweep.baseUrlWithPassword(server.url("/v1").toString()), SecretSweep.PROVIDER_SECRETS));
+        SecretSweep.writeCredentials(configDir, "local", "canary", FaultSuiteIT.KEY);
+    }
+
+    private static final List<String> SECRETS =
+            List.of(FaultSuiteIT.KEY, FaultSuiteIT.HEADER_SECRET, FaultSuiteIT.URL_PASSWORD, FaultSuiteIT.QUERY_SECRET);
+
     private static String type(JsonNode frame) {
         return frame.path("type").asText();
     }
@@ -309,8 +327,17 @@ class RpcModeIT {
 
     @Test
     void aSettingsFileWithASyntaxErrorIsReportedAndLeftUntouched() throws Exception {
-        byte[] broken = "{\n  \"model\": \"local/x\",\n  \"retry\": { \"maxRetries\": 3, }\n}\n"
+        // The mistake is a secret header value left unquoted: the parser's own message would quote it whole.
+        String unquoted = "azure5f3e9d1c7b2a40e8d6c4";
+        byte[] broken = ("{\n  \"model\": \"local/test-model\",\n  \"providers\": { \"local\": { \"api\": "
+                        + "\"openai-completions\", \"baseUrl\": \""
+                        + SecretSweep.baseUrlWithPassword(server.url("/v1").toString()) + "\", "
+                        + SecretSweep.PROVIDER_SECRETS.replace(
+                                "}, \"query\"", ", \"Api-Key\": " + unquoted + " }, \"query\"")
+                        + ", \"models\": [ { \"id\": \"test-model\" } ] } },\n"
+                        + "  \"retry\": { \"maxRetries\": 3 }\n}\n")
                 .getBytes(StandardCharsets.UTF_8);
+        SecretSweep.writeCredentials(configDir, "local", "canary", FaultSuiteIT.KEY);
         Path settings = configDir.resolve("settings.json");
         Files.write(settings, broken);
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
@@ -327,6 +354,9 @@ class RpcModeIT {
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
         assertThat(Files.readAllBytes(settings)).isEqualTo(broken);
+        List<String> secrets = new java.util.ArrayList<>(SECRETS);
+        secrets.add(unquoted);
+        SecretSweep.assertNowhere(secrets, rebound, configDir);
     }
 
     @Test
@@ -336,8 +366,12 @@ class RpcModeIT {
         Files.writeString(
                 settings,
                 "{ \"model\": \"openai/gpt-4.1\", \"providers\": { \"openai\": { \"api\": "
-                        + "\"openai-completions\", \"baseUrl\": \"https://api.openai.com/v1\", } } }");
+                        + "\"openai-completions\", \"baseUrl\": \""
+                        + SecretSweep.baseUrlWithPassword("http://api.openai.example/v1") + "\", "
+                        + SecretSweep.PROVIDER_SECRETS + ", } } }");
+        SecretSweep.writeCredentials(configDir, "openai", "canary", FaultSuiteIT.KEY);
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        ReboundProcess first = rebound;
         rebound.next(WAIT);
 
         rebound.send("{\"id\":1,\"type\":\"set_auto_retry\",\"enabled\":false}");
@@ -376,11 +410,13 @@ class RpcModeIT {
         assertThat(warning.path("message").asText())
                 .contains("built-in simulator")
                 .contains("kept as " + kept);
+        assertThat(Files.readString(kept)).contains(FaultSuiteIT.HEADER_SECRET);
+        SecretSweep.assertNowhere(SECRETS, List.of(first, restarted), configDir);
     }
 
     @Test
     void twoProcessesOnOneConfigDirectoryKeepEachOthersChangesAndSeeThem() throws Exception {
-        writeSettings("");
+        writeSettingsWithSecrets();
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         rebound.next(WAIT);
         try (ReboundProcess other = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc")) {
@@ -417,11 +453,30 @@ class RpcModeIT {
             assertThat(seen)
                     .as("the first process picked up the second's change")
                     .isEqualTo(5000);
+            // Settings reloaded from the other process's save still know every secret to redact.
+            String echoed = FaultSuiteIT.KEY + " " + FaultSuiteIT.HEADER_SECRET + " " + FaultSuiteIT.URL_PASSWORD;
+            server.enqueue(Sse.reply("echo " + echoed.substring(0, 20), echoed.substring(20)));
+            rebound.send("{\"type\":\"prompt\",\"message\":\"after the reload\"}");
+            assertThat(rebound.until(
+                                    f -> type(f).equals("message_end")
+                                            && f.path("message")
+                                                    .path("role")
+                                                    .asText()
+                                                    .equals("assistant"),
+                                    WAIT)
+                            .path("message")
+                            .path("content")
+                            .path(0)
+                            .path("text")
+                            .asText())
+                    .startsWith("echo [redacted]");
+            rebound.until(f -> type(f).equals("agent_end"), WAIT);
             other.closeStdin();
             assertThat(other.waitForExit(WAIT)).isZero();
+            rebound.closeStdin();
+            assertThat(rebound.waitForExit(WAIT)).isZero();
+            SecretSweep.assertNowhere(SECRETS, List.of(rebound, other), configDir);
         }
-        rebound.closeStdin();
-        assertThat(rebound.waitForExit(WAIT)).isZero();
     }
 
     @Test
@@ -540,14 +595,9 @@ class RpcModeIT {
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
         String stdout = rebound.stdout();
-        for (int cut = 8; cut <= canary.length(); cut++) {
-            assertThat(stdout)
-                    .as("no %d-character piece of the key", cut)
-                    .doesNotContain(canary.substring(0, cut))
-                    .doesNotContain(canary.substring(canary.length() - cut));
-        }
+        SecretSweep.assertNoPiece(List.of(canary), stdout, "stdout");
         assertThat(stdout).contains("Your key: [redacted] ok");
-        assertThat(rebound.stderr()).doesNotContain(canary.substring(0, 16));
+        SecretSweep.assertNowhere(List.of(canary), rebound, configDir);
     }
 
     @Test

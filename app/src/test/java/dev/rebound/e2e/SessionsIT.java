@@ -195,7 +195,22 @@ class SessionsIT {
 
     @Test
     void aFileWithATruncatedLastLineOrAGarbageLineReopensWithAClearNotice() throws Exception {
+        // The canary secrets ride along; the first reply echoes the key, cut between two events.
+        Path settings = configDir.resolve("settings.json");
+        String url = server.url("/v1").toString();
+        Files.writeString(
+                settings,
+                Files.readString(settings)
+                        .replace(
+                                "\"baseUrl\": \"" + url + "\"",
+                                "\"baseUrl\": \"" + SecretSweep.baseUrlWithPassword(url) + "\", "
+                                        + SecretSweep.PROVIDER_SECRETS));
+        SecretSweep.writeCredentials(
+                configDir, "anthropic", "canary", FaultSuiteIT.KEY, "openai", "spare", FaultSuiteIT.SPARE_KEY);
+        script.on("claude", Sse.reply("key " + FaultSuiteIT.KEY.substring(0, 9), FaultSuiteIT.KEY.substring(9)));
+        List<ReboundProcess> processes = new ArrayList<>();
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
+        processes.add(rebound);
         rebound.next(WAIT);
         prompt("one");
         prompt("two");
@@ -214,6 +229,7 @@ class SessionsIT {
         byte[] before = Files.readAllBytes(file);
 
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session", file.toString());
+        processes.add(rebound);
         rebound.next(WAIT);
         List<JsonNode> notices = new ArrayList<>();
         notices.add(rebound.until(f -> type(f).equals("notice"), WAIT));
@@ -234,6 +250,7 @@ class SessionsIT {
 
         // Said once: reopened again, the same damage is skipped without a notice.
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--session", file.toString());
+        processes.add(rebound);
         rebound.next(WAIT);
         assertThat(command("{\"type\":\"get_messages\"}", "m2").path("data").path("messages"))
                 .hasSize(4);
@@ -243,6 +260,8 @@ class SessionsIT {
                 .noneMatch(f ->
                         type(f).equals("notice") && f.path("message").asText().contains("line "));
         assertThat(rebound.stdout()).doesNotContain("is not a complete entry").doesNotContain("is not a valid entry");
+        assertThat(String.join("\n", original)).contains("key [redacted]");
+        SecretSweep.assertNowhere(FaultSuiteIT.SECRETS, processes, configDir);
     }
 
     @Test
