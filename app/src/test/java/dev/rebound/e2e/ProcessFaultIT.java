@@ -109,7 +109,7 @@ class ProcessFaultIT {
     /**
      * SIGKILLs while settings saves run back to back. The process gets a burst of saves it has not answered yet when
      * the kill lands, so that most kills hit a save; whether one did is seen in the temporary copy it leaves. The test
-     * kills {@code -Dfault.settingsKills} times (3 by default) and then on, at most 20 times in all, until the last
+     * kills {@code -Dfault.settingsKills} times (3 by default) and then on, at most 30 times in all, until the last
      * kill left a copy: the next process's save must remove it.
      */
     @Test
@@ -120,7 +120,7 @@ class ProcessFaultIT {
             int kills = Integer.getInteger("fault.settingsKills", 3);
             List<ReboundProcess> processes = new ArrayList<>();
             List<Boolean> leftACopy = new ArrayList<>();
-            for (int run = 0; run < 20 && (run < kills || !leftACopy.getLast()); run++) {
+            for (int run = 0; run < 30 && (run < kills || !leftACopy.getLast()); run++) {
                 ReboundProcess p = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc", "--no-plugins");
                 processes.add(p);
                 assertThat(type(p.next(WAIT))).isEqualTo("ready");
