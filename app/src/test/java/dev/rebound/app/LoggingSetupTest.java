@@ -30,8 +30,19 @@ class LoggingSetupTest {
     void theLogAndTheFileARolloverOpensAreOwnerOnly() throws Exception {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        // The appender this call adds: in a JVM where other tests started the app's services, the root logger holds
+        // their log files too, under the same names.
+        java.util.Set<ch.qos.logback.core.Appender<ILoggingEvent>> before = new java.util.HashSet<>();
+        root.iteratorForAppenders().forEachRemaining(before::add);
         LoggingSetup.addLogFile(logs);
-        AsyncAppender async = (AsyncAppender) root.getAppender("ASYNC_FILE");
+        java.util.List<ch.qos.logback.core.Appender<ILoggingEvent>> added = new java.util.ArrayList<>();
+        root.iteratorForAppenders().forEachRemaining(appender -> {
+            if (!before.contains(appender)) {
+                added.add(appender);
+            }
+        });
+        assertThat(added).singleElement().isInstanceOf(AsyncAppender.class);
+        AsyncAppender async = (AsyncAppender) added.getFirst();
         @SuppressWarnings("unchecked")
         RollingFileAppender<ILoggingEvent> file = (RollingFileAppender<ILoggingEvent>) async.getAppender("FILE");
         try {
