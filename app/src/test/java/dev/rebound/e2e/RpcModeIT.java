@@ -521,7 +521,9 @@ class RpcModeIT {
         assertThat(request.getUrl().queryParameter("api-version")).isEqualTo("2024-10-21");
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
-        assertThat(rebound.stdout()).doesNotContain(secret);
+        // No piece of the header secret anywhere but settings.json: not on stdout (get_settings, set_settings),
+        // stderr, the log, the chat file or state/.
+        SecretSweep.assertNowhere(List.of(secret), rebound, configDir);
     }
 
     @Test

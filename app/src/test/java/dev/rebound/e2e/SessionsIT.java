@@ -193,9 +193,11 @@ class SessionsIT {
         assertThat(rebound.waitForExit(WAIT)).isZero();
     }
 
-    @Test
-    void aFileWithATruncatedLastLineOrAGarbageLineReopensWithAClearNotice() throws Exception {
-        // The canary secrets ride along; the first reply echoes the key, cut between two events.
+    /**
+     * Configures every kind of secret of the fault suite (keys, a secret header and query value, a URL password), and
+     * makes the first reply echo the key, cut between two events, so that a sweep at the end means something.
+     */
+    private void configureCanary() throws IOException {
         Path settings = configDir.resolve("settings.json");
         String url = server.url("/v1").toString();
         Files.writeString(
@@ -208,6 +210,12 @@ class SessionsIT {
         SecretSweep.writeCredentials(
                 configDir, "anthropic", "canary", FaultSuiteIT.KEY, "openai", "spare", FaultSuiteIT.SPARE_KEY);
         script.on("claude", Sse.reply("key " + FaultSuiteIT.KEY.substring(0, 9), FaultSuiteIT.KEY.substring(9)));
+    }
+
+    @Test
+    void aFileWithATruncatedLastLineOrAGarbageLineReopensWithAClearNotice() throws Exception {
+        // The canary secrets ride along; the first reply echoes the key, cut between two events.
+        configureCanary();
         List<ReboundProcess> processes = new ArrayList<>();
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         processes.add(rebound);
@@ -266,6 +274,7 @@ class SessionsIT {
 
     @Test
     void aChatOpenInOneProcessOpensReadOnlyInAnotherSoTheirTurnsNeverInterleave() throws Exception {
+        configureCanary();
         rebound = ReboundProcess.start(configDir, Map.of(), "--mode", "rpc");
         rebound.next(WAIT);
         prompt("from the first process");
@@ -292,6 +301,8 @@ class SessionsIT {
         assertThat(Files.readAllLines(file)).hasSize((int) linesBefore);
         rebound.closeStdin();
         assertThat(rebound.waitForExit(WAIT)).isZero();
+        assertThat(Files.readString(file)).contains("key [redacted]");
+        SecretSweep.assertNowhere(FaultSuiteIT.SECRETS, List.of(rebound, second), configDir);
     }
 
     @Test
