@@ -145,6 +145,41 @@ class FallbackIT {
     }
 
     @Test
+    void theLastKeyOfAChainThatRanOutOnUsageLimitsIsBlockedTooAndNotSentAgain() throws Exception {
+        // Issue 18, defect 6, end to end: four keys, two retries, every answer a usage limit. The chain ends on the
+        // third key; that key must be blocked as the first two are, so the next prompt goes out with the fourth.
+        configure("{ \"maxRetries\": 2 }", false);
+        String keyC = "sk-ant-cccccccccccccccc";
+        String keyD = "sk-ant-dddddddddddddddd";
+        Files.writeString(
+                configDir.resolve("credentials.json"),
+                "{ \"anthropic\": [ { \"label\": \"a\", \"apiKey\": \"" + KEY_A + "\" }, { \"label\": \"b\", "
+                        + "\"apiKey\": \"" + KEY_B + "\" }, { \"label\": \"c\", \"apiKey\": \"" + keyC + "\" }, "
+                        + "{ \"label\": \"d\", \"apiKey\": \"" + keyD + "\" } ] }");
+        script.on(
+                "claude",
+                ScriptedServer.insufficientQuota(),
+                ScriptedServer.insufficientQuota(),
+                ScriptedServer.insufficientQuota());
+        startRebound();
+
+        List<JsonNode> frames = wholeTurn("hi");
+        assertThat(first(frames, "auto_retry_end").path("success").asBoolean()).isFalse();
+        assertThat(script.log).containsExactly("claude@" + KEY_A, "claude@" + KEY_B, "claude@" + keyC);
+
+        wholeTurn("and again");
+        assertThat(script.log).last().isEqualTo("claude@" + keyD);
+        rebound.closeStdin();
+        assertThat(rebound.waitForExit(WAIT)).isZero();
+        assertThat(Files.readString(configDir.resolve("state/credential-blocks.json")))
+                .contains("anthropic/a")
+                .contains("anthropic/b")
+                .contains("anthropic/c")
+                .doesNotContain("anthropic/d")
+                .doesNotContain(keyC);
+    }
+
+    @Test
     void withBothKeysBlockedTheWaitEndsWhenTheFirstBlockEnds() throws Exception {
         configure("{}", true);
         script.on("claude@" + KEY_A, usageLimit("1"));
