@@ -87,19 +87,21 @@ final class SettingsView {
     }
 
     /** Whether the plugin is switched off in settings ({@code plugins → <id> → enabled: false}). */
-    /** Whether settings say {@code enabled: true} for the plugin (an opt-in plugin loads only then). */
-    static boolean switchedOn(JsonNode settings, String pluginId) {
-        JsonNode enabled = settings == null
-                ? null
-                : settings.path("plugins").path(pluginId).get("enabled");
-        return enabled != null && enabled.isBoolean() && enabled.booleanValue();
+    static boolean disabled(JsonNode settings, String pluginId) {
+        return Boolean.FALSE.equals(enabledFlag(settings, pluginId));
     }
 
-    static boolean disabled(JsonNode settings, String pluginId) {
+    /** Whether settings say {@code enabled: true} for the plugin (an opt-in plugin loads only then). */
+    static boolean switchedOn(JsonNode settings, String pluginId) {
+        return Boolean.TRUE.equals(enabledFlag(settings, pluginId));
+    }
+
+    /** {@code plugins → <id> → enabled} when it is a boolean; null when absent or anything else. */
+    private static Boolean enabledFlag(JsonNode settings, String pluginId) {
         JsonNode enabled = settings == null
                 ? null
                 : settings.path("plugins").path(pluginId).get("enabled");
-        return enabled != null && enabled.isBoolean() && !enabled.booleanValue();
+        return enabled != null && enabled.isBoolean() ? enabled.booleanValue() : null;
     }
 
     /** Whether a member of that name is dropped from the plugins' view. */
