@@ -105,15 +105,7 @@ class PluginHostIT {
         Files.copy(recordingOnly.resolve("recording.zip"), configPlugins.resolve("recording.zip"));
         // The canary secrets ride along, and the reply echoes the key cut between two events: no plugin, however
         // hostile, may make a piece of one land anywhere.
-        String url = server.url("/v1").toString();
-        Path settings = configDir.resolve("settings.json");
-        Files.writeString(
-                settings,
-                Files.readString(settings)
-                        .replace(
-                                "\"baseUrl\": \"" + url + "\"",
-                                "\"baseUrl\": \"" + SecretSweep.baseUrlWithPassword(url) + "\", "
-                                        + SecretSweep.PROVIDER_SECRETS));
+        SecretSweep.addToSettings(configDir, server.url("/v1").toString());
         SecretSweep.writeCredentials(configDir, "anthropic", "canary", FaultSuiteIT.KEY);
         List<String> words = new ArrayList<>(
                 IntStream.range(0, 1100).mapToObj(i -> "w" + i + " ").toList());

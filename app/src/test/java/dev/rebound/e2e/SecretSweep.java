@@ -41,6 +41,20 @@ final class SecretSweep {
     static final String PROVIDER_SECRETS = "\"headers\": { \"X-Secret-Token\": \"" + FaultSuiteIT.HEADER_SECRET
             + "\" }, \"query\": { \"token\": \"" + FaultSuiteIT.QUERY_SECRET + "\" }";
 
+    /**
+     * Rewrites settings.json so that the provider at {@code baseUrl} carries the canary password in its URL and the
+     * canary header and query secrets ({@link #PROVIDER_SECRETS}).
+     */
+    static void addToSettings(Path configDir, String baseUrl) throws IOException {
+        Path settings = configDir.resolve("settings.json");
+        Files.writeString(
+                settings,
+                Files.readString(settings)
+                        .replace(
+                                "\"baseUrl\": \"" + baseUrl + "\"",
+                                "\"baseUrl\": \"" + baseUrlWithPassword(baseUrl) + "\", " + PROVIDER_SECRETS));
+    }
+
     /** credentials.json (0600) with one key per provider: provider, label, key, provider, label, key... */
     static void writeCredentials(Path configDir, String... providerLabelKey) throws IOException {
         StringBuilder json = new StringBuilder("{");

@@ -198,15 +198,7 @@ class SessionsIT {
      * makes the first reply echo the key, cut between two events, so that a sweep at the end means something.
      */
     private void configureCanary() throws IOException {
-        Path settings = configDir.resolve("settings.json");
-        String url = server.url("/v1").toString();
-        Files.writeString(
-                settings,
-                Files.readString(settings)
-                        .replace(
-                                "\"baseUrl\": \"" + url + "\"",
-                                "\"baseUrl\": \"" + SecretSweep.baseUrlWithPassword(url) + "\", "
-                                        + SecretSweep.PROVIDER_SECRETS));
+        SecretSweep.addToSettings(configDir, server.url("/v1").toString());
         SecretSweep.writeCredentials(
                 configDir, "anthropic", "canary", FaultSuiteIT.KEY, "openai", "spare", FaultSuiteIT.SPARE_KEY);
         script.on("claude", Sse.reply("key " + FaultSuiteIT.KEY.substring(0, 9), FaultSuiteIT.KEY.substring(9)));
