@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import javafx.collections.ListChangeListener;
 import javafx.scene.Scene;
 import javafx.stage.Window;
@@ -20,28 +21,37 @@ public final class LeanFirstFrameProbe {
 
     /** {@code args}: the main class to run, then its arguments. */
     public static void main(String[] args) throws Exception {
+        run(args, () -> String.valueOf(cpuMillis()));
+    }
+
+    /**
+     * Runs {@code args[0]}'s main with the rest of {@code args} and, at the first pulse after its first window is
+     * shown (layout done, the frame handed to the render thread), prints {@code first-frame <figures>} to stdout and
+     * exits the JVM from another thread (so that shutdown hooks needing the FX thread still run).
+     */
+    static void run(String[] args, Supplier<String> figures) throws Exception {
         Window.getWindows().addListener((ListChangeListener<Window>) change -> {
             while (change.next()) {
-                change.getAddedSubList().forEach(LeanFirstFrameProbe::watch);
+                change.getAddedSubList().forEach(window -> watch(window, figures));
             }
         });
         Class.forName(args[0]).getMethod("main", String[].class).invoke(null, (Object)
                 Arrays.copyOfRange(args, 1, args.length));
     }
 
-    private static void watch(Window window) {
+    private static void watch(Window window, Supplier<String> figures) {
         if (window.isShowing()) {
-            atNextPulse(window.getScene());
+            atNextPulse(window.getScene(), figures);
         } else {
-            window.addEventHandler(WindowEvent.WINDOW_SHOWN, e -> atNextPulse(window.getScene()));
+            window.addEventHandler(WindowEvent.WINDOW_SHOWN, e -> atNextPulse(window.getScene(), figures));
         }
     }
 
-    private static void atNextPulse(Scene scene) {
+    private static void atNextPulse(Scene scene, Supplier<String> figures) {
         AtomicBoolean first = new AtomicBoolean(true);
         scene.addPostLayoutPulseListener(() -> {
             if (first.getAndSet(false)) {
-                System.out.println("first-frame " + cpuMillis());
+                System.out.println("first-frame " + figures.get());
                 System.out.flush();
                 Thread.ofPlatform().start(() -> System.exit(0));
             }
