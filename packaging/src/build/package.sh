@@ -3,7 +3,8 @@
 # (./mvnw -Ppackage -DskipTests package), after maven-dependency-plugin has filled target/input (the app jar, its
 # class-path libraries, the bundled plugin zips), target/javafx (JavaFX's platform jars) and target/dependencies.txt.
 #
-#   1. the icon (drawn by RenderIcon.java) and the THIRD-PARTY notice (ThirdPartyNotices.java, from the POMs);
+#   1. the icon (drawn by RenderIcon.java) and the THIRD-PARTY notice (ThirdPartyNotices.java, from the POMs), and
+#      the libraries built for Java 5 rewritten as Java 8 class files (UpgradeClassFiles.java);
 #   2. a jlink runtime of the modules jdeps finds in the app, its libraries and the plugins' libraries, plus the two
 #      only reached through ServiceLoader or locale lookup, with JavaFX on its module path (so inside the runtime);
 #   3. a jpackage app-image, target/image/rebound (launcher: bin/rebound, a script), its AOT cache lib/app/rebound.aot,
@@ -44,6 +45,16 @@ mkdir -p "$work/resources" "$work/plugin-libs" "$input/legal"
 "$bin/java" "$SOURCES/build/RenderIcon.java" "$work/rebound.png" 256
 "$bin/java" "$SOURCES/build/ThirdPartyNotices.java" "$TARGET/dependencies.txt" "$LOCAL_REPOSITORY" \
   "$input/legal/THIRD-PARTY.txt" "$REBOUND_VERSION" > /dev/null
+
+# 1a. Libraries built for Java 5 (picocli) rewritten as Java 8 class files with stack maps, instruction for
+# instruction (UpgradeClassFiles.java): the AOT cache cannot hold older class files, which were parsed and verified
+# at every start, a fifth of a -p run (docs/startup.md, "picocli's class files"). java -jar keeps the originals.
+note="class files rewritten from Java 5 to Java 8 (version 52) with stack maps by Rebound's packaging; no instruction changed"
+modified=$("$bin/java" "$SOURCES/build/UpgradeClassFiles.java" "$note" "$input"/lib/*.jar | paste -sd' ')
+if [ -n "$modified" ]; then
+  printf '\nModified by Rebound (Apache License 2.0, section 4(b)): %s: %s.\n' "$modified" "$note" \
+    >> "$input/legal/THIRD-PARTY.txt"
+fi
 
 # 2. The runtime: the JDK modules the app and its libraries use (jdeps, with the libraries and JavaFX as modules, as
 # they declare themselves) and those the plugins' own libraries use (they run on this runtime: the metrics plugin's
