@@ -1,5 +1,7 @@
 package dev.rebound.app;
 
+import dev.rebound.simulator.FaultQueue;
+import dev.rebound.simulator.SimulatorServer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,7 +9,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -16,16 +20,22 @@ import java.util.stream.Stream;
  * build runs it once, under {@code -XX:AOTMode=record}, through a copy of the app-image's launcher that differs from
  * {@code bin/rebound} only in its main class, so that the class path and JVM options are the image's own. A JDK 25
  * training run is one process, so the three ways Rebound starts run here one after the other, each through the real
- * command line ({@link Main}) and each in a fresh, empty config directory, where the built-in simulator answers:
+ * command line ({@link Main}), first as a new user runs it (an empty config directory, where the built-in simulator
+ * answers), then as a returning one does (a config directory whose {@code settings.json} names an OpenAI-compatible
+ * provider with a key in {@code credentials.json}, served here by a {@link SimulatorServer} on 127.0.0.1):
  *
  * <ol>
- *   <li>{@code -p MESSAGE}: one prompt, the reply on stdout;
- *   <li>{@code --mode rpc} with one {@code prompt} frame on stdin, to the end of its turn;
- *   <li>the desktop window, until its first chat is open (then the process exits; skipped when the system property
- *       {@code rebound.aotTraining.desktop} is {@code false}). The build gives {@code -Dglass.platform=Headless}, so no
- *       display is needed: the scene graph, controls, CSS and the app's views are the same classes either way; only
- *       the window toolkit's own differ.
+ *   <li>{@code -p MESSAGE}: one prompt, the reply on stdout; new, then returning (twice, so that the second finds the
+ *       first's chat and state files);
+ *   <li>{@code --mode rpc} with one {@code prompt} frame on stdin, to the end of its turn; new, then returning;
+ *   <li>the desktop window of the returning user, with the chats above in its sidebar, until its first chat is open
+ *       (then the process exits; skipped when the system property {@code rebound.aotTraining.desktop} is {@code
+ *       false}). The build gives {@code -Dglass.platform=Headless}, so no display is needed: the scene graph, controls,
+ *       CSS and the app's views are the same classes either way; only the window toolkit's own differ.
  * </ol>
+ *
+ * Without the returning user's runs, a configured provider's path (reading and checking its settings, its keys, the
+ * HTTP call to a server of one's own) was left out of the caches and paid for at every real start.
  *
  * The -p and RPC runs failing exit non-zero, so that the build never ships a cache trained on an error path.
  */
@@ -41,31 +51,58 @@ public final class AotTraining {
     public static void main(String[] args) throws Exception {
         Path root = Files.createTempDirectory("rebound-aot-training-");
         int failures = 0;
-        try {
+        try (SimulatorServer server =
+                SimulatorServer.start(new SimulatorServer.Config(0, 0, 1), new FaultQueue(List.of()))) {
+            Path returning = returningUser(root, server.baseUrl());
             failures += check("-p", run("--config-dir", config(root, "print").toString(), "-p", PROMPT));
-
-            InputStream stdin = System.in;
-            String frame = "{\"type\":\"prompt\",\"message\":\"" + PROMPT + "\"}\n";
-            System.setIn(new ByteArrayInputStream(frame.getBytes(StandardCharsets.UTF_8)));
-            try {
-                failures += check(
-                        "--mode rpc",
-                        run("--mode", "rpc", "--config-dir", config(root, "rpc").toString()));
-            } finally {
-                System.setIn(stdin);
-            }
+            failures += check("-p, configured", run("--config-dir", returning.toString(), "-p", PROMPT));
+            failures += check("-p, configured, again", run("--config-dir", returning.toString(), "-p", PROMPT));
+            failures += rpc(config(root, "rpc"), "");
+            failures += rpc(returning, ", configured");
 
             if (failures == 0 && !"false".equals(System.getProperty("rebound.aotTraining.desktop"))) {
-                Path desktop = config(root, "desktop");
-                Thread exit = exitWhenShown(desktop, root);
+                Thread exit = exitWhenShown(returning, root);
                 // Returns only when the window could not open or was closed otherwise; else exitWhenShown exits.
-                failures += check("desktop", run("--config-dir", desktop.toString()));
+                failures += check("desktop", run("--config-dir", returning.toString()));
                 exit.interrupt();
             }
         } finally {
             delete(root);
         }
         System.exit(failures == 0 ? 0 : 1);
+    }
+
+    private static int rpc(Path config, String what) {
+        InputStream stdin = System.in;
+        String frame = "{\"type\":\"prompt\",\"message\":\"" + PROMPT + "\"}\n";
+        System.setIn(new ByteArrayInputStream(frame.getBytes(StandardCharsets.UTF_8)));
+        try {
+            return check("--mode rpc" + what, run("--mode", "rpc", "--config-dir", config.toString()));
+        } finally {
+            System.setIn(stdin);
+        }
+    }
+
+    /**
+     * A config directory as a user who has set Rebound up has one: an OpenAI-compatible provider at {@code baseUrl}
+     * as the model, with its key in {@code credentials.json} (owner-only, as Rebound writes it).
+     */
+    private static Path returningUser(Path root, String baseUrl) throws IOException {
+        Path dir = config(root, "returning");
+        Files.writeString(dir.resolve("settings.json"), """
+                { "model": "local/%s",
+                  "providers": { "local": { "api": "openai-completions", "baseUrl": "%s",
+                                            "models": [ { "id": "%s", "contextWindow": 128000 } ] } } }
+                """.formatted(
+                        SimulatorServer.MODEL_ID, baseUrl, SimulatorServer.MODEL_ID));
+        Path credentials = dir.resolve("credentials.json");
+        Files.writeString(credentials, "{ \"local\": [ { \"label\": \"main\", \"apiKey\": \"sk-training\" } ] }");
+        try {
+            Files.setPosixFilePermissions(credentials, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException notPosix) {
+            // Windows: the store keeps the file as it finds it there.
+        }
+        return dir;
     }
 
     private static int run(String... args) {
