@@ -11,10 +11,12 @@ import dev.rebound.fallback.FallbackChains;
 import dev.rebound.fallback.ModelCooldowns;
 import dev.rebound.files.FileProblem;
 import dev.rebound.history.DamageNote;
+import dev.rebound.history.JournalCodec;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.SessionCatalogue;
 import dev.rebound.history.SessionJournal;
 import dev.rebound.history.SessionLoader;
+import dev.rebound.json.WireJson;
 import dev.rebound.plugin.PluginHost;
 import dev.rebound.plugin.PluginReport;
 import dev.rebound.provider.ChatProvider;
@@ -98,6 +100,14 @@ final class AppServices implements AutoCloseable {
     private final ExecutorService background = Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon(true).name("rebound-background-", 0).factory());
 
+    /**
+     * The JSON form of messages and events, one for the app: chat files and RPC frames share its serializers, which
+     * are built once (see {@link WireJson#prepareWriters}), not once per chat.
+     */
+    private final WireJson wire = new WireJson();
+
+    private final JournalCodec journalCodec = new JournalCodec(wire);
+
     private volatile ModelRef startModel;
     /** Plugins get every session's events; none until {@link #startPlugins} ran. */
     private volatile PluginHost plugins = PluginHost.none();
@@ -118,6 +128,8 @@ final class AppServices implements AutoCloseable {
     private final Map<String, String> env;
 
     private AppServices(ConfigDirectory dir, Map<String, String> env, Clock clock) {
+        // The first chat's first line needs the message serializers: built meanwhile, on the other core.
+        background.execute(() -> prepareWriters(false));
         this.env = Map.copyOf(env);
         this.dir = dir;
         this.clock = clock;
@@ -221,6 +233,25 @@ final class AppServices implements AutoCloseable {
     /** Where the desktop window remembers its theme. */
     static Path desktopPreferences(ConfigDirectory dir) {
         return dir.stateDir().resolve("desktop.json");
+    }
+
+    /** The app's JSON form of messages and events, for RPC frames. */
+    WireJson wire() {
+        return wire;
+    }
+
+    /** Builds the events' serializers too, in the background: for RPC mode, whose frames are events. */
+    void prepareEventWriters() {
+        background.execute(() -> prepareWriters(true));
+    }
+
+    private void prepareWriters(boolean events) {
+        try {
+            wire.prepareWriters(events);
+        } catch (RuntimeException e) {
+            // The write that needs the serializer meets the same problem and reports it where it matters.
+            LOG.debug("JSON serializers not prepared", e);
+        }
     }
 
     SettingsStore settings() {
@@ -409,7 +440,7 @@ final class AppServices implements AutoCloseable {
                 SessionJournal journal = null;
                 List<Notice> notices = new ArrayList<>();
                 try {
-                    journal = SessionJournal.create(dir.sessionsDir(), id, clock.millis(), null);
+                    journal = SessionJournal.create(dir.sessionsDir(), id, clock.millis(), null, journalCodec);
                 } catch (IOException e) {
                     LOG.error("Could not create the file of session {}", id, e);
                     notices.add(new Notice(
@@ -424,7 +455,7 @@ final class AppServices implements AutoCloseable {
 
             @Override
             public Opened resume(Path file) throws IOException {
-                LoadedSession loaded = new SessionLoader().load(file);
+                LoadedSession loaded = new SessionLoader(journalCodec).load(file);
                 ModelRef fallbackStart = defaultModel(settings.current());
                 RestoredSession restored = SessionRestorer.restore(loaded, settings.current(), fallbackStart);
                 List<Notice> notices = new ArrayList<>();
@@ -450,7 +481,7 @@ final class AppServices implements AutoCloseable {
                 }
                 SessionJournal journal = null;
                 try {
-                    journal = SessionJournal.openForAppend(file);
+                    journal = SessionJournal.openForAppend(file, journalCodec);
                     if (!loaded.newlyDamagedLines().isEmpty()) {
                         // Said once: later openings skip these lines quietly (issue 18, defect 8).
                         journal.append(new DamageNote(

@@ -65,7 +65,8 @@ final class Launch {
             return EXIT_USAGE;
         }
         try (services) {
-            WireJson wire = new WireJson();
+            services.prepareEventWriters();
+            WireJson wire = services.wire();
             RpcServer server = new RpcServer(
                     System.in,
                     new FrameWriter(stdout, wire),

@@ -62,6 +62,16 @@ public final class SessionJournal implements JournalWriter {
      */
     public static SessionJournal create(Path sessionsDir, String sessionId, long createdMs, String titleOrNull)
             throws IOException {
+        return create(sessionsDir, sessionId, createdMs, titleOrNull, new JournalCodec(new WireJson()));
+    }
+
+    /**
+     * Like {@link #create(Path, String, long, String)}, writing with {@code codec}: one codec shared by an app's
+     * journals builds its JSON serializers once, not once per chat.
+     */
+    public static SessionJournal create(
+            Path sessionsDir, String sessionId, long createdMs, String titleOrNull, JournalCodec codec)
+            throws IOException {
         Path file = SessionFiles.fileOf(sessionsDir, sessionId).toAbsolutePath();
         boolean posix = file.getFileSystem().supportedFileAttributeViews().contains("posix");
         Path dir = file.getParent();
@@ -74,7 +84,6 @@ public final class SessionJournal implements JournalWriter {
                             }
                             : NO_ATTRIBUTES);
         }
-        JournalCodec codec = new JournalCodec(new WireJson());
         byte[] header = codec.encodeHeader(SessionHeader.of(sessionId, createdMs, titleOrNull));
         FileChannel channel = FileChannel.open(
                 file,
@@ -108,6 +117,12 @@ public final class SessionJournal implements JournalWriter {
      * @throws NoSuchFileException when there is no such file
      */
     public static SessionJournal openForAppend(Path file) throws IOException {
+        return openForAppend(file, new JournalCodec(new WireJson()));
+    }
+
+    /** Like {@link #openForAppend(Path)}, writing with {@code codec} (see {@link #create(Path, String, long, String,
+     * JournalCodec)}). */
+    public static SessionJournal openForAppend(Path file, JournalCodec codec) throws IOException {
         Path absolute = file.toAbsolutePath();
         FileLockHandle held = FileLockHandle.acquire(absolute);
         FileChannel channel;
@@ -118,7 +133,7 @@ public final class SessionJournal implements JournalWriter {
             throw e;
         }
         try {
-            SessionJournal journal = new SessionJournal(absolute, channel, new JournalCodec(new WireJson()), held);
+            SessionJournal journal = new SessionJournal(absolute, channel, codec, held);
             synchronized (journal.lock) {
                 journal.endCutLine();
             }

@@ -2,7 +2,9 @@ package dev.rebound.json;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rebound.event.SessionEvent;
@@ -10,6 +12,8 @@ import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
 import dev.rebound.transcript.ContentBlock;
 import dev.rebound.transcript.UserMessage;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The JSON form of the API records, shared by RPC mode and (later) the session files: events carry a {@code type}
@@ -40,6 +44,32 @@ public final class WireJson {
                 .getSimpleName()
                 .replaceAll("([a-z0-9])([A-Z])", "$1_$2")
                 .toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * Builds and caches the serializers of the messages and their content blocks (and, with {@code events}, of every
+     * event), which Jackson otherwise builds by reflection on first use: ~15 ms for a message, on the thread writing
+     * the first line of a chat's file (docs/startup.md). Meant for a background thread at start; the mapper stays
+     * usable from any thread meanwhile (a serializer wanted before it is cached is built there, as without this).
+     *
+     * @throws IllegalStateException when a type has no serializer (a programming error, which a write would meet too)
+     */
+    public void prepareWriters(boolean events) {
+        List<Class<?>> types = new ArrayList<>();
+        types.addAll(List.of(ChatMessage.class.getPermittedSubclasses()));
+        types.addAll(List.of(ContentBlock.class.getPermittedSubclasses()));
+        if (events) {
+            types.addAll(List.of(SessionEvent.class.getPermittedSubclasses()));
+        }
+        // The very lookup a first write makes (by class, with its type id), so that it finds what this leaves.
+        SerializerProvider serializers = mapper.getSerializerProviderInstance();
+        for (Class<?> type : types) {
+            try {
+                serializers.findTypedValueSerializer(type, true, null);
+            } catch (JsonMappingException e) {
+                throw new IllegalStateException("no JSON serializer for " + type.getName(), e);
+            }
+        }
     }
 
     /** The configured mapper, for reading and writing the API records. */

@@ -124,4 +124,49 @@ class WireJsonTest {
         ChatMessage back = wire.mapper().readValue(text, ChatMessage.class);
         assertThat(back).isEqualTo(original);
     }
+
+    @Test
+    void preparedWritersAreTheOnesLaterMessagesAndEventsUse() {
+        WireJson prepared = new WireJson();
+        prepared.prepareWriters(true);
+        int cached = cachedSerializers(prepared);
+        assertThat(cached).isPositive();
+        AssistantMessage reply = new AssistantMessage(
+                "m1",
+                List.of(new ContentBlock.Thinking("hm", false), new ContentBlock.Text("Hi")),
+                "openai",
+                "gpt",
+                "openai-completions",
+                "work",
+                new Usage(3, 4, 0, 0),
+                StopReason.STOP,
+                null,
+                null,
+                null,
+                1000);
+        prepared.message(reply);
+        prepared.message(new dev.rebound.transcript.UserMessage("u1", "Hello", 1000));
+        prepared.event(new MessageEnd(reply));
+        prepared.event(new MessageUpdate("m1", "text", "Hel"));
+        assertThat(cachedSerializers(prepared))
+                .as("no serializer was built on first use")
+                .isEqualTo(cached);
+    }
+
+    @Test
+    void withoutEventsOnlyTheMessagesWritersAreBuilt() {
+        WireJson messages = new WireJson();
+        messages.prepareWriters(false);
+        int cached = cachedSerializers(messages);
+        messages.message(new dev.rebound.transcript.UserMessage("u1", "Hello", 1000));
+        assertThat(cachedSerializers(messages)).isEqualTo(cached);
+        messages.event(new AgentEnd("t1", true));
+        assertThat(cachedSerializers(messages)).isGreaterThan(cached);
+    }
+
+    private static int cachedSerializers(WireJson wire) {
+        return ((com.fasterxml.jackson.databind.ser.DefaultSerializerProvider)
+                        wire.mapper().getSerializerProviderInstance())
+                .cachedSerializersCount();
+    }
 }
