@@ -5,6 +5,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.util.FileSize;
@@ -89,18 +91,23 @@ final class LoggingSetup {
         policy.setMaxFileSize(FileSize.valueOf("10MB"));
         policy.setMaxHistory(7);
         policy.setTotalSizeCap(FileSize.valueOf("100MB"));
-        policy.start();
         file.setRollingPolicy(policy);
         file.setEncoder(encoder);
         ownerOnlyFile(logsDir.resolve("rebound.log"));
-        file.start();
+        // Started by the queue's thread at the first line, not here (see StartOnFirstEvent below).
+        StartOnFirstEvent<ILoggingEvent> deferred = new StartOnFirstEvent<>(file, () -> {
+            policy.start();
+            file.start();
+        });
+        deferred.setContext(context);
+        deferred.start();
 
         AsyncAppender async = new AsyncAppender();
         async.setContext(context);
         async.setName("ASYNC_FILE");
         async.setQueueSize(QUEUE_SIZE);
         async.setNeverBlock(true);
-        async.addAppender(file);
+        async.addAppender(deferred);
         async.start();
 
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
@@ -142,6 +149,52 @@ final class LoggingSetup {
             }
         } catch (java.io.IOException | RuntimeException e) {
             LoggerFactory.getLogger(LoggingSetup.class).warn("Could not make {} owner-only: {}", file, e.toString());
+        }
+    }
+
+    /**
+     * An appender that starts the appender it wraps at its first event instead of at once. Behind an {@code
+     * AsyncAppender} that first event arrives on the queue's own thread, so the start leaves the app's start-up path: a
+     * rolling file appender takes ~15 ms to start (its rolling calendar loads the locale's calendar data), on the main
+     * thread of every start before this (docs/startup.md). No event is lost to the wait; they queue meanwhile. Meant for
+     * one appending thread, as an {@code AsyncAppender}'s worker is.
+     */
+    static final class StartOnFirstEvent<E> extends UnsynchronizedAppenderBase<E> {
+        private final Appender<E> target;
+        private final Runnable start;
+        private volatile boolean targetStarted;
+
+        /**
+         * @param target the appender events go to, configured but not started
+         * @param start starts it (and whatever it needs started first, such as its rolling policy)
+         */
+        StartOnFirstEvent(Appender<E> target, Runnable start) {
+            this.target = target;
+            this.start = start;
+            setName(target.getName());
+        }
+
+        @Override
+        protected void append(E event) {
+            startTarget();
+            target.doAppend(event);
+        }
+
+        /** Starts the wrapped appender now, if it has not started yet; returns it. */
+        Appender<E> startTarget() {
+            if (!targetStarted) {
+                targetStarted = true;
+                start.run();
+            }
+            return target;
+        }
+
+        @Override
+        public void stop() {
+            super.stop();
+            if (targetStarted) {
+                target.stop();
+            }
         }
     }
 }

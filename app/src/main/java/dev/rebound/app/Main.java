@@ -41,6 +41,7 @@ public final class Main {
      * mistyped option, say) only waits for the toolkit to be up before the process exits.
      */
     public static void main(String[] args) {
+        StartupPrefetch.begin();
         System.exit(execute(opensWindow(args) ? ToolkitStartup.begin() : null, args));
     }
 

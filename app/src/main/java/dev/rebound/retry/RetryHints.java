@@ -60,30 +60,39 @@ public final class RetryHints {
             "anthropic-ratelimit-input-tokens-reset",
             "anthropic-ratelimit-output-tokens-reset");
 
-    private static final String DURATION = "(" + Durations.REGEX + ")";
-    /** "Connection reset after 30s" tells how a transport failed, not when a limit resets. */
-    private static final String NOT_A_TRANSPORT_RESET = "(?<!(?:connection|socket|stream)\\s)";
-
-    private static final List<BodyPhrase> BODY_PHRASES = List.of(
-            new BodyPhrase("body:retry in", "\\bretry\\s++in\\s++" + DURATION),
-            new BodyPhrase("body:retry after", "\\bretry\\s++after\\s++" + DURATION),
-            new BodyPhrase("body:try again in", "\\b(?:re)?try\\s++again\\s++in\\s++" + DURATION),
-            new BodyPhrase("body:reset after", NOT_A_TRANSPORT_RESET + "\\bresets?\\s++after\\s++" + DURATION),
-            new BodyPhrase("body:reset in", NOT_A_TRANSPORT_RESET + "\\bresets?\\s++in\\s++" + DURATION),
-            new BodyPhrase("body:retryDelay", "\\bretryDelay\\\\?\"?\\s*+[:=]\\s*+\\\\?\"?" + DURATION),
-            new BodyPhrase("body:wait", "\\bwait\\s++(?:for\\s++)?" + DURATION + "\\s++before\\b"));
-    /** A per-day quota named among an error's qualifiers ({@code quota: …PerDay…}), as {@code ErrorBody} writes them. */
-    private static final Pattern PER_DAY_QUOTA = Pattern.compile("\\bquota: [^)]*(?:PerDay|per_day)");
-    /** Where Google's daily quotas reset: midnight Pacific time (Gemini API rate-limit documentation). */
-    static final ZoneId GOOGLE_QUOTA_ZONE = ZoneId.of("America/Los_Angeles");
     /** The source of a per-day quota's hint. */
     static final String PER_DAY_QUOTA_SOURCE = "quota:per-day";
     /** The source of a hint read from a wall-clock reset in the text. */
     static final String WALL_CLOCK_SOURCE = "body:resets at";
 
-    private static final Pattern LIST_SEPARATOR = Pattern.compile("\\s*,\\s*");
-    private static final Pattern WEEKDAY = Pattern.compile("^[A-Za-z]{3},\\s*");
-    private static final Pattern DATE_SPACE_TIME = Pattern.compile("^(\\d{4}-\\d{2}-\\d{2}) ");
+    /**
+     * The patterns and tables the parsing uses, compiled on the first failure that needs a hint rather than when an
+     * engine is made: building them took ~7 ms of every start, for a chat that may never fail (docs/startup.md).
+     */
+    private static final class Rules {
+        static final String DURATION = "(" + Durations.REGEX + ")";
+        /** "Connection reset after 30s" tells how a transport failed, not when a limit resets. */
+        static final String NOT_A_TRANSPORT_RESET = "(?<!(?:connection|socket|stream)\\s)";
+
+        static final List<BodyPhrase> BODY_PHRASES = List.of(
+                new BodyPhrase("body:retry in", "\\bretry\\s++in\\s++" + DURATION),
+                new BodyPhrase("body:retry after", "\\bretry\\s++after\\s++" + DURATION),
+                new BodyPhrase("body:try again in", "\\b(?:re)?try\\s++again\\s++in\\s++" + DURATION),
+                new BodyPhrase("body:reset after", NOT_A_TRANSPORT_RESET + "\\bresets?\\s++after\\s++" + DURATION),
+                new BodyPhrase("body:reset in", NOT_A_TRANSPORT_RESET + "\\bresets?\\s++in\\s++" + DURATION),
+                new BodyPhrase("body:retryDelay", "\\bretryDelay\\\\?\"?\\s*+[:=]\\s*+\\\\?\"?" + DURATION),
+                new BodyPhrase("body:wait", "\\bwait\\s++(?:for\\s++)?" + DURATION + "\\s++before\\b"));
+        /** A per-day quota named among an error's qualifiers ({@code quota: …PerDay…}), as {@code ErrorBody} writes them. */
+        static final Pattern PER_DAY_QUOTA = Pattern.compile("\\bquota: [^)]*(?:PerDay|per_day)");
+        /** Where Google's daily quotas reset: midnight Pacific time (Gemini API rate-limit documentation). */
+        static final ZoneId GOOGLE_QUOTA_ZONE = ZoneId.of("America/Los_Angeles");
+
+        static final Pattern LIST_SEPARATOR = Pattern.compile("\\s*,\\s*");
+        static final Pattern WEEKDAY = Pattern.compile("^[A-Za-z]{3},\\s*");
+        static final Pattern DATE_SPACE_TIME = Pattern.compile("^(\\d{4}-\\d{2}-\\d{2}) ");
+
+        private Rules() {}
+    }
 
     private final Clock clock;
 
@@ -132,13 +141,13 @@ public final class RetryHints {
 
     /** The wait until Google's daily quotas reset (midnight, Pacific time) when the error names a per-day quota. */
     private static Optional<RetryHint> perDayQuota(String errorMessage, Instant now) {
-        if (errorMessage == null || !PER_DAY_QUOTA.matcher(errorMessage).find()) {
+        if (errorMessage == null || !Rules.PER_DAY_QUOTA.matcher(errorMessage).find()) {
             return Optional.empty();
         }
-        ZonedDateTime pacific = now.atZone(GOOGLE_QUOTA_ZONE);
+        ZonedDateTime pacific = now.atZone(Rules.GOOGLE_QUOTA_ZONE);
         Instant midnight = pacific.toLocalDate()
                 .plusDays(1)
-                .atStartOfDay(GOOGLE_QUOTA_ZONE)
+                .atStartOfDay(Rules.GOOGLE_QUOTA_ZONE)
                 .toInstant();
         return Optional.of(new RetryHint(Duration.between(now, midnight).toMillis(), PER_DAY_QUOTA_SOURCE));
     }
@@ -174,7 +183,7 @@ public final class RetryHints {
     /** The longest part of a comma-separated list, or null unless every part parses. */
     private static BigDecimal longestPart(String value, ValueReader reader) {
         BigDecimal longest = null;
-        for (String part : LIST_SEPARATOR.split(value, -1)) {
+        for (String part : Rules.LIST_SEPARATOR.split(value, -1)) {
             BigDecimal millis = reader.millis(part);
             if (millis == null) {
                 return null;
@@ -215,7 +224,7 @@ public final class RetryHints {
                 bestAt = reset.start();
             }
         }
-        for (BodyPhrase phrase : BODY_PHRASES) {
+        for (BodyPhrase phrase : Rules.BODY_PHRASES) {
             Matcher m = phrase.pattern().matcher(text);
             while (m.find()) {
                 BigDecimal millis = Durations.millis(m.group(1));
@@ -243,7 +252,7 @@ public final class RetryHints {
         if (seconds != null) {
             return seconds.multiply(THOUSAND);
         }
-        String date = WEEKDAY.matcher(value.strip()).replaceFirst("");
+        String date = Rules.WEEKDAY.matcher(value.strip()).replaceFirst("");
         try {
             return until(
                     ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME)
@@ -279,8 +288,9 @@ public final class RetryHints {
      * and {@code z} and a space between date and time are accepted, as RFC 3339 allows.
      */
     private static BigDecimal rfc3339(String value, Instant now) {
-        String timestamp =
-                DATE_SPACE_TIME.matcher(value.strip().toUpperCase(Locale.ROOT)).replaceFirst("$1T");
+        String timestamp = Rules.DATE_SPACE_TIME
+                .matcher(value.strip().toUpperCase(Locale.ROOT))
+                .replaceFirst("$1T");
         try {
             return until(
                     OffsetDateTime.parse(timestamp, DateTimeFormatter.ISO_OFFSET_DATE_TIME)

@@ -44,11 +44,14 @@ class LoggingSetupTest {
         assertThat(added).singleElement().isInstanceOf(AsyncAppender.class);
         AsyncAppender async = (AsyncAppender) added.getFirst();
         @SuppressWarnings("unchecked")
-        RollingFileAppender<ILoggingEvent> file = (RollingFileAppender<ILoggingEvent>) async.getAppender("FILE");
+        LoggingSetup.StartOnFirstEvent<ILoggingEvent> deferred =
+                (LoggingSetup.StartOnFirstEvent<ILoggingEvent>) async.getAppender("FILE");
+        RollingFileAppender<ILoggingEvent> file = (RollingFileAppender<ILoggingEvent>) deferred.startTarget();
         try {
             Path log = logs.resolve("rebound.log");
             assertThat(mode(logs)).isEqualTo("rwx------");
             assertThat(mode(log)).isEqualTo("rw-------");
+            assertThat(file.isStarted()).isTrue();
 
             // A day later, the next line rolls the file over (as at midnight).
             TimeBasedRollingPolicy<?> policy = (TimeBasedRollingPolicy<?>) file.getRollingPolicy();
@@ -69,5 +72,38 @@ class LoggingSetupTest {
             async.stop();
             file.stop();
         }
+    }
+
+    @Test
+    void theFileAppenderStartsAtTheFirstLineAndWritesIt() throws Exception {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ch.qos.logback.core.FileAppender<ILoggingEvent> file = new ch.qos.logback.core.FileAppender<>();
+        file.setContext(context);
+        file.setName("FILE");
+        file.setFile(logs.resolve("deferred.log").toString());
+        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder =
+                new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%msg%n");
+        encoder.start();
+        file.setEncoder(encoder);
+        java.util.concurrent.atomic.AtomicInteger starts = new java.util.concurrent.atomic.AtomicInteger();
+        LoggingSetup.StartOnFirstEvent<ILoggingEvent> deferred = new LoggingSetup.StartOnFirstEvent<>(file, () -> {
+            starts.incrementAndGet();
+            file.start();
+        });
+        deferred.setContext(context);
+        deferred.start();
+        assertThat(file.isStarted()).as("not started before a line").isFalse();
+        assertThat(logs.resolve("deferred.log")).doesNotExist();
+
+        deferred.doAppend(new LoggingEvent(LoggingSetupTest.class.getName(), root, Level.INFO, "first", null, null));
+        deferred.doAppend(new LoggingEvent(LoggingSetupTest.class.getName(), root, Level.INFO, "second", null, null));
+        deferred.stop();
+
+        assertThat(starts).hasValue(1);
+        assertThat(Files.readAllLines(logs.resolve("deferred.log"))).containsExactly("first", "second");
+        assertThat(file.isStarted()).as("stopped with its wrapper").isFalse();
     }
 }
