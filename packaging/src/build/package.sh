@@ -113,14 +113,15 @@ launcher_script() { # launcher_script MAIN-CLASS JVM-OPTION...: a launcher of th
 # guess only costs time: both are valid for the same class path and options.
 chooser=$(cat << 'CHOOSER'
 # The AOT cache: the headless modes' smaller one (it maps faster and takes less memory) when the command line asks for
-# one of them, else the window's; and for a one-shot -p, the JIT's first tier only: C2's compiler threads compete with
-# the answer for two cores and are gone before their code would pay (docs/packaging.md, "The launcher"). A wrong
-# guess costs time, never function.
+# one of them, else the window's; and for a one-shot -p, the JIT's first tier only (C2's compiler threads compete with
+# the answer for two cores and are gone before their code would pay) and the serial collector (G1's set-up and its
+# concurrent threads cost more than its pauses would save a process that lives a fraction of a second): see
+# docs/packaging.md, "The launcher". A wrong guess costs time, never function.
 cache=rebound.aot
 jit=
 for arg do
   case $arg in
-    -p*|--print|--print=*) cache=rebound-cli.aot jit=-XX:TieredStopAtLevel=1 ;;
+    -p*|--print|--print=*) cache=rebound-cli.aot jit="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" ;;
     --mode=rpc|rpc|simulate|-h|--help|-V|--version) cache=rebound-cli.aot ;;
   esac
 done
