@@ -153,8 +153,13 @@ training_options=()
 for option in "${cfg_options[@]}"; do
   case "$option" in -XX:AOTCache=*|-Xlog:aot*) ;; *) training_options+=("$option") ;; esac
 done
+# -XX:-AOTRecordTraining: the caches hold classes, not the training's method profiles (JEP 515). Replaying those
+# profiles makes the JIT compile early, and on two cores its compiler threads then compete with the start itself: the
+# window's first frame took 705 ms with them against 615 ms without, -p 196 against 177 ms (8-12 runs each,
+# alternating, 2026-12-03). The JIT still compiles what gets hot; it only learns it at run time again.
 aot_step() { # aot_step NAME MODE OPTION...: the image's launcher, its own AOT options replaced by the step's
   launcher_script dev.rebound.app.AotTraining "${training_options[@]}" "-XX:AOTMode=$2" \
+    -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining \
     "-XX:AOTConfiguration=$work/$1.aotconfig" "-Xlog:aot*=warning:file=$aot_log.$1.$2" "${@:3}" > "$trainer"
   chmod 755 "$trainer"
   "$trainer" >> "$aot_log" 2>&1 || { echo "package.sh: the $1 AOT cache's $2 step failed:" >&2; tail -n 40 "$aot_log" >&2; exit 1; }
