@@ -2,7 +2,9 @@ package dev.rebound.ui.view;
 
 import dev.rebound.ui.model.SimulatedFailure;
 import dev.rebound.ui.model.SimulatorMenuViewModel;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import javafx.beans.binding.Bindings;
 import javafx.scene.control.CustomMenuItem;
 import javafx.scene.control.Label;
@@ -12,6 +14,7 @@ import javafx.scene.control.RadioMenuItem;
 import javafx.scene.control.SeparatorMenuItem;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
+import javafx.scene.input.MouseEvent;
 
 /**
  * The "Simulate failures" menu of the menu bar: one item per {@link SimulatedFailure}, "Clear queued failures", the
@@ -33,19 +36,31 @@ final class SimulatorMenu {
                                         + model.queuedProperty().get() + ")",
                         model.queuedProperty()));
         // A Menu has no tooltip of its own: while unavailable, an info mark in the title carries the reason.
+        // Tooltips are made when first wanted, not with the window: each is a popup window of its own, and making
+        // them (and initialising Tooltip) took ~30 ms of the window's first frame (docs/startup.md). The reason's
+        // is made when the pointer first reaches the mark, the failures' when the menu first opens.
         Label why = new Label("ℹ");
         why.setId("simulate-why");
-        Tooltip reasonTip = new Tooltip();
-        reasonTip.textProperty().bind(model.unavailableReasonProperty());
-        reasonTip.setWrapText(true);
-        reasonTip.setMaxWidth(420);
-        why.setTooltip(reasonTip);
+        why.addEventHandler(MouseEvent.MOUSE_ENTERED, e -> {
+            if (why.getTooltip() == null) {
+                Tooltip reasonTip = new Tooltip();
+                reasonTip.textProperty().bind(model.unavailableReasonProperty());
+                reasonTip.setWrapText(true);
+                reasonTip.setMaxWidth(420);
+                why.setTooltip(reasonTip);
+            }
+        });
         menu.graphicProperty()
                 .bind(Bindings.when(model.availableProperty())
                         .then((Label) null)
                         .otherwise(why));
         menu.getStyleClass().add("simulate-menu");
-        menu.setOnShowing(e -> model.refresh());
+        Map<Label, String> tips = new LinkedHashMap<>();
+        menu.setOnShowing(e -> {
+            model.refresh();
+            tips.forEach((label, tip) -> Tooltip.install(label, new Tooltip(tip)));
+            tips.clear();
+        });
 
         Label reason = new Label();
         reason.setId("simulate-unavailable");
@@ -60,7 +75,7 @@ final class SimulatorMenu {
         // disabled line too, and the queue line used to be that first stop).
         for (SimulatedFailure failure : SimulatedFailure.values()) {
             Label text = new Label(failure.label());
-            Tooltip.install(text, new Tooltip(failure.description()));
+            tips.put(text, failure.description());
             CustomMenuItem item = new CustomMenuItem(text);
             item.setId("simulate-" + failure.name().toLowerCase(Locale.ROOT).replace('_', '-'));
             item.disableProperty().bind(model.availableProperty().not());
