@@ -81,12 +81,17 @@ echo "$app_modules,$plugin_modules,$extra_modules" | tr , '\n' | sort -u > "$wor
   --strip-debug --no-header-files --no-man-pages --generate-cds-archive --output "$runtime"
 
 # 3. The app-image. The app stays on the class path; JavaFX is in the runtime. $APPDIR is the image's lib/app.
+# -XX:CompileThresholdScaling=2: each JIT tier waits for twice the usual number of calls before it compiles a
+# method, so that on two cores the compiler threads leave the start more of the CPU; the compiled code is the same,
+# and what is hot still gets compiled within its first seconds. The window's first frame took 571 against 674 ms, RPC
+# to ready 181 against 201 ms, -p unchanged (6-12 alternating runs, 2026-12-03; docs/packaging.md, "The launcher").
 common=(--name rebound --app-version "$app_version" --vendor Rebound --description "$description")
 "$bin/jpackage" --type app-image --dest "$image_root" "${common[@]}" \
   --input "$input" --main-jar rebound.jar --main-class dev.rebound.app.Main \
   --runtime-image "$runtime" --icon "$work/rebound.png" \
   --java-options '--enable-native-access=javafx.graphics' \
   --java-options '-Drebound.bundledPluginsDir=$APPDIR/plugins' --java-options '-Xms32m' \
+  --java-options '-XX:CompileThresholdScaling=2' \
   --java-options '-XX:AOTCache=$APPDIR/rebound.aot' --java-options '-Xlog:aot*=off'
 
 # 3a. The launcher, bin/rebound: a shell script, written here from the jpackage launcher's lib/app/rebound.cfg, that
