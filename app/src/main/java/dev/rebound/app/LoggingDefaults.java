@@ -45,13 +45,18 @@ public final class LoggingDefaults extends ContextAwareBase implements Configura
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{0} - %msg%n");
-        encoder.start();
         ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
         stderr.setContext(context);
         stderr.setName("STDERR");
         stderr.setTarget("System.err");
         stderr.setEncoder(encoder);
-        stderr.start();
+        // Started by the queue's thread at the first warning, if any (the pattern's date format alone took ~5 ms).
+        LoggingSetup.StartOnFirstEvent<ILoggingEvent> deferred = new LoggingSetup.StartOnFirstEvent<>(stderr, () -> {
+            encoder.start();
+            stderr.start();
+        });
+        deferred.setContext(context);
+        deferred.start();
 
         ThresholdFilter warnings = new ThresholdFilter();
         warnings.setLevel(Level.WARN.levelStr);
@@ -62,7 +67,7 @@ public final class LoggingDefaults extends ContextAwareBase implements Configura
         async.addFilter(warnings);
         async.setQueueSize(STDERR_QUEUE);
         async.setNeverBlock(true);
-        async.addAppender(stderr);
+        async.addAppender(deferred);
         async.start();
 
         context.getLogger("okhttp3").setLevel(Level.INFO);

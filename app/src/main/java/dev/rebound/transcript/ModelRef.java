@@ -40,4 +40,18 @@ public record ModelRef(String provider, String id) {
     public String toString() {
         return selector();
     }
+
+    /**
+     * Written out, as {@link #hashCode}: a record's own are built from method handles on their first call, ~6 ms on
+     * the first turn's path, where the fallback state compares models (docs/startup.md).
+     */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ModelRef that && provider.equals(that.provider) && id.equals(that.id);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * provider.hashCode() + id.hashCode();
+    }
 }

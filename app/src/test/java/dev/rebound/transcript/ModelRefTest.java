@@ -24,4 +24,16 @@ class ModelRefTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("provider/modelId");
     }
+
+    @Test
+    void equalsAndHashCodeFollowBothParts() {
+        ModelRef a = new ModelRef("openai", "gpt-4o");
+        assertThat(a).isEqualTo(ModelRef.parse("openai/gpt-4o")).hasSameHashCodeAs(ModelRef.parse("openai/gpt-4o"));
+        assertThat(a)
+                .isNotEqualTo(new ModelRef("openai", "gpt-4o-mini"))
+                .isNotEqualTo(new ModelRef("azure", "gpt-4o"))
+                .isNotEqualTo("openai/gpt-4o")
+                .isNotEqualTo(null);
+        assertThat(new ModelRef("a/b", "c")).isNotEqualTo(new ModelRef("a", "b/c"));
+    }
 }
