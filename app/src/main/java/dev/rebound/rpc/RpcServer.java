@@ -83,12 +83,12 @@ public final class RpcServer {
      */
     public int run(ChatSession first, List<Notice> startupNotices) {
         attach(first);
-        out.ready();
-        for (Notice notice : startupNotices) {
-            current().announce(notice.level(), notice.message());
-        }
-        LineReader reader = new LineReader(in, MAX_LINE_BYTES);
         try {
+            out.ready();
+            for (Notice notice : startupNotices) {
+                current().announce(notice.level(), notice.message());
+            }
+            LineReader reader = new LineReader(in, MAX_LINE_BYTES);
             while (true) {
                 LineReader.Line line = reader.next();
                 if (line instanceof LineReader.Line.End) {
@@ -108,7 +108,9 @@ public final class RpcServer {
                 }
             }
         } catch (IOException | UncheckedIOException e) {
-            LOG.warn("RPC input or output failed; finishing the running turn and stopping", e);
+            // A reader that goes away (a closed pipe) is an ordinary end for a script: one line says so, no trace.
+            LOG.warn("RPC input or output failed ({}); finishing the running turn and stopping", e.getMessage());
+            LOG.debug("RPC input or output failure", e);
         }
         current().idle().join();
         current().close();

@@ -81,6 +81,13 @@ final class ReboundProcess implements AutoCloseable {
     static ReboundProcess start(
             List<String> jvmOptions, boolean jsonFrames, Path configDir, Map<String, String> env, String... args)
             throws IOException {
+        ProcessBuilder pb = command(jvmOptions, configDir, args);
+        pb.environment().putAll(env);
+        return new ReboundProcess(pb.start(), jsonFrames);
+    }
+
+    /** The command line of {@link #start}, for a test that handles the process's streams itself. */
+    static ProcessBuilder command(List<String> jvmOptions, Path configDir, String... args) {
         List<String> command = new ArrayList<>();
         command.add(java().toString());
         command.addAll(FAST_START);
@@ -95,8 +102,7 @@ final class ReboundProcess implements AutoCloseable {
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().remove("REBOUND_CONFIG_DIR");
-        pb.environment().putAll(env);
-        return new ReboundProcess(pb.start(), jsonFrames);
+        return pb;
     }
 
     private static Path java() {

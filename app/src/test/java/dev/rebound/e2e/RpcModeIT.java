@@ -124,6 +124,25 @@ class RpcModeIT {
     }
 
     @Test
+    void aReaderThatGoesAwayBeforeReadyEndsTheProcessWithAWarningNotAStackTrace() throws Exception {
+        writeSettings("");
+        Path stderr = configDir.resolve("stderr.txt");
+        Process process = ReboundProcess.command(List.of(), configDir, "--mode", "rpc")
+                .redirectError(stderr.toFile())
+                .start();
+        process.getInputStream().close();
+        process.getOutputStream().close();
+
+        assertThat(process.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                .isTrue();
+        assertThat(process.exitValue()).isZero();
+        assertThat(Files.readString(stderr))
+                .contains("RPC input or output failed")
+                .doesNotContain("\tat ")
+                .doesNotContain("Exception in thread");
+    }
+
+    @Test
     void endOfInputLetsTheRunningTurnFinishBeforeExiting() throws Exception {
         writeSettings("");
         server.enqueue(new MockResponse.Builder()
