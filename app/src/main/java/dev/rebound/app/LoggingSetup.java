@@ -71,7 +71,6 @@ final class LoggingSetup {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern("%d{yyyy-MM-dd HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg%n");
-        encoder.start();
 
         RollingFileAppender<ILoggingEvent> file = new RollingFileAppender<>() {
             @Override
@@ -96,6 +95,7 @@ final class LoggingSetup {
         ownerOnlyFile(logsDir.resolve("rebound.log"));
         // Started by the queue's thread at the first line, not here (see StartOnFirstEvent below).
         StartOnFirstEvent<ILoggingEvent> deferred = new StartOnFirstEvent<>(file, () -> {
+            encoder.start();
             policy.start();
             file.start();
         });
