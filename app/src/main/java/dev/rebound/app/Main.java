@@ -35,10 +35,10 @@ public final class Main {
     private Main() {}
 
     /**
-     * Runs the command line. When it looks like it will open the window, the JavaFX toolkit is started first, on a
-     * thread of its own, so that it comes up while the command line is parsed (picocli's classes are the one library
-     * the AOT cache cannot hold: its class files are too old) and logging and the services load. A wrong guess (a
-     * mistyped option, say) only waits for the toolkit to be up before the process exits.
+     * Runs the command line. {@link StartupPrefetch} starts first; then, when the command line looks like it will
+     * open the window, the JavaFX toolkit, on a thread of its own, so that it comes up while the command line is
+     * parsed and logging and the services load. A wrong guess (a mistyped option, say) only waits for the toolkit to
+     * be up before the process exits.
      */
     public static void main(String[] args) {
         StartupPrefetch.begin();

@@ -1,5 +1,6 @@
 package dev.rebound.ui.view;
 
+import java.util.function.Supplier;
 import javafx.scene.control.Control;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.MouseEvent;
@@ -17,9 +18,18 @@ final class LazyTooltip {
     /** Gives {@code control} a tooltip of {@code text}, made on the first mouse entry. */
     static void install(Control control, String text) {
         control.setAccessibleHelp(text);
+        install(control, () -> new Tooltip(text));
+    }
+
+    /**
+     * Gives {@code control} the tooltip {@code make} makes (one whose text follows a property, say) on the first mouse
+     * entry. The caller sets the control's accessible help. Also what keeps tooltips out of the window's first frame:
+     * the first one initialises JavaFX's tooltip machinery, ~25 ms there (docs/startup.md).
+     */
+    static void install(Control control, Supplier<Tooltip> make) {
         control.addEventHandler(MouseEvent.MOUSE_ENTERED, e -> {
             if (control.getTooltip() == null) {
-                control.setTooltip(new Tooltip(text));
+                control.setTooltip(make.get());
             }
         });
     }

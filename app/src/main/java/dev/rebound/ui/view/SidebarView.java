@@ -53,7 +53,7 @@ final class SidebarView extends VBox {
         newChat.setId("new-chat");
         newChat.setMnemonicParsing(true);
         newChat.setMaxWidth(Double.MAX_VALUE);
-        newChat.setTooltip(new Tooltip("Start a new chat (Ctrl+N)"));
+        LazyTooltip.install(newChat, "Start a new chat (Ctrl+N)");
         newChat.setOnAction(e -> window.newChat());
         list.setId("sessions");
         list.setItems(window.sidebar().sessions());

@@ -14,7 +14,6 @@ import javafx.scene.control.RadioMenuItem;
 import javafx.scene.control.SeparatorMenuItem;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
-import javafx.scene.input.MouseEvent;
 
 /**
  * The "Simulate failures" menu of the menu bar: one item per {@link SimulatedFailure}, "Clear queued failures", the
@@ -41,14 +40,13 @@ final class SimulatorMenu {
         // is made when the pointer first reaches the mark, the failures' when the menu first opens.
         Label why = new Label("ℹ");
         why.setId("simulate-why");
-        why.addEventHandler(MouseEvent.MOUSE_ENTERED, e -> {
-            if (why.getTooltip() == null) {
-                Tooltip reasonTip = new Tooltip();
-                reasonTip.textProperty().bind(model.unavailableReasonProperty());
-                reasonTip.setWrapText(true);
-                reasonTip.setMaxWidth(420);
-                why.setTooltip(reasonTip);
-            }
+        why.accessibleHelpProperty().bind(model.unavailableReasonProperty());
+        LazyTooltip.install(why, () -> {
+            Tooltip reasonTip = new Tooltip();
+            reasonTip.textProperty().bind(model.unavailableReasonProperty());
+            reasonTip.setWrapText(true);
+            reasonTip.setMaxWidth(420);
+            return reasonTip;
         });
         menu.graphicProperty()
                 .bind(Bindings.when(model.availableProperty())
@@ -75,6 +73,7 @@ final class SimulatorMenu {
         // disabled line too, and the queue line used to be that first stop).
         for (SimulatedFailure failure : SimulatedFailure.values()) {
             Label text = new Label(failure.label());
+            text.setAccessibleHelp(failure.description());
             tips.put(text, failure.description());
             CustomMenuItem item = new CustomMenuItem(text);
             item.setId("simulate-" + failure.name().toLowerCase(Locale.ROOT).replace('_', '-'));

@@ -70,4 +70,30 @@ class LazyTooltipTest {
         enter(copy);
         assertThat(fx(copy::getTooltip)).isSameAs(made);
     }
+
+    @Test
+    void aMadeTooltipIsMadeOnceAtTheFirstEntryAndFollowsItsText() throws Exception {
+        javafx.beans.property.SimpleStringProperty reason = new javafx.beans.property.SimpleStringProperty("first");
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        Button why = fx(() -> {
+            Button button = new Button("i");
+            LazyTooltip.install(button, () -> {
+                made.incrementAndGet();
+                Tooltip tip = new Tooltip();
+                tip.textProperty().bind(reason);
+                return tip;
+            });
+            return button;
+        });
+        assertThat(made).hasValue(0);
+
+        enter(why);
+        enter(why);
+        assertThat(made).hasValue(1);
+        fx(() -> {
+            reason.set("second");
+            return null;
+        });
+        assertThat(fx(() -> why.getTooltip().getText())).isEqualTo("second");
+    }
 }
