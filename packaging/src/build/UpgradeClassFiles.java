@@ -21,20 +21,23 @@ import java.util.jar.Manifest;
 
 /**
  * Rewrites a jar's class files older than Java 6 (class-file version 50) as Java 8 class files (version 52) with
- * stack maps, in place, for the package only (docs/startup.md, "picocli's class files"): run by package.sh as
+ * stack maps, in place, for the package only (docs/packaging.md, "The AOT caches"): run by package.sh as
  * {@code java UpgradeClassFiles.java NOTE JAR...}. It leaves a jar without such classes as it is, and prints the
  * names of the jars it has modified (now or in an earlier build over the same files).
  *
  * <p>Why: the JDK's AOT cache does not store classes older than version 50, and the JVM checks such classes with the
  * old type-inferring verifier, so picocli (built for Java 5) was parsed and verified at every start: a fifth of a
- * {@code -p} run. The rewrite changes no instruction: each method's code is re-emitted as it was, and the class-file
- * API computes the stack maps that version 50 and later carry. A class whose code cannot be re-emitted (for example
- * one with the {@code jsr} instruction, which later versions forbid) fails the build rather than ship half-rewritten.
+ * {@code -p} run. Each method's code is re-emitted through the class-file API, dead code included, which computes
+ * the stack maps that version 50 and later carry (it may re-encode a jump's offset; the instructions' meaning is the
+ * same). A class whose code cannot be re-emitted (for example one with the {@code jsr} instruction, which later
+ * versions forbid) fails the build rather than ship half-rewritten, and so does a signed jar.
  * The jar's manifest gains {@code Rebound-Modified}, the notice the Apache License asks of a changed file.
  */
 public final class UpgradeClassFiles {
     private static final int TARGET_MAJOR = ClassFile.JAVA_8_VERSION;
     private static final String MODIFIED = "Rebound-Modified";
+    private static final java.util.regex.Pattern SIGNATURE =
+            java.util.regex.Pattern.compile("META-INF/[^/]+\\.(SF|RSA|DSA|EC)", java.util.regex.Pattern.CASE_INSENSITIVE);
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
@@ -44,7 +47,13 @@ public final class UpgradeClassFiles {
         for (int i = 1; i < args.length; i++) {
             Path jar = Path.of(args[i]);
             Path upgraded = jar.resolveSibling(jar.getFileName() + ".upgraded");
-            int count = upgrade(jar, upgraded, args[0]);
+            int count;
+            try {
+                count = upgrade(jar, upgraded, args[0]);
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(upgraded);
+                throw e;
+            }
             if (count > 0) {
                 Files.move(upgraded, jar, StandardCopyOption.REPLACE_EXISTING);
                 System.err.printf("%s: %d class files rewritten as version %d%n", jar.getFileName(), count, TARGET_MAJOR);
@@ -62,6 +71,9 @@ public final class UpgradeClassFiles {
         try (JarInputStream jar = new JarInputStream(Files.newInputStream(in))) {
             manifest = jar.getManifest();
             for (JarEntry e; (e = jar.getNextJarEntry()) != null; ) {
+                if (SIGNATURE.matcher(e.getName()).matches()) {
+                    throw new IOException(in + " is signed: rewriting its classes would break the signature");
+                }
                 if (e.getName().endsWith(".class") && !e.getName().startsWith("META-INF/")) {
                     classes.put(e.getName(), jar.readAllBytes());
                 }
@@ -77,7 +89,10 @@ public final class UpgradeClassFiles {
                 })
                 .orElse(ClassHierarchyResolver.defaultResolver())
                 .cached();
-        ClassFile files = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(inJar));
+        // Dead code is kept as it is (the API would otherwise replace it with nop ... athrow); a class whose stack maps
+        // cannot be computed then fails the build.
+        ClassFile files =
+                ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(inJar), ClassFile.DeadCodeOption.KEEP_DEAD_CODE);
         ClassTransform upgrade = ClassTransform.transformingMethodBodies(CodeTransform.ACCEPT_ALL)
                 .andThen((builder, element) -> {
                     if (element instanceof ClassFileVersion) {

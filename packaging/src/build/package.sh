@@ -4,7 +4,7 @@
 # class-path libraries, the bundled plugin zips), target/javafx (JavaFX's platform jars) and target/dependencies.txt.
 #
 #   1. the icon (drawn by RenderIcon.java) and the THIRD-PARTY notice (ThirdPartyNotices.java, from the POMs), and
-#      the libraries built for Java 5 rewritten as Java 8 class files (UpgradeClassFiles.java);
+#      picocli's Java 5 class files rewritten as Java 8 ones (UpgradeClassFiles.java);
 #   2. a jlink runtime of the modules jdeps finds in the app, its libraries and the plugins' libraries, plus the two
 #      only reached through ServiceLoader or locale lookup, with JavaFX on its module path (so inside the runtime);
 #   3. a jpackage app-image, target/image/rebound (launcher: bin/rebound, a script), its AOT cache lib/app/rebound.aot,
@@ -46,15 +46,15 @@ mkdir -p "$work/resources" "$work/plugin-libs" "$input/legal"
 "$bin/java" "$SOURCES/build/ThirdPartyNotices.java" "$TARGET/dependencies.txt" "$LOCAL_REPOSITORY" \
   "$input/legal/THIRD-PARTY.txt" "$REBOUND_VERSION" > /dev/null
 
-# 1a. Libraries built for Java 5 (picocli) rewritten as Java 8 class files with stack maps, instruction for
-# instruction (UpgradeClassFiles.java): the AOT cache cannot hold older class files, which were parsed and verified
-# at every start, a fifth of a -p run (docs/startup.md, "picocli's class files"). java -jar keeps the originals.
-note="class files rewritten from Java 5 to Java 8 (version 52) with stack maps by Rebound's packaging; no instruction changed"
-modified=$("$bin/java" "$SOURCES/build/UpgradeClassFiles.java" "$note" "$input"/lib/*.jar | paste -sd' ')
-if [ -n "$modified" ]; then
-  printf '\nModified by Rebound (Apache License 2.0, section 4(b)): %s: %s.\n' "$modified" "$note" \
-    >> "$input/legal/THIRD-PARTY.txt"
-fi
+# 1a. picocli, built for Java 5, rewritten as Java 8 class files with stack maps (UpgradeClassFiles.java): the AOT
+# cache cannot hold older class files, which were parsed and verified at every start, a fifth of a -p run then
+# (docs/packaging.md, "The AOT caches"). Only picocli, whose licence (Apache 2.0) the notice below is written for;
+# JetBrains' annotations jar has such classes too, but they are never loaded. java -jar keeps the original jar.
+note="class files rewritten from Java 5 to Java 8 (version 52) by Rebound's packaging: the same methods, re-emitted with stack maps"
+modified=$("$bin/java" "$SOURCES/build/UpgradeClassFiles.java" "$note" "$input"/lib/picocli-*.jar | paste -sd' ')
+[ -n "$modified" ] || { echo "package.sh: picocli's jar was not rewritten" >&2; exit 1; }
+printf '\nModified by Rebound (Apache License 2.0, section 4(b)): %s: %s.\n' "$modified" "$note" \
+  >> "$input/legal/THIRD-PARTY.txt"
 
 # 2. The runtime: the JDK modules the app and its libraries use (jdeps, with the libraries and JavaFX as modules, as
 # they declare themselves) and those the plugins' own libraries use (they run on this runtime: the metrics plugin's
@@ -81,10 +81,11 @@ echo "$app_modules,$plugin_modules,$extra_modules" | tr , '\n' | sort -u > "$wor
   --strip-debug --no-header-files --no-man-pages --generate-cds-archive --output "$runtime"
 
 # 3. The app-image. The app stays on the class path; JavaFX is in the runtime. $APPDIR is the image's lib/app.
-# -XX:CompileThresholdScaling=2: each JIT tier waits for twice the usual number of calls before it compiles a
-# method, so that on two cores the compiler threads leave the start more of the CPU; the compiled code is the same,
-# and what is hot still gets compiled within its first seconds. The window's first frame took 571 against 674 ms, RPC
-# to ready 181 against 201 ms, -p unchanged (6-12 alternating runs, 2026-12-03; docs/packaging.md, "The launcher").
+# -XX:CompileThresholdScaling=2: each JIT tier waits for twice the usual number of calls (and loop iterations) before
+# it compiles a method, so that on two cores the compiler threads leave the start more of the CPU. The price is a
+# later warm-up: hot code is compiled later, with longer profiles. The window's first frame took 571 against 674 ms,
+# RPC to ready 181 against 201 ms, -p unchanged (6-12 alternating runs, 2026-12-03); what it does to a long session's
+# warm-up was not measured (docs/packaging.md, "The launcher").
 common=(--name rebound --app-version "$app_version" --vendor Rebound --description "$description")
 "$bin/jpackage" --type app-image --dest "$image_root" "${common[@]}" \
   --input "$input" --main-jar rebound.jar --main-class dev.rebound.app.Main \
@@ -120,7 +121,8 @@ chooser=$(cat << 'CHOOSER'
 # The AOT cache: the headless modes' smaller one (it maps faster and takes less memory) when the command line asks for
 # one of them, else the window's; and for a one-shot -p, the JIT's first tier only (C2's compiler threads compete with
 # the answer for two cores and are gone before their code would pay) and the serial collector (G1's set-up and its
-# concurrent threads cost more than its pauses would save a process that lives a fraction of a second): see
+# concurrent threads cost more than its pauses would save a process that lives a fraction of a second). A -p that
+# runs long (a long reply, a large --session) pays for both: slower code and longer pauses, not measured. See
 # docs/packaging.md, "The launcher". A wrong guess costs time, never function.
 cache=rebound.aot
 jit=
@@ -161,7 +163,9 @@ done
 # -XX:-AOTRecordTraining: the caches hold classes, not the training's method profiles (JEP 515). Replaying those
 # profiles makes the JIT compile early, and on two cores its compiler threads then compete with the start itself: the
 # window's first frame took 705 ms with them against 615 ms without, -p 196 against 177 ms (8-12 runs each,
-# alternating, 2026-12-03). The JIT still compiles what gets hot; it only learns it at run time again.
+# alternating, 2026-12-03). The JIT still compiles what gets hot; it only learns it at run time again, so a long
+# session warms up as without a cache. AOTRecordTraining is a diagnostic option of JDK 25: if an update drops it, this
+# step fails loudly rather than silently.
 aot_step() { # aot_step NAME MODE OPTION...: the image's launcher, its own AOT options replaced by the step's
   launcher_script dev.rebound.app.AotTraining "${training_options[@]}" "-XX:AOTMode=$2" \
     -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining \

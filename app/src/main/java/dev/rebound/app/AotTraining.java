@@ -41,6 +41,8 @@ import java.util.stream.Stream;
  */
 public final class AotTraining {
     private static final String PROMPT = "Why do retries need jitter?";
+    /** The returning user's -p runs and RPC prompt, each one call to the configured provider. */
+    private static final int CONFIGURED_CALLS = 3;
     /** How long the window stays open once its first chat is there: the reply area and its first frames. */
     private static final long SETTLE_MILLIS = 3_000;
     /** The longest wait for the first chat's file; the window is up by then on any machine that builds the package. */
@@ -49,6 +51,7 @@ public final class AotTraining {
     private AotTraining() {}
 
     public static void main(String[] args) throws Exception {
+        StartupPrefetch.begin();
         Path root = Files.createTempDirectory("rebound-aot-training-");
         int failures = 0;
         try (SimulatorServer server =
@@ -59,6 +62,13 @@ public final class AotTraining {
             failures += check("-p, configured, again", run("--config-dir", returning.toString(), "-p", PROMPT));
             failures += rpc(config(root, "rpc"), "");
             failures += rpc(returning, ", configured");
+            if (server.requestCount() < CONFIGURED_CALLS) {
+                // Settings or keys misread: the runs fell back to the built-in simulator and trained nothing of this.
+                Console.errWriter()
+                        .println("rebound AOT training: the configured provider got " + server.requestCount() + " of "
+                                + CONFIGURED_CALLS + " calls");
+                failures++;
+            }
 
             if (failures == 0 && !"false".equals(System.getProperty("rebound.aotTraining.desktop"))) {
                 Thread exit = exitWhenShown(returning, root);
@@ -124,7 +134,7 @@ public final class AotTraining {
 
     /**
      * Ends the training once the window is up: when its first chat's file appears under {@code sessions/} (the chat
-     * opens in the background after the window is shown), or at the latest {@link #WINDOW_WAIT_MILLIS} after the
+     * opens in the background after the window is shown; the earlier runs' files are there already), or at the latest {@link #WINDOW_WAIT_MILLIS} after the
      * start, and then {@link #SETTLE_MILLIS} more. The JVM exits from here, which writes the AOT configuration; the
      * window is not closed first, since closing it is no part of starting. (No JavaFX here: the app's rule is that
      * only {@code ui} uses it, so the window is watched through what it writes.)
@@ -132,9 +142,10 @@ public final class AotTraining {
     private static Thread exitWhenShown(Path config, Path root) {
         return Thread.ofPlatform().daemon().name("aot-training-exit").start(() -> {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WINDOW_WAIT_MILLIS);
+            Path sessions = config.resolve("sessions");
+            long before = chatFiles(sessions);
             try {
-                Path sessions = config.resolve("sessions");
-                while (System.nanoTime() < deadline && !hasChatFile(sessions)) {
+                while (System.nanoTime() < deadline && chatFiles(sessions) <= before) {
                     Thread.sleep(100);
                 }
                 Thread.sleep(SETTLE_MILLIS);
@@ -146,14 +157,15 @@ public final class AotTraining {
         });
     }
 
-    private static boolean hasChatFile(Path sessions) {
+    private static long chatFiles(Path sessions) {
         if (!Files.isDirectory(sessions)) {
-            return false;
+            return 0;
         }
         try (Stream<Path> files = Files.list(sessions)) {
-            return files.anyMatch(file -> file.getFileName().toString().endsWith(".jsonl"));
+            return files.filter(file -> file.getFileName().toString().endsWith(".jsonl"))
+                    .count();
         } catch (IOException e) {
-            return false;
+            return 0;
         }
     }
 

@@ -180,13 +180,32 @@ final class LoggingSetup {
             target.doAppend(event);
         }
 
-        /** Starts the wrapped appender now, if it has not started yet; returns it. */
-        Appender<E> startTarget() {
+        /**
+         * Starts the wrapped appender now, if it has not started yet, and returns it. An appender that does not start
+         * (a log file that cannot be opened) is said once on stderr: Logback only records it in its status list.
+         */
+        synchronized Appender<E> startTarget() {
             if (!targetStarted) {
                 targetStarted = true;
                 start.run();
+                if (!target.isStarted()) {
+                    Console.errWriter()
+                            .println("rebound: warning: the log " + target.getName()
+                                    + " could not be started; its lines are not written (Logback: "
+                                    + lastError() + ")");
+                }
             }
             return target;
+        }
+
+        private String lastError() {
+            return getContext() == null
+                    ? "no detail"
+                    : getContext().getStatusManager().getCopyOfStatusList().stream()
+                            .filter(status -> status.getLevel() == ch.qos.logback.core.status.Status.ERROR)
+                            .map(ch.qos.logback.core.status.Status::getMessage)
+                            .reduce((first, later) -> later)
+                            .orElse("no detail");
         }
 
         @Override

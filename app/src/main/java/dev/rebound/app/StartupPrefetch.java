@@ -19,8 +19,9 @@ import java.util.Enumeration;
  *       (the service files of SLF4J and Logback). This thread makes SLF4J's first.
  * </ul>
  *
- * Only JDK classes and a resource lookup, whose work does not depend on the app's classes, so the two threads cannot
- * wait on each other; a main thread that gets there first does the work itself, as without this.
+ * Only JDK classes and a resource lookup, none of whose work needs the app's classes: the two threads share only the
+ * JDK's class-initialisation locks and the class path's monitor, which the JDK takes in one order. A main thread that
+ * gets somewhere first does that work itself, as without this.
  */
 final class StartupPrefetch {
     private StartupPrefetch() {}

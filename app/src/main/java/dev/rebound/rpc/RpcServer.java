@@ -165,6 +165,9 @@ public final class RpcServer {
             dispatch(type, id, command);
         } catch (IllegalArgumentException e) {
             out.failure(id, type, e.getMessage());
+        } catch (UncheckedIOException e) {
+            // stdout is gone (FrameWriter): no response can reach anyone; run() ends the loop and says so once.
+            throw e;
         } catch (RuntimeException e) {
             LOG.error("RPC command {} failed", type, e);
             out.failure(

@@ -148,6 +148,11 @@ public final class SimulatorServer implements AutoCloseable {
         return connections.port();
     }
 
+    /** How many requests it has received since it started. */
+    public long requestCount() {
+        return requests.get();
+    }
+
     /** How many requests it is answering now (streaming, stalled, delayed). */
     public int activeRequests() {
         return active.get();

@@ -106,4 +106,64 @@ class LoggingSetupTest {
         assertThat(Files.readAllLines(logs.resolve("deferred.log"))).containsExactly("first", "second");
         assertThat(file.isStarted()).as("stopped with its wrapper").isFalse();
     }
+
+    @Test
+    void anAppenderThatCannotStartIsSaidOnceOnStderr() throws Exception {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        Path notAFolder = Files.writeString(logs.resolve("plain-file"), "x");
+        ch.qos.logback.core.FileAppender<ILoggingEvent> file = new ch.qos.logback.core.FileAppender<>();
+        file.setContext(context);
+        file.setName("FILE");
+        file.setFile(notAFolder.resolve("cannot.log").toString());
+        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder =
+                new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%msg%n");
+        encoder.start();
+        file.setEncoder(encoder);
+        LoggingSetup.StartOnFirstEvent<ILoggingEvent> deferred =
+                new LoggingSetup.StartOnFirstEvent<>(file, file::start);
+        deferred.setContext(context);
+        deferred.start();
+
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream original = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            deferred.doAppend(new LoggingEvent(LoggingSetupTest.class.getName(), root, Level.INFO, "one", null, null));
+            deferred.doAppend(new LoggingEvent(LoggingSetupTest.class.getName(), root, Level.INFO, "two", null, null));
+        } finally {
+            System.setErr(original);
+            deferred.stop();
+        }
+        String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(said).contains("rebound: warning: the log FILE could not be started");
+        assertThat(said.lines().filter(line -> line.contains("could not be started")))
+                .hasSize(1);
+    }
+
+    @Test
+    void aLineLoggedBeforeTheFileStartsIsInTheFileOnceLoggingStops() throws Exception {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        java.util.Set<ch.qos.logback.core.Appender<ILoggingEvent>> before = new java.util.HashSet<>();
+        root.iteratorForAppenders().forEachRemaining(before::add);
+        LoggingSetup.addLogFile(logs);
+        AsyncAppender async = null;
+        for (var it = root.iteratorForAppenders(); it.hasNext(); ) {
+            var appender = it.next();
+            if (!before.contains(appender)) {
+                async = (AsyncAppender) appender;
+            }
+        }
+        assertThat(async).isNotNull();
+        // Straight to the new appender: other tests' appenders on the root logger must not see the line.
+        async.doAppend(new LoggingEvent(
+                LoggingSetupTest.class.getName(), root, Level.WARN, "the very first line", null, null));
+        root.detachAppender(async);
+        async.stop();
+
+        assertThat(Files.readString(logs.resolve("rebound.log"))).contains("the very first line");
+    }
 }

@@ -130,16 +130,48 @@ class RpcModeIT {
         Process process = ReboundProcess.command(List.of(), configDir, "--mode", "rpc")
                 .redirectError(stderr.toFile())
                 .start();
-        process.getInputStream().close();
-        process.getOutputStream().close();
+        try {
+            process.getInputStream().close();
+            process.getOutputStream().close();
 
-        assertThat(process.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
-                .isTrue();
-        assertThat(process.exitValue()).isZero();
-        assertThat(Files.readString(stderr))
-                .contains("RPC input or output failed")
-                .doesNotContain("\tat ")
-                .doesNotContain("Exception in thread");
+            assertThat(process.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                    .isTrue();
+            assertThat(process.exitValue()).isZero();
+            assertThat(Files.readString(stderr))
+                    .contains("RPC input or output failed")
+                    .doesNotContain("\tat ")
+                    .doesNotContain("Exception in thread");
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aReaderThatGoesAwayAfterReadyEndsTheProcessAtTheNextResponse() throws Exception {
+        writeSettings("");
+        Path stderr = configDir.resolve("stderr.txt");
+        Process process = ReboundProcess.command(List.of(), configDir, "--mode", "rpc")
+                .redirectError(stderr.toFile())
+                .start();
+        try {
+            java.io.BufferedReader stdout = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(stdout.readLine()).isEqualTo("{\"type\":\"ready\",\"protocolVersion\":1}");
+            stdout.close();
+            // stdin stays open: the failed response, not the end of input, ends the process.
+            process.getOutputStream()
+                    .write("{\"id\":1,\"type\":\"get_state\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
+
+            assertThat(process.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                    .isTrue();
+            assertThat(process.exitValue()).isZero();
+            assertThat(Files.readString(stderr))
+                    .contains("RPC input or output failed")
+                    .doesNotContain("\tat ");
+        } finally {
+            process.destroyForcibly();
+        }
     }
 
     @Test
