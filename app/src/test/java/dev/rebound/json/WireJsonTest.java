@@ -169,4 +169,54 @@ class WireJsonTest {
                         wire.mapper().getSerializerProviderInstance())
                 .cachedSerializersCount();
     }
+
+    @Test
+    void writesWhilePreparingElsewhereGiveWhatAPreparedMapperGives() throws Exception {
+        AssistantMessage reply = new AssistantMessage(
+                "m1",
+                List.of(new ContentBlock.Thinking("hm", false), new ContentBlock.Text("Hi")),
+                "openai",
+                "gpt",
+                "openai-completions",
+                "work",
+                new Usage(3, 4, 0, 0),
+                StopReason.STOP,
+                null,
+                null,
+                null,
+                1000);
+        List<Object> values = List.of(
+                reply,
+                new dev.rebound.transcript.UserMessage("u1", "Hello", 1000),
+                new MessageEnd(reply),
+                new MessageUpdate("m1", "text", "Hel"),
+                new AgentEnd("t1", true),
+                new dev.rebound.event.AutoRetryStart(
+                        1, 10, 438, "529 Overloaded", dev.rebound.event.ErrorKind.TRANSIENT, "a/b", null, 1000));
+        WireJson reference = new WireJson();
+        reference.prepareWriters(true);
+        List<String> expected = new java.util.ArrayList<>();
+        for (Object value : values) {
+            expected.add(reference.mapper().writeValueAsString(value));
+        }
+        for (int round = 0; round < 20; round++) {
+            WireJson shared = new WireJson();
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            Thread preparing = Thread.ofPlatform().start(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                shared.prepareWriters(true);
+            });
+            go.countDown();
+            List<String> written = new java.util.ArrayList<>();
+            for (Object value : values) {
+                written.add(shared.mapper().writeValueAsString(value));
+            }
+            preparing.join();
+            assertThat(written).as("round %d", round).isEqualTo(expected);
+        }
+    }
 }
