@@ -40,8 +40,9 @@ final class StartupPrefetch {
         } catch (IOException e) {
             // The logging set-up reads the same files and reports what it cannot.
         }
-        BigDecimal.ONE.signum();
+        // In the order the main thread needs them: logging, the clock, the first JSON read.
         ZoneId.systemDefault().getRules();
+        BigDecimal.ONE.signum();
     }
 
     private static final String SLF4J_PROVIDERS = "META-INF/services/org.slf4j.spi.SLF4JServiceProvider";

@@ -10,7 +10,22 @@ class RequiresCheckTest {
     private final RequiresCheck snapshot = new RequiresCheck("0.2.0-SNAPSHOT");
 
     @ParameterizedTest
-    @CsvSource({"0.1.0-SNAPSHOT, 0.1.0", "1.2.3, 1.2.3", "2.0.0+build.7, 2.0.0", "unknown, 0.0.0", "1.2, 0.0.0"})
+    @CsvSource({
+        "0.1.0-SNAPSHOT, 0.1.0",
+        "1.2.3, 1.2.3",
+        "2.0.0+build.7, 2.0.0",
+        "unknown, 0.0.0",
+        "1.2, 0.0.0",
+        "10.20.30-rc.1+b5, 10.20.30",
+        "1..2, 0.0.0",
+        ".1.2, 0.0.0",
+        "1.2.3., 0.0.0",
+        "1.2.3.4, 0.0.0",
+        "1.2.x, 0.0.0",
+        "'', 0.0.0",
+        "-SNAPSHOT, 0.0.0",
+        "' 3.4.5 ', 3.4.5"
+    })
     void theSystemVersionIsTheAppVersionWithoutItsQualifier(String app, String system) {
         assertThat(RequiresCheck.systemVersion(app)).isEqualTo(system);
     }
