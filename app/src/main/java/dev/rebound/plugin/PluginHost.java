@@ -106,7 +106,14 @@ public final class PluginHost implements AutoCloseable {
     }
 
     private final PluginEventDispatcher dispatcher;
-    private final ReboundPluginManager manager;
+    /**
+     * Makes PF4J's manager, on first use: a start that loads no plugin (none found, or only the package's own, off
+     * until switched on) never makes one, nor the cache folder below (~5 ms of every such start; docs/startup.md).
+     */
+    private final Supplier<ReboundPluginManager> newManager;
+    /** Made by {@link #manager()}; guarded by this. */
+    private ReboundPluginManager manager;
+
     private final List<Entry> entries = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     /** The plugins started in time, in start order; read and written by the loading thread, then by close(). */
@@ -115,10 +122,14 @@ public final class PluginHost implements AutoCloseable {
     private final Map<ClassLoader, String> classLoaders = new ConcurrentHashMap<>();
     /** Plugins whose start() returned after the host gave up on them, by id. */
     private final Map<String, Plugin> lateStarts = new ConcurrentHashMap<>();
-    /** This process's folder for unpacked zips, or null when it could not be made. */
-    private final PluginCache cache;
-    /** Why {@link #cache} is null. */
-    private final String cacheProblem;
+    /** Where {@link #cache()} makes this process's folder for unpacked zips. */
+    private final Path cacheRoot;
+    /** This process's folder for unpacked zips, once {@link #cache()} made it; null before, or when it could not. */
+    private PluginCache cache;
+    /** Why {@link #cache()} gave null. */
+    private String cacheProblem;
+
+    private boolean cacheTried;
     /** Every archive found, in the order found: the order of {@link #plugins()}. */
     private final List<Path> found = new ArrayList<>();
     /** The context of each plugin being started, read by the extension factory. */
@@ -128,22 +139,46 @@ public final class PluginHost implements AutoCloseable {
 
     private PluginHost(
             PluginEventDispatcher dispatcher,
-            ReboundPluginManager manager,
+            Supplier<ReboundPluginManager> newManager,
             Map<String, PluginContext> contexts,
             Duration stopLimit,
-            PluginCache cache,
-            String cacheProblem) {
+            Path cacheRoot) {
         this.dispatcher = dispatcher;
-        this.manager = manager;
+        this.newManager = newManager;
         this.contexts = contexts;
         this.stopLimit = new TimeLimit(stopLimit);
-        this.cache = cache;
-        this.cacheProblem = cacheProblem;
+        this.cacheRoot = cacheRoot;
     }
 
     /** A host with no plugins ({@code --no-plugins}). */
     public static PluginHost none() {
-        return new PluginHost(null, null, Map.of(), Duration.ZERO, null, null);
+        return new PluginHost(null, null, Map.of(), Duration.ZERO, null);
+    }
+
+    /** PF4J's manager, made on the first call. */
+    private synchronized ReboundPluginManager manager() {
+        if (manager == null) {
+            manager = newManager.get();
+        }
+        return manager;
+    }
+
+    /** This process's folder for unpacked zips, made on the first call; null when it could not be made. */
+    private synchronized PluginCache cache() {
+        if (!cacheTried) {
+            cacheTried = true;
+            try {
+                cache = PluginCache.open(cacheRoot, ProcessHandle.current(), new SecureRandom());
+            } catch (IOException e) {
+                LOG.warn("Could not create a plugin cache folder under {}", cacheRoot, e);
+                cacheProblem = "Rebound could not create its folder under " + cacheRoot + " (" + e.getMessage() + ")";
+            }
+        }
+        return cache;
+    }
+
+    private synchronized String cacheProblem() {
+        return cacheProblem;
     }
 
     /**
@@ -154,18 +189,12 @@ public final class PluginHost implements AutoCloseable {
     public static PluginHost start(Options options, Consumer<String> userNotifier) {
         RequiresCheck requires = new RequiresCheck(options.appVersion());
         Map<String, PluginContext> contexts = new ConcurrentHashMap<>();
-        ReboundPluginManager manager = new ReboundPluginManager(options.roots(), requires, contexts::get);
-        PluginCache cache = null;
-        String cacheProblem = null;
-        try {
-            cache = PluginCache.open(options.cacheRoot(), ProcessHandle.current(), new SecureRandom());
-        } catch (IOException e) {
-            LOG.warn("Could not create a plugin cache folder under {}", options.cacheRoot(), e);
-            cacheProblem =
-                    "Rebound could not create its folder under " + options.cacheRoot() + " (" + e.getMessage() + ")";
-        }
         PluginHost host = new PluginHost(
-                new PluginEventDispatcher(userNotifier), manager, contexts, options.stopLimit(), cache, cacheProblem);
+                new PluginEventDispatcher(userNotifier),
+                () -> new ReboundPluginManager(options.roots(), requires, contexts::get),
+                contexts,
+                options.stopLimit(),
+                options.cacheRoot());
         new Loader(host, options, requires).run();
         return host;
     }
@@ -245,8 +274,9 @@ public final class PluginHost implements AutoCloseable {
         for (PluginWrapper wrapper : started.reversed()) {
             if (stop(wrapper.getPluginId(), wrapper.getPlugin())) {
                 try {
-                    manager.locked(LATE_LOCK_WAIT, () -> {
-                        manager.markStopped(wrapper);
+                    ReboundPluginManager plugins = manager();
+                    plugins.locked(LATE_LOCK_WAIT, () -> {
+                        plugins.markStopped(wrapper);
                         return null;
                     });
                 } catch (RuntimeException e) {
@@ -255,8 +285,12 @@ public final class PluginHost implements AutoCloseable {
             }
         }
         lateStarts.forEach((id, plugin) -> stop(id, plugin));
-        if (cache != null) {
-            cache.close();
+        PluginCache made;
+        synchronized (this) {
+            made = cache;
+        }
+        if (made != null) {
+            made.close();
         }
     }
 
@@ -366,12 +400,12 @@ public final class PluginHost implements AutoCloseable {
          */
         private <T> Callable<T> managed(Path archive, Supplier<T> call) {
             Duration wait = budget.remaining(archive);
-            return () -> host.manager.locked(wait, call);
+            return () -> host.manager().locked(wait, call);
         }
 
         /** {@link #managed} called at once, on the loading thread. */
         private <T> T managedNow(Path archive, Supplier<T> call) {
-            return host.manager.locked(budget.remaining(archive), call);
+            return host.manager().locked(budget.remaining(archive), call);
         }
 
         private List<Path> archives() {
@@ -401,11 +435,12 @@ public final class PluginHost implements AutoCloseable {
             String file = archive.getFileName().toString();
             Path loadable = archive;
             if (file.toLowerCase(Locale.ROOT).endsWith(".zip")) {
-                if (host.cache == null) {
-                    invalid(archive, "the zip could not be unpacked: " + host.cacheProblem, null);
+                PluginCache cache = host.cache();
+                if (cache == null) {
+                    invalid(archive, "the zip could not be unpacked: " + host.cacheProblem(), null);
                     return;
                 }
-                Path target = host.cache.folder().resolve((unpacked++) + "-" + file.substring(0, file.length() - 4));
+                Path target = cache.folder().resolve((unpacked++) + "-" + file.substring(0, file.length() - 4));
                 TimeLimit.Outcome<Path> unpack =
                         step(archive, "unpacking", () -> ArchiveUnpacker.unpack(archive, target), ignored -> {});
                 if (unpack instanceof TimeLimit.Outcome.Failed<Path> failed) {
@@ -418,7 +453,7 @@ public final class PluginHost implements AutoCloseable {
             TimeLimit.Outcome<PluginDescriptor> read = step(
                     archive,
                     "reading the descriptor",
-                    managed(archive, () -> host.manager.describe(source)),
+                    managed(archive, () -> host.manager().describe(source)),
                     ignored -> {});
             if (read instanceof TimeLimit.Outcome.Failed<PluginDescriptor> failed) {
                 invalid(
@@ -454,8 +489,8 @@ public final class PluginHost implements AutoCloseable {
                         "Plugin " + id + " " + version + " was not loaded: " + refusal.get() + ".");
                 return;
             }
-            TimeLimit.Outcome<PluginWrapper> load =
-                    step(archive, "loading", managed(archive, () -> host.manager.load(source)), this::unloadLate);
+            TimeLimit.Outcome<PluginWrapper> load = step(
+                    archive, "loading", managed(archive, () -> host.manager().load(source)), this::unloadLate);
             if (load instanceof TimeLimit.Outcome.Failed<PluginWrapper> failed) {
                 fail(
                         new Entry(id, version, null, null, archive),
@@ -501,7 +536,7 @@ public final class PluginHost implements AutoCloseable {
         /** A plugin whose loading finished after the host gave up on it is taken out of the manager again. */
         private void unloadLate(PluginWrapper wrapper) {
             try {
-                host.manager.locked(LATE_LOCK_WAIT, () -> host.manager.unloadPlugin(wrapper.getPluginId()));
+                host.manager().locked(LATE_LOCK_WAIT, () -> host.manager().unloadPlugin(wrapper.getPluginId()));
                 LOG.warn("Plugin {} was loaded after Rebound gave up on it; it was unloaded", wrapper.getPluginId());
             } catch (RuntimeException e) {
                 LOG.warn(
@@ -514,9 +549,12 @@ public final class PluginHost implements AutoCloseable {
         /** The loaded plugins, dependencies first (PF4J's resolved order). */
         private List<Entry> inStartOrder() {
             List<Entry> ordered = new ArrayList<>();
+            if (loaded.isEmpty()) {
+                return ordered;
+            }
             try {
-                for (PluginWrapper wrapper :
-                        host.manager.locked(LATE_LOCK_WAIT, () -> List.copyOf(host.manager.getResolvedPlugins()))) {
+                for (PluginWrapper wrapper : host.manager()
+                        .locked(LATE_LOCK_WAIT, () -> List.copyOf(host.manager().getResolvedPlugins()))) {
                     Entry entry = loaded.remove(wrapper.getPluginId());
                     if (entry != null) {
                         ordered.add(entry);
@@ -536,8 +574,8 @@ public final class PluginHost implements AutoCloseable {
             PluginWrapper wrapper;
             try {
                 wrapper = managedNow(archive, () -> {
-                    PluginWrapper found = host.manager.getPlugin(id);
-                    return found != null && host.manager.getResolvedPlugins().contains(found) ? found : null;
+                    PluginWrapper found = host.manager().getPlugin(id);
+                    return found != null && host.manager().getResolvedPlugins().contains(found) ? found : null;
                 });
             } catch (RuntimeException e) {
                 fail(entry, "it could not be looked up: " + ContextExtensionFactory.describe(e), e);
@@ -584,7 +622,7 @@ public final class PluginHost implements AutoCloseable {
             }
             try {
                 managedNow(archive, () -> {
-                    host.manager.markStarted(wrapper);
+                    host.manager().markStarted(wrapper);
                     return null;
                 });
             } catch (RuntimeException e) {
@@ -593,7 +631,7 @@ public final class PluginHost implements AutoCloseable {
             }
             host.started.add(wrapper);
             Callable<List<ExtensionWrapper<SessionEventListener>>> extensions =
-                    managed(archive, () -> host.manager.listeners(id));
+                    managed(archive, () -> host.manager().listeners(id));
             TimeLimit.Outcome<List<SessionEventListener>> created = step(
                     archive,
                     "creating its listeners",
