@@ -11,12 +11,12 @@ import java.util.Enumeration;
  * initialisers that every start needs a moment later (docs/startup.md, "What was cut"):
  *
  * <ul>
- *   <li>{@link BigDecimal}, ~10 ms on JDK 25 (it computes tables of powers of ten with {@code BigInteger}): Jackson's
- *       parser needs it for the first JSON read, the settings file;
- *   <li>the default time zone's rules (~4 ms): the app's clock, log lines and chat dates;
  *   <li>the class path's jars, each opened and its directory read (~9 ms for the twenty of them): the first lookup of
  *       a resource that is in none of them or in the last of them does it, and the logging set-up makes such lookups
- *       (the service files of SLF4J and Logback). This thread makes SLF4J's first.
+ *       (the service files of SLF4J and Logback). This thread makes SLF4J's first;
+ *   <li>the default time zone's rules (~4 ms): the app's clock, log lines and chat dates;
+ *   <li>{@link BigDecimal}, ~10 ms on JDK 25 (it computes tables of powers of ten with {@code BigInteger}): Jackson's
+ *       parser needs it for the first JSON read, the settings file.
  * </ul>
  *
  * Only JDK classes and a resource lookup, none of whose work needs the app's classes: the two threads share only the

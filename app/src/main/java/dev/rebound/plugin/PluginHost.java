@@ -111,8 +111,12 @@ public final class PluginHost implements AutoCloseable {
      * until switched on) never makes one, nor the cache folder below (~5 ms of every such start; docs/startup.md).
      */
     private final Supplier<ReboundPluginManager> newManager;
-    /** Made by {@link #manager()}; guarded by this. */
+    /** Made by {@link #manager()}; guarded by {@link #managerLock}. */
     private ReboundPluginManager manager;
+    /** Its own lock, not the host's monitor: code inside the manager's lock asks for the manager too. */
+    private final Object managerLock = new Object();
+    /** Guards the cache fields below; the cache is opened (and stale folders swept) under it. */
+    private final Object cacheLock = new Object();
 
     private final List<Entry> entries = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
@@ -156,29 +160,36 @@ public final class PluginHost implements AutoCloseable {
     }
 
     /** PF4J's manager, made on the first call. */
-    private synchronized ReboundPluginManager manager() {
-        if (manager == null) {
-            manager = newManager.get();
+    private ReboundPluginManager manager() {
+        synchronized (managerLock) {
+            if (manager == null) {
+                manager = newManager.get();
+            }
+            return manager;
         }
-        return manager;
     }
 
     /** This process's folder for unpacked zips, made on the first call; null when it could not be made. */
-    private synchronized PluginCache cache() {
-        if (!cacheTried) {
-            cacheTried = true;
-            try {
-                cache = PluginCache.open(cacheRoot, ProcessHandle.current(), new SecureRandom());
-            } catch (IOException e) {
-                LOG.warn("Could not create a plugin cache folder under {}", cacheRoot, e);
-                cacheProblem = "Rebound could not create its folder under " + cacheRoot + " (" + e.getMessage() + ")";
+    private PluginCache cache() {
+        synchronized (cacheLock) {
+            if (!cacheTried) {
+                cacheTried = true;
+                try {
+                    cache = PluginCache.open(cacheRoot, ProcessHandle.current(), new SecureRandom());
+                } catch (IOException e) {
+                    LOG.warn("Could not create a plugin cache folder under {}", cacheRoot, e);
+                    cacheProblem =
+                            "Rebound could not create its folder under " + cacheRoot + " (" + e.getMessage() + ")";
+                }
             }
+            return cache;
         }
-        return cache;
     }
 
-    private synchronized String cacheProblem() {
-        return cacheProblem;
+    private String cacheProblem() {
+        synchronized (cacheLock) {
+            return cacheProblem;
+        }
     }
 
     /**
@@ -286,7 +297,7 @@ public final class PluginHost implements AutoCloseable {
         }
         lateStarts.forEach((id, plugin) -> stop(id, plugin));
         PluginCache made;
-        synchronized (this) {
+        synchronized (cacheLock) {
             made = cache;
         }
         if (made != null) {
@@ -450,11 +461,10 @@ public final class PluginHost implements AutoCloseable {
                 loadable = target;
             }
             Path source = loadable;
+            // Made here, outside the step: making it is the host's time, not this plugin's.
+            ReboundPluginManager manager = host.manager();
             TimeLimit.Outcome<PluginDescriptor> read = step(
-                    archive,
-                    "reading the descriptor",
-                    managed(archive, () -> host.manager().describe(source)),
-                    ignored -> {});
+                    archive, "reading the descriptor", managed(archive, () -> manager.describe(source)), ignored -> {});
             if (read instanceof TimeLimit.Outcome.Failed<PluginDescriptor> failed) {
                 invalid(
                         archive,

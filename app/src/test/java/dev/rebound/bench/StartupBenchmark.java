@@ -497,12 +497,16 @@ class StartupBenchmark {
         if (!launcher.contains(aotOption)) {
             throw new IllegalStateException("bin/rebound has no AOT cache option line: " + launcher);
         }
-        writeLauncher(
-                copy.resolve("bin/hello-as-rebound"),
-                launcher.replace(aotOption, "")
-                        .replaceAll(
-                                "(?m)^  -cp \"[^\"]*\" dev\\.rebound\\.app\\.Main ",
-                                "  -cp \"\\$APPDIR/hello.jar\" " + HelloWorld.class.getName() + " "));
+        String helloAsRebound = launcher.replace(aotOption, "")
+                .replaceAll(
+                        "(?m)^  -cp \"[^\"]*\" dev\\.rebound\\.app\\.Main ",
+                        "  -cp \"\\$APPDIR/hello.jar\" " + HelloWorld.class.getName() + " ");
+        if (!helloAsRebound.contains(HelloWorld.class.getName()) || helloAsRebound.contains("dev.rebound.app.Main")) {
+            // Else it would start Rebound itself, on the user's own config directory.
+            throw new IllegalStateException(
+                    "bin/rebound's class path line is not as package.sh writes it: " + launcher);
+        }
+        writeLauncher(copy.resolve("bin/hello-as-rebound"), helloAsRebound);
         writeLauncher(
                 copy.resolve("bin/minimal-firstframe"),
                 prologue + "  --enable-native-access=javafx.graphics -cp \"$APPDIR/bench-probe.jar\" " + probe

@@ -126,6 +126,43 @@ class PluginHostLoadingTest {
     }
 
     @Test
+    void aStartWithOnlyOffBundledPluginsMakesNoCacheFolderAndClosesCleanly() throws Exception {
+        Path user = Files.createDirectories(dir.resolve("plugins"));
+        Path bundled = Files.createDirectories(dir.resolve("bundled"));
+        PluginArchiveBuilder.of("recording").zip(bundled, "recording.zip");
+
+        PluginHost host = PluginHost.start(bundledOptions(user, bundled, "{}"), message -> {});
+        List<PluginReport> reports = host.plugins();
+        host.close();
+
+        assertThat(reports)
+                .singleElement()
+                .satisfies(report -> assertThat(report.state()).isEqualTo(PluginReport.State.DISABLED));
+        assertThat(dir.resolve("plugin-cache")).as("nothing was unpacked").doesNotExist();
+        assertThat(host.startupProblems()).isEmpty();
+    }
+
+    @Test
+    void aCacheFolderThatCannotBeMadeFailsOnlyTheZipsAndNamesTheFolder() throws Exception {
+        Path user = Files.createDirectories(dir.resolve("plugins"));
+        PluginArchiveBuilder.of("recording").zip(user, "zipped.zip");
+        PluginArchiveBuilder.of("recording").id("jarred").jar(user, "jarred.jar");
+        Files.writeString(dir.resolve("plugin-cache"), "a file where the cache folder should be");
+
+        PluginHost host = PluginHost.start(options(user, Duration.ofSeconds(5), Duration.ofSeconds(10)), m -> {});
+        Map<String, PluginReport> reports = byId(host.plugins());
+        host.close();
+
+        assertThat(reports.get("jarred").state()).isEqualTo(PluginReport.State.ACTIVE);
+        PluginReport zipped = reports.values().stream()
+                .filter(r -> r.archive().endsWith("zipped.zip"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(zipped.state()).isEqualTo(PluginReport.State.INVALID);
+        assertThat(zipped.failure()).contains("could not be unpacked").contains("plugin-cache");
+    }
+
+    @Test
     void aUsersOwnCopyOfABundledPluginWinsAndTheBundledOneIsADuplicate() throws Exception {
         Path user = Files.createDirectories(dir.resolve("plugins"));
         Path bundled = Files.createDirectories(dir.resolve("bundled"));

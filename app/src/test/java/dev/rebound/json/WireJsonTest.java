@@ -199,23 +199,27 @@ class WireJsonTest {
         for (Object value : values) {
             expected.add(reference.mapper().writeValueAsString(value));
         }
+        expected.add(reference.message(reply).toString());
+        expected.add(reference.event(new MessageEnd(reply)).toString());
         for (int round = 0; round < 20; round++) {
             WireJson shared = new WireJson();
-            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+                    new java.util.concurrent.atomic.AtomicReference<>();
             Thread preparing = Thread.ofPlatform().start(() -> {
                 try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    return;
+                    shared.prepareWriters(true);
+                } catch (Throwable e) {
+                    failed.set(e);
                 }
-                shared.prepareWriters(true);
             });
-            go.countDown();
             List<String> written = new java.util.ArrayList<>();
             for (Object value : values) {
                 written.add(shared.mapper().writeValueAsString(value));
             }
-            preparing.join();
+            written.add(shared.message(reply).toString());
+            written.add(shared.event(new MessageEnd(reply)).toString());
+            assertThat(preparing.join(java.time.Duration.ofSeconds(20))).isTrue();
+            assertThat(failed.get()).as("prepareWriters on the other thread").isNull();
             assertThat(written).as("round %d", round).isEqualTo(expected);
         }
     }
