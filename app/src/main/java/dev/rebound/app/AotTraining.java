@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  *   <li>{@code -p MESSAGE}: one prompt, the reply on stdout; new, then returning (twice, so that the second finds the
  *       first's chat and state files);
  *   <li>{@code --mode rpc} with one {@code prompt} frame on stdin, to the end of its turn; new, then returning;
- *   <li>the desktop window of the returning user, with the chats above in its sidebar, until its first chat is open
+ *   <li>the desktop window of the returning user, with the chats above in its sidebar, until its new chat is open
  *       (then the process exits; skipped when the system property {@code rebound.aotTraining.desktop} is {@code
  *       false}). The build gives {@code -Dglass.platform=Headless}, so no display is needed: the scene graph, controls,
  *       CSS and the app's views are the same classes either way; only the window toolkit's own differ.
@@ -133,9 +133,9 @@ public final class AotTraining {
     }
 
     /**
-     * Ends the training once the window is up: when its first chat's file appears under {@code sessions/} (the chat
-     * opens in the background after the window is shown; the earlier runs' files are there already), or at the latest {@link #WINDOW_WAIT_MILLIS} after the
-     * start, and then {@link #SETTLE_MILLIS} more. The JVM exits from here, which writes the AOT configuration; the
+     * Ends the training once the window is up: when its new chat's file appears under {@code sessions/} (the chat
+     * opens in the background after the window is shown; the earlier runs' files are there already), or at the
+     * latest {@link #WINDOW_WAIT_MILLIS} after the start, and then {@link #SETTLE_MILLIS} more. The JVM exits from here, which writes the AOT configuration; the
      * window is not closed first, since closing it is no part of starting. (No JavaFX here: the app's rule is that
      * only {@code ui} uses it, so the window is watched through what it writes.)
      */

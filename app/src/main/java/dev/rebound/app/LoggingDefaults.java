@@ -51,12 +51,11 @@ public final class LoggingDefaults extends ContextAwareBase implements Configura
         stderr.setTarget("System.err");
         stderr.setEncoder(encoder);
         // Started by the queue's thread at the first warning, if any (the pattern's date format alone took ~5 ms).
-        LoggingSetup.StartOnFirstEvent<ILoggingEvent> deferred = new LoggingSetup.StartOnFirstEvent<>(stderr, () -> {
-            encoder.start();
-            stderr.start();
-        });
-        deferred.setContext(context);
-        deferred.start();
+        LoggingSetup.StartOnFirstEvent<ILoggingEvent> deferred =
+                LoggingSetup.StartOnFirstEvent.wrapping(context, stderr, () -> {
+                    encoder.start();
+                    stderr.start();
+                });
 
         ThresholdFilter warnings = new ThresholdFilter();
         warnings.setLevel(Level.WARN.levelStr);

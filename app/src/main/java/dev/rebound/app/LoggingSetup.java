@@ -6,6 +6,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.Context;
 import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
@@ -94,13 +95,11 @@ final class LoggingSetup {
         file.setEncoder(encoder);
         ownerOnlyFile(logsDir.resolve("rebound.log"));
         // Started by the queue's thread at the first line, not here (see StartOnFirstEvent below).
-        StartOnFirstEvent<ILoggingEvent> deferred = new StartOnFirstEvent<>(file, () -> {
+        StartOnFirstEvent<ILoggingEvent> deferred = StartOnFirstEvent.wrapping(context, file, () -> {
             encoder.start();
             policy.start();
             file.start();
         });
-        deferred.setContext(context);
-        deferred.start();
 
         AsyncAppender async = new AsyncAppender();
         async.setContext(context);
@@ -164,14 +163,23 @@ final class LoggingSetup {
         private final Runnable start;
         private volatile boolean targetStarted;
 
-        /**
-         * @param target the appender events go to, configured but not started
-         * @param start starts it (and whatever it needs started first, such as its rolling policy)
-         */
-        StartOnFirstEvent(Appender<E> target, Runnable start) {
+        private StartOnFirstEvent(Appender<E> target, Runnable start) {
             this.target = target;
             this.start = start;
             setName(target.getName());
+        }
+
+        /**
+         * A started wrapper of {@code target} in {@code context}, named as it is.
+         *
+         * @param target the appender events go to, configured but not started
+         * @param start starts it (and whatever it needs started first, such as its encoder and rolling policy)
+         */
+        static <E> StartOnFirstEvent<E> wrapping(Context context, Appender<E> target, Runnable start) {
+            StartOnFirstEvent<E> wrapper = new StartOnFirstEvent<>(target, start);
+            wrapper.setContext(context);
+            wrapper.start();
+            return wrapper;
         }
 
         @Override

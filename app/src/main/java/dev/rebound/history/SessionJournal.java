@@ -120,8 +120,10 @@ public final class SessionJournal implements JournalWriter {
         return openForAppend(file, new JournalCodec(new WireJson()));
     }
 
-    /** Like {@link #openForAppend(Path)}, writing with {@code codec} (see {@link #create(Path, String, long, String,
-     * JournalCodec)}). */
+    /**
+     * Like {@link #openForAppend(Path)}, writing with {@code codec}: one codec shared by an app's journals builds its
+     * JSON serializers once.
+     */
     public static SessionJournal openForAppend(Path file, JournalCodec codec) throws IOException {
         Path absolute = file.toAbsolutePath();
         FileLockHandle held = FileLockHandle.acquire(absolute);

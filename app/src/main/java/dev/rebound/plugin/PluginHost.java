@@ -499,8 +499,8 @@ public final class PluginHost implements AutoCloseable {
                         "Plugin " + id + " " + version + " was not loaded: " + refusal.get() + ".");
                 return;
             }
-            TimeLimit.Outcome<PluginWrapper> load = step(
-                    archive, "loading", managed(archive, () -> host.manager().load(source)), this::unloadLate);
+            TimeLimit.Outcome<PluginWrapper> load =
+                    step(archive, "loading", managed(archive, () -> manager.load(source)), this::unloadLate);
             if (load instanceof TimeLimit.Outcome.Failed<PluginWrapper> failed) {
                 fail(
                         new Entry(id, version, null, null, archive),
@@ -546,7 +546,8 @@ public final class PluginHost implements AutoCloseable {
         /** A plugin whose loading finished after the host gave up on it is taken out of the manager again. */
         private void unloadLate(PluginWrapper wrapper) {
             try {
-                host.manager().locked(LATE_LOCK_WAIT, () -> host.manager().unloadPlugin(wrapper.getPluginId()));
+                ReboundPluginManager manager = host.manager();
+                manager.locked(LATE_LOCK_WAIT, () -> manager.unloadPlugin(wrapper.getPluginId()));
                 LOG.warn("Plugin {} was loaded after Rebound gave up on it; it was unloaded", wrapper.getPluginId());
             } catch (RuntimeException e) {
                 LOG.warn(
@@ -563,8 +564,9 @@ public final class PluginHost implements AutoCloseable {
                 return ordered;
             }
             try {
-                for (PluginWrapper wrapper : host.manager()
-                        .locked(LATE_LOCK_WAIT, () -> List.copyOf(host.manager().getResolvedPlugins()))) {
+                ReboundPluginManager manager = host.manager();
+                for (PluginWrapper wrapper :
+                        manager.locked(LATE_LOCK_WAIT, () -> List.copyOf(manager.getResolvedPlugins()))) {
                     Entry entry = loaded.remove(wrapper.getPluginId());
                     if (entry != null) {
                         ordered.add(entry);
@@ -581,11 +583,12 @@ public final class PluginHost implements AutoCloseable {
         private void startAndRegister(Entry entry) {
             String id = entry.id();
             Path archive = entry.archive();
+            ReboundPluginManager manager = host.manager();
             PluginWrapper wrapper;
             try {
                 wrapper = managedNow(archive, () -> {
-                    PluginWrapper found = host.manager().getPlugin(id);
-                    return found != null && host.manager().getResolvedPlugins().contains(found) ? found : null;
+                    PluginWrapper found = manager.getPlugin(id);
+                    return found != null && manager.getResolvedPlugins().contains(found) ? found : null;
                 });
             } catch (RuntimeException e) {
                 fail(entry, "it could not be looked up: " + ContextExtensionFactory.describe(e), e);
@@ -632,7 +635,7 @@ public final class PluginHost implements AutoCloseable {
             }
             try {
                 managedNow(archive, () -> {
-                    host.manager().markStarted(wrapper);
+                    manager.markStarted(wrapper);
                     return null;
                 });
             } catch (RuntimeException e) {
@@ -641,7 +644,7 @@ public final class PluginHost implements AutoCloseable {
             }
             host.started.add(wrapper);
             Callable<List<ExtensionWrapper<SessionEventListener>>> extensions =
-                    managed(archive, () -> host.manager().listeners(id));
+                    managed(archive, () -> manager.listeners(id));
             TimeLimit.Outcome<List<SessionEventListener>> created = step(
                     archive,
                     "creating its listeners",
