@@ -6,13 +6,16 @@ import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.TimeBasedRollingPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -78,23 +81,13 @@ class LoggingSetupTest {
     void theFileAppenderStartsAtTheFirstLineAndWritesIt() throws Exception {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        ch.qos.logback.core.FileAppender<ILoggingEvent> file = new ch.qos.logback.core.FileAppender<>();
-        file.setContext(context);
-        file.setName("FILE");
-        file.setFile(logs.resolve("deferred.log").toString());
-        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder =
-                new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern("%msg%n");
-        encoder.start();
-        file.setEncoder(encoder);
-        java.util.concurrent.atomic.AtomicInteger starts = new java.util.concurrent.atomic.AtomicInteger();
-        LoggingSetup.StartOnFirstEvent<ILoggingEvent> deferred = new LoggingSetup.StartOnFirstEvent<>(file, () -> {
-            starts.incrementAndGet();
-            file.start();
-        });
-        deferred.setContext(context);
-        deferred.start();
+        FileAppender<ILoggingEvent> file = messageLines(context, logs.resolve("deferred.log"));
+        AtomicInteger starts = new AtomicInteger();
+        LoggingSetup.StartOnFirstEvent<ILoggingEvent> deferred =
+                LoggingSetup.StartOnFirstEvent.wrapping(context, file, () -> {
+                    starts.incrementAndGet();
+                    file.start();
+                });
         assertThat(file.isStarted()).as("not started before a line").isFalse();
         assertThat(logs.resolve("deferred.log")).doesNotExist();
 
@@ -112,20 +105,9 @@ class LoggingSetupTest {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         Path notAFolder = Files.writeString(logs.resolve("plain-file"), "x");
-        ch.qos.logback.core.FileAppender<ILoggingEvent> file = new ch.qos.logback.core.FileAppender<>();
-        file.setContext(context);
-        file.setName("FILE");
-        file.setFile(notAFolder.resolve("cannot.log").toString());
-        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder =
-                new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern("%msg%n");
-        encoder.start();
-        file.setEncoder(encoder);
+        FileAppender<ILoggingEvent> file = messageLines(context, notAFolder.resolve("cannot.log"));
         LoggingSetup.StartOnFirstEvent<ILoggingEvent> deferred =
-                new LoggingSetup.StartOnFirstEvent<>(file, file::start);
-        deferred.setContext(context);
-        deferred.start();
+                LoggingSetup.StartOnFirstEvent.wrapping(context, file, file::start);
 
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         java.io.PrintStream original = System.err;
@@ -165,5 +147,19 @@ class LoggingSetupTest {
         async.stop();
 
         assertThat(Files.readString(logs.resolve("rebound.log"))).contains("the very first line");
+    }
+
+    /** A file appender named FILE writing each event's message as a line to {@code path}, configured, not started. */
+    private static FileAppender<ILoggingEvent> messageLines(LoggerContext context, Path path) {
+        FileAppender<ILoggingEvent> file = new FileAppender<>();
+        file.setContext(context);
+        file.setName("FILE");
+        file.setFile(path.toString());
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%msg%n");
+        encoder.start();
+        file.setEncoder(encoder);
+        return file;
     }
 }

@@ -3,13 +3,16 @@ package dev.rebound.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -127,20 +130,12 @@ class RpcModeIT {
     void aReaderThatGoesAwayBeforeReadyEndsTheProcessWithAWarningNotAStackTrace() throws Exception {
         writeSettings("");
         Path stderr = configDir.resolve("stderr.txt");
-        Process process = ReboundProcess.command(List.of(), configDir, "--mode", "rpc")
-                .redirectError(stderr.toFile())
-                .start();
+        Process process = rpcWithStderrTo(stderr);
         try {
             process.getInputStream().close();
             process.getOutputStream().close();
 
-            assertThat(process.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
-                    .isTrue();
-            assertThat(process.exitValue()).isZero();
-            assertThat(Files.readString(stderr))
-                    .contains("RPC input or output failed")
-                    .doesNotContain("\tat ")
-                    .doesNotContain("Exception in thread");
+            assertEndsWithOneWarning(process, stderr);
         } finally {
             process.destroyForcibly();
         }
@@ -150,28 +145,37 @@ class RpcModeIT {
     void aReaderThatGoesAwayAfterReadyEndsTheProcessAtTheNextResponse() throws Exception {
         writeSettings("");
         Path stderr = configDir.resolve("stderr.txt");
-        Process process = ReboundProcess.command(List.of(), configDir, "--mode", "rpc")
-                .redirectError(stderr.toFile())
-                .start();
+        Process process = rpcWithStderrTo(stderr);
         try {
-            java.io.BufferedReader stdout = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            BufferedReader stdout =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             assertThat(stdout.readLine()).isEqualTo("{\"type\":\"ready\",\"protocolVersion\":1}");
             stdout.close();
             // stdin stays open: the failed response, not the end of input, ends the process.
-            process.getOutputStream()
-                    .write("{\"id\":1,\"type\":\"get_state\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            process.getOutputStream().write("{\"id\":1,\"type\":\"get_state\"}\n".getBytes(StandardCharsets.UTF_8));
             process.getOutputStream().flush();
 
-            assertThat(process.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
-                    .isTrue();
-            assertThat(process.exitValue()).isZero();
-            assertThat(Files.readString(stderr))
-                    .contains("RPC input or output failed")
-                    .doesNotContain("\tat ");
+            assertEndsWithOneWarning(process, stderr);
         } finally {
             process.destroyForcibly();
         }
+    }
+
+    /** RPC mode started on {@link #configDir}, its streams left to the test, stderr to {@code stderr}. */
+    private Process rpcWithStderrTo(Path stderr) throws IOException {
+        return ReboundProcess.command(List.of(), configDir, "--mode", "rpc")
+                .redirectError(stderr.toFile())
+                .start();
+    }
+
+    /** The process exits 0 within {@link #WAIT}, having said on stderr why in one line, with no stack trace. */
+    private static void assertEndsWithOneWarning(Process process, Path stderr) throws Exception {
+        assertThat(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).isZero();
+        assertThat(Files.readString(stderr))
+                .contains("RPC input or output failed")
+                .doesNotContain("\tat ")
+                .doesNotContain("Exception in thread");
     }
 
     @Test

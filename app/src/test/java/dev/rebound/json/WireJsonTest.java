@@ -13,12 +13,30 @@ import dev.rebound.transcript.FailureKind;
 import dev.rebound.transcript.ProviderFailure;
 import dev.rebound.transcript.StopReason;
 import dev.rebound.transcript.Usage;
+import dev.rebound.transcript.UserMessage;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class WireJsonTest {
     private final WireJson wire = new WireJson();
+
+    /** A finished reply with reasoning, text, a credential and usage: most of what a message's writer covers. */
+    private static final AssistantMessage REPLY = new AssistantMessage(
+            "m1",
+            List.of(new ContentBlock.Thinking("hm", false), new ContentBlock.Text("Hi")),
+            "openai",
+            "gpt",
+            "openai-completions",
+            "work",
+            new Usage(3, 4, 0, 0),
+            StopReason.STOP,
+            null,
+            null,
+            null,
+            1000);
 
     @Test
     void eventsCarryTheirWireTypeAndFields() {
@@ -91,7 +109,7 @@ class WireJsonTest {
         } else if (type.isEnum()) {
             return type.getEnumConstants()[0];
         } else if (type == dev.rebound.transcript.ChatMessage.class) {
-            return new dev.rebound.transcript.UserMessage("u", "hi", 1);
+            return new UserMessage("u", "hi", 1);
         }
         return null;
     }
@@ -131,22 +149,9 @@ class WireJsonTest {
         prepared.prepareWriters(true);
         int cached = cachedSerializers(prepared);
         assertThat(cached).isPositive();
-        AssistantMessage reply = new AssistantMessage(
-                "m1",
-                List.of(new ContentBlock.Thinking("hm", false), new ContentBlock.Text("Hi")),
-                "openai",
-                "gpt",
-                "openai-completions",
-                "work",
-                new Usage(3, 4, 0, 0),
-                StopReason.STOP,
-                null,
-                null,
-                null,
-                1000);
-        prepared.message(reply);
-        prepared.message(new dev.rebound.transcript.UserMessage("u1", "Hello", 1000));
-        prepared.event(new MessageEnd(reply));
+        prepared.message(REPLY);
+        prepared.message(new UserMessage("u1", "Hello", 1000));
+        prepared.event(new MessageEnd(REPLY));
         prepared.event(new MessageUpdate("m1", "text", "Hel"));
         assertThat(cachedSerializers(prepared))
                 .as("no serializer was built on first use")
@@ -158,7 +163,7 @@ class WireJsonTest {
         WireJson messages = new WireJson();
         messages.prepareWriters(false);
         int cached = cachedSerializers(messages);
-        messages.message(new dev.rebound.transcript.UserMessage("u1", "Hello", 1000));
+        messages.message(new UserMessage("u1", "Hello", 1000));
         assertThat(cachedSerializers(messages)).isEqualTo(cached);
         messages.event(new AgentEnd("t1", true));
         assertThat(cachedSerializers(messages)).isGreaterThan(cached);
@@ -172,35 +177,22 @@ class WireJsonTest {
 
     @Test
     void writesWhilePreparingElsewhereGiveWhatAPreparedMapperGives() throws Exception {
-        AssistantMessage reply = new AssistantMessage(
-                "m1",
-                List.of(new ContentBlock.Thinking("hm", false), new ContentBlock.Text("Hi")),
-                "openai",
-                "gpt",
-                "openai-completions",
-                "work",
-                new Usage(3, 4, 0, 0),
-                StopReason.STOP,
-                null,
-                null,
-                null,
-                1000);
         List<Object> values = List.of(
-                reply,
-                new dev.rebound.transcript.UserMessage("u1", "Hello", 1000),
-                new MessageEnd(reply),
+                REPLY,
+                new UserMessage("u1", "Hello", 1000),
+                new MessageEnd(REPLY),
                 new MessageUpdate("m1", "text", "Hel"),
                 new AgentEnd("t1", true),
                 new dev.rebound.event.AutoRetryStart(
                         1, 10, 438, "529 Overloaded", dev.rebound.event.ErrorKind.TRANSIENT, "a/b", null, 1000));
         WireJson reference = new WireJson();
         reference.prepareWriters(true);
-        List<String> expected = new java.util.ArrayList<>();
+        List<String> expected = new ArrayList<>();
         for (Object value : values) {
             expected.add(reference.mapper().writeValueAsString(value));
         }
-        expected.add(reference.message(reply).toString());
-        expected.add(reference.event(new MessageEnd(reply)).toString());
+        expected.add(reference.message(REPLY).toString());
+        expected.add(reference.event(new MessageEnd(REPLY)).toString());
         for (int round = 0; round < 20; round++) {
             WireJson shared = new WireJson();
             java.util.concurrent.atomic.AtomicReference<Throwable> failed =
@@ -212,13 +204,13 @@ class WireJsonTest {
                     failed.set(e);
                 }
             });
-            List<String> written = new java.util.ArrayList<>();
+            List<String> written = new ArrayList<>();
             for (Object value : values) {
                 written.add(shared.mapper().writeValueAsString(value));
             }
-            written.add(shared.message(reply).toString());
-            written.add(shared.event(new MessageEnd(reply)).toString());
-            assertThat(preparing.join(java.time.Duration.ofSeconds(20))).isTrue();
+            written.add(shared.message(REPLY).toString());
+            written.add(shared.event(new MessageEnd(REPLY)).toString());
+            assertThat(preparing.join(Duration.ofSeconds(20))).isTrue();
             assertThat(failed.get()).as("prepareWriters on the other thread").isNull();
             assertThat(written).as("round %d", round).isEqualTo(expected);
         }
