@@ -86,6 +86,10 @@ echo "$app_modules,$plugin_modules,$extra_modules" | tr , '\n' | sort -u > "$wor
 # later warm-up: hot code is compiled later, with longer profiles (40 RPC turns in a row did not show it; the
 # window's warm-up was not measured). The window's first frame took 571 against 674 ms, RPC to ready 181 against
 # 201 ms, -p unchanged (6-12 alternating runs, 2026-12-03; docs/packaging.md, "The launcher").
+# -XX:-AOTReplayTraining: the caches hold no method profiles (-XX:-AOTRecordTraining, 3b), so the thread that would
+# replay them has nothing to do, yet it still cost each start CPU: RPC to ready 154 against 162 ms, -p 182 against
+# 192 ms (25 runs each, alternating, 2026-12-03). A diagnostic option: a JDK that drops it fails the first start of the
+# image, which package-check makes here.
 common=(--name rebound --app-version "$app_version" --vendor Rebound --description "$description")
 "$bin/jpackage" --type app-image --dest "$image_root" "${common[@]}" \
   --input "$input" --main-jar rebound.jar --main-class dev.rebound.app.Main \
@@ -93,6 +97,7 @@ common=(--name rebound --app-version "$app_version" --vendor Rebound --descripti
   --java-options '--enable-native-access=javafx.graphics' \
   --java-options '-Drebound.bundledPluginsDir=$APPDIR/plugins' --java-options '-Xms32m' \
   --java-options '-XX:CompileThresholdScaling=2' \
+  --java-options '-XX:+UnlockDiagnosticVMOptions' --java-options '-XX:-AOTReplayTraining' \
   --java-options '-XX:AOTCache=$APPDIR/rebound.aot' --java-options '-Xlog:aot*=off'
 
 # 3a. The launcher, bin/rebound: a shell script, written here from the jpackage launcher's lib/app/rebound.cfg, that
@@ -119,17 +124,19 @@ launcher_script() { # launcher_script MAIN-CLASS JVM-OPTION...: a launcher of th
 # guess only costs time: both are valid for the same class path and options.
 chooser=$(cat << 'CHOOSER'
 # The AOT cache: the headless modes' smaller one (it maps faster and takes less memory) when the command line asks for
-# one of them, else the window's; and for a one-shot -p, the JIT's first tier only (C2's compiler threads compete with
-# the answer for two cores and are gone before their code would pay) and the serial collector (G1's set-up and its
-# concurrent threads cost more than its pauses would save a process that lives a fraction of a second). A -p that
-# runs long (a long reply, a large --session) pays for both: slower code and longer pauses, not measured. See
-# docs/packaging.md, "The launcher". A wrong guess costs time, never function.
+# one of them, else the window's. For a one-shot -p and for RPC mode, the JIT's first tier only: C2's compiler thread
+# competes with the start for two cores, and a headless process's work (JSON, a stream, a file) is light enough that
+# C1's code serves it (RPC: 200 turns took less CPU with C1 alone; 800 turns of a 2.7 MB context took 13 % more). For
+# -p also the serial collector (G1's set-up and its concurrent threads cost more than its pauses would save a process
+# that lives a fraction of a second). A -p that runs long (a long reply, a large --session) pays for it with longer
+# pauses, not measured. See docs/packaging.md, "The launcher". A wrong guess costs time, never function.
 cache=rebound.aot
 jit=
 for arg do
   case $arg in
     -p*|--print|--print=*) cache=rebound-cli.aot jit="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" ;;
-    --mode=rpc|rpc|simulate|-h|--help|-V|--version) cache=rebound-cli.aot ;;
+    --mode=rpc|rpc) cache=rebound-cli.aot jit="${jit:--XX:TieredStopAtLevel=1}" ;;
+    simulate|-h|--help|-V|--version) cache=rebound-cli.aot ;;
   esac
 done
 CHOOSER

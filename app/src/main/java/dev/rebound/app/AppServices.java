@@ -97,8 +97,8 @@ final class AppServices implements AutoCloseable {
     /** The offline simulator; its server starts on the first call to a simulator provider. */
     private final BuiltInSimulator simulator = new BuiltInSimulator();
     /** Background work that must not hold a session's thread: model-made titles, save-failure notices. */
-    private final ExecutorService background = Executors.newCachedThreadPool(
-            Thread.ofPlatform().daemon(true).name("rebound-background-", 0).factory());
+    private final ExecutorService background =
+            Executors.newCachedThreadPool(new NumberedDaemonThreads("rebound-background-"));
 
     /**
      * The JSON form of messages and events, one for the app: chat files and RPC frames share its serializers, which
