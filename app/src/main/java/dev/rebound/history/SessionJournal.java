@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * completed entry, and at worst leaves the line being written cut short, which loading reports and skips. The file is
  * only ever appended to. Thread-safe; one channel is kept open until {@link #close()}.
  *
+ * <p>A new session's file, its header and its directory entry are made durable with its first entry, not when it is
+ * created: a new chat's first request need not wait for two more disk syncs, and a power cut before the first entry
+ * can lose only a chat that held nothing (a kill loses nothing: the written header is in the system's cache).
+ *
  * <p>Entry ids are the caller's: the journal does not check them (the loader keeps the first of two entries with one
  * id). Two journals of one file, in one process or two, interleave whole lines but not in a meaningful order; the
  * session core keeps one journal per open session.
@@ -40,15 +44,21 @@ public final class SessionJournal implements JournalWriter {
     private boolean mayEndInsideLine;
     /** Guarded by {@link #lock}. */
     private boolean closed;
+    /**
+     * Whether the file's creation is on disk: false for a new file until its first entry forces it (with the
+     * metadata, and the directory after it); guarded by {@link #lock}.
+     */
+    private boolean created;
 
     /** Held while the journal is open, so no second writer appends to the same file. */
     private final FileLockHandle held;
 
-    private SessionJournal(Path file, FileChannel channel, JournalCodec codec, FileLockHandle held) {
+    private SessionJournal(Path file, FileChannel channel, JournalCodec codec, FileLockHandle held, boolean created) {
         this.file = file;
         this.channel = channel;
         this.codec = codec;
         this.held = held;
+        this.created = created;
     }
 
     /**
@@ -95,9 +105,7 @@ public final class SessionJournal implements JournalWriter {
         try {
             held = FileLockHandle.acquire(file);
             writeFully(channel, header);
-            channel.force(true);
-            syncDirectory(dir);
-            return new SessionJournal(file, channel, codec, held);
+            return new SessionJournal(file, channel, codec, held, false);
         } catch (IOException | RuntimeException e) {
             channel.close();
             if (held != null) {
@@ -135,7 +143,7 @@ public final class SessionJournal implements JournalWriter {
             throw e;
         }
         try {
-            SessionJournal journal = new SessionJournal(absolute, channel, codec, held);
+            SessionJournal journal = new SessionJournal(absolute, channel, codec, held, true);
             synchronized (journal.lock) {
                 journal.endCutLine();
             }
@@ -170,7 +178,13 @@ public final class SessionJournal implements JournalWriter {
             }
             mayEndInsideLine = true;
             writeFully(channel, line);
-            channel.force(false);
+            if (created) {
+                channel.force(false);
+            } else {
+                channel.force(true);
+                syncDirectory(file.getParent());
+                created = true;
+            }
             mayEndInsideLine = false;
         }
     }
