@@ -383,7 +383,7 @@ final class AppServices implements AutoCloseable {
     DesktopContext desktopContext(Path resume) {
         return new DesktopContext(
                 sessionFactory(),
-                SessionCatalogue.of(dir, clock),
+                SessionCatalogue.of(dir, clock, journalCodec),
                 settings,
                 background,
                 clock,

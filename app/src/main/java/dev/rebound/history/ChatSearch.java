@@ -49,12 +49,18 @@ public final class ChatSearch {
     private static final int SNIPPET = 100;
 
     private final Path sessionsDir;
-    private final JournalCodec codec = new JournalCodec(new WireJson());
+    private final JournalCodec codec;
     private final Map<String, IndexedChat> index = new HashMap<>();
 
     /** A search over the chats of {@code sessionsDir} (which need not exist yet). */
     public ChatSearch(Path sessionsDir) {
+        this(sessionsDir, new JournalCodec(new WireJson()));
+    }
+
+    /** Like {@link #ChatSearch(Path)}, reading with {@code codec} (the app's one codec). */
+    public ChatSearch(Path sessionsDir, JournalCodec codec) {
         this.sessionsDir = Objects.requireNonNull(sessionsDir, "sessionsDir").toAbsolutePath();
+        this.codec = Objects.requireNonNull(codec, "codec");
     }
 
     /** Whether the user's message or the model's reply held the snippet. */

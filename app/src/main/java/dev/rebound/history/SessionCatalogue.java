@@ -39,7 +39,8 @@ public final class SessionCatalogue {
     private final Path sessionsDir;
     private final SessionTrash trash;
     private final Clock clock;
-    private final SummaryReader summaries = new SummaryReader(new JournalCodec(new WireJson()));
+    private final JournalCodec codec;
+    private final SummaryReader summaries;
     private final SecureRandom random = new SecureRandom();
 
     /**
@@ -49,18 +50,33 @@ public final class SessionCatalogue {
      * @param clock the time of {@code title} entries
      */
     public SessionCatalogue(Path sessionsDir, SessionTrash trash, Clock clock) {
+        this(sessionsDir, trash, clock, new JournalCodec(new WireJson()));
+    }
+
+    /**
+     * Like {@link #SessionCatalogue(Path, SessionTrash, Clock)}, reading and writing with {@code codec}: the app's
+     * one codec, so that the chat list, search and export do not build their own JSON (de)serializers.
+     */
+    public SessionCatalogue(Path sessionsDir, SessionTrash trash, Clock clock, JournalCodec codec) {
         this.sessionsDir = Objects.requireNonNull(sessionsDir, "sessionsDir").toAbsolutePath();
         this.trash = Objects.requireNonNull(trash, "trash");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.summaries = new SummaryReader(codec);
     }
 
     /**
      * The catalogue of a config directory's {@code sessions/}, deleting to the platform's trash where there is one,
      * else to {@code trash/sessions/} in the config directory.
      */
-    public static SessionCatalogue of(ConfigDirectory configDir, Clock clock) {
+    public static SessionCatalogue of(ConfigDirectory configDir, Clock clock, JournalCodec codec) {
         Path trashDir = configDir.root().resolve("trash").resolve("sessions");
-        return new SessionCatalogue(configDir.sessionsDir(), SessionTrash.platformOr(trashDir), clock);
+        return new SessionCatalogue(configDir.sessionsDir(), SessionTrash.platformOr(trashDir), clock, codec);
+    }
+
+    /** The codec the catalogue reads and writes chat files with, for the other readers of those files. */
+    public JournalCodec codec() {
+        return codec;
     }
 
     /** The sessions directory. */
@@ -121,7 +137,7 @@ public final class SessionCatalogue {
         }
         Path file = find(id).orElseThrow(() -> new NoSuchFileException(String.valueOf(id), null, "no such session"));
         TitleEntry entry = new TitleEntry(newEntryId(), clock.millis(), clean);
-        try (SessionJournal journal = SessionJournal.openForAppend(file)) {
+        try (SessionJournal journal = SessionJournal.openForAppend(file, codec)) {
             journal.append(entry);
         }
         return entry;

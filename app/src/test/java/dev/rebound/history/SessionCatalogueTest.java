@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.rebound.files.FileProblem;
+import dev.rebound.json.WireJson;
 import dev.rebound.settings.ConfigDirectory;
 import java.awt.GraphicsEnvironment;
 import java.nio.charset.StandardCharsets;
@@ -192,7 +193,8 @@ class SessionCatalogueTest {
         assumeThat(GraphicsEnvironment.isHeadless())
                 .as("a desktop may offer its own trash")
                 .isTrue();
-        SessionCatalogue ofConfig = SessionCatalogue.of(ConfigDirectory.at(configDir), CLOCK);
+        SessionCatalogue ofConfig =
+                SessionCatalogue.of(ConfigDirectory.at(configDir), CLOCK, new JournalCodec(new WireJson()));
         byte[] bytes = Files.readAllBytes(session("s1", T0, "x"));
 
         assertThat(ofConfig.sessionsDir()).isEqualTo(sessions.toAbsolutePath());
@@ -200,6 +202,18 @@ class SessionCatalogueTest {
 
         assertThat(Files.readAllBytes(configDir.resolve("trash/sessions/s1.jsonl")))
                 .isEqualTo(bytes);
+    }
+
+    @Test
+    void theCatalogueOfAConfigDirectoryReadsAndWritesWithTheCodecItIsGiven() throws Exception {
+        JournalCodec shared = new JournalCodec(new WireJson());
+        SessionCatalogue ofConfig = SessionCatalogue.of(ConfigDirectory.at(configDir), CLOCK, shared);
+        session("s1", T0, "x");
+
+        assertThat(ofConfig.codec()).isSameAs(shared);
+        assertThat(ofConfig.list()).extracting(SessionSummary::title).containsExactly("x");
+        ofConfig.rename("s1", "renamed");
+        assertThat(ofConfig.list()).extracting(SessionSummary::title).containsExactly("renamed");
     }
 
     @Test

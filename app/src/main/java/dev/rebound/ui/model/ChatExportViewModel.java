@@ -61,7 +61,7 @@ public final class ChatExportViewModel {
     private final MarkdownExport markdown;
     private final Executor fx;
     private final Executor background;
-    private final SessionLoader loader = new SessionLoader();
+    private final SessionLoader loader;
     private final Clock clock;
     private Path lastFolder;
 
@@ -77,9 +77,11 @@ public final class ChatExportViewModel {
             ModelNames names,
             ZoneId zone,
             Clock clock,
+            SessionLoader loader,
             Executor fx,
             Executor background) {
         this.clock = clock;
+        this.loader = loader;
         this.openSessions = openSessions;
         this.titles = titles;
         this.inform = inform;

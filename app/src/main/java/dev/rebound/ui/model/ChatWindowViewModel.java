@@ -2,6 +2,7 @@ package dev.rebound.ui.model;
 
 import dev.rebound.event.Notice;
 import dev.rebound.history.SessionCatalogue;
+import dev.rebound.history.SessionLoader;
 import dev.rebound.history.SessionSummary;
 import dev.rebound.session.ChatSession;
 import dev.rebound.session.SessionFactory;
@@ -109,6 +110,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
                 names,
                 deps.zone(),
                 deps.clock(),
+                new SessionLoader(deps.catalogue().codec()),
                 deps.fx(),
                 deps.background());
         this.models.setAll(deps.settings().current().allModels());

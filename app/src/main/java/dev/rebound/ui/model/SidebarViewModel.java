@@ -43,7 +43,8 @@ public final class SidebarViewModel {
         this.catalogue = catalogue;
         this.fx = fx;
         this.background = background;
-        this.search = new ChatSearchViewModel(new ChatSearch(catalogue.sessionsDir()), fx, background);
+        this.search =
+                new ChatSearchViewModel(new ChatSearch(catalogue.sessionsDir(), catalogue.codec()), fx, background);
     }
 
     /** The search across every chat's title and messages. */
