@@ -1,12 +1,19 @@
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -18,7 +25,13 @@ import org.w3c.dom.Node;
  * version, home page, and every licence its POM (or the nearest parent POM that has one) declares, with the licence's
  * address. Fails, naming the library, when a library declares no licence anywhere: a notice must not be guessed.
  *
- * <p>Usage: {@code java ThirdPartyNotices.java DEPENDENCY_LIST LOCAL_REPOSITORY OUT_FILE PRODUCT_VERSION}
+ * <p>Beside the notice, in its folder: {@code licenses/} with the full text of each licence the libraries are
+ * distributed under here whose text their jars do not carry (Apache 2.0, LGPL 2.1; from {@code LICENCE_TEXTS}), and
+ * {@code <artifact>-<version>/} with the licence and notice files each jar carries itself (its {@code LICENSE},
+ * {@code NOTICE}...), which Apache 2.0 §4(d) and the MIT and BSD licences ask to pass on. Each library's entry names
+ * the files that apply to it.
+ *
+ * <p>Usage: {@code java ThirdPartyNotices.java DEPENDENCY_LIST LOCAL_REPOSITORY OUT_FILE PRODUCT_VERSION LICENCE_TEXTS}
  */
 public final class ThirdPartyNotices {
     /** One library: where it goes in the package decides its section. */
@@ -41,12 +54,29 @@ public final class ThirdPartyNotices {
 
     record Described(String name, String url, List<Licence> licences) {}
 
+    /** A jar's own licence and notice files: at its root or in META-INF/, any name holding one of these words. */
+    static final Pattern NOTICE_FILE =
+            Pattern.compile("(META-INF/)?[^/]*(licen[cs]e|notice|copying)[^/]*", Pattern.CASE_INSENSITIVE);
+
+    /** The full licence texts shipped in licenses/, by the words that name the licence in a POM. */
+    static final Map<String, String> TEXTS = Map.of(
+            "apache", "Apache-2.0.txt",
+            "lgpl-2.1", "LGPL-2.1.txt",
+            "lesser general public license, version 2.1", "LGPL-2.1.txt");
+
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: java ThirdPartyNotices.java DEPENDENCY_LIST LOCAL_REPOSITORY OUT_FILE VERSION");
+        if (args.length != 5) {
+            System.err.println(
+                    "usage: java ThirdPartyNotices.java DEPENDENCY_LIST LOCAL_REPOSITORY OUT_FILE VERSION LICENCE_TEXTS");
             System.exit(2);
         }
         Path repository = Path.of(args[1]);
+        Path legal = Path.of(args[2]).toAbsolutePath().getParent();
+        Path texts = Path.of(args[4]);
+        Files.createDirectories(legal.resolve("licenses"));
+        for (String text : new java.util.TreeSet<>(TEXTS.values())) {
+            Files.copy(texts.resolve(text), legal.resolve("licenses").resolve(text), StandardCopyOption.REPLACE_EXISTING);
+        }
         Map<String, Library> libraries = new TreeMap<>();
         for (String line : Files.readAllLines(Path.of(args[0]), StandardCharsets.UTF_8)) {
             Library library = parse(line);
@@ -86,6 +116,21 @@ public final class ThirdPartyNotices {
                 }
                 entry.append('\n');
             }
+            for (String text : textsOf(described.licences())) {
+                entry.append("  Licence text: licenses/").append(text).append('\n');
+            }
+            if (!library.group().equals("org.openjfx")) {
+                List<String> own = copyNoticeFiles(repository, library, legal);
+                if (!own.isEmpty()) {
+                    entry.append("  From its jar: ").append(String.join(", ", own)).append('\n');
+                } else if (textsOf(described.licences()).isEmpty()) {
+                    // An MIT or BSD library whose jar carries no LICENSE: its copyright line is only in its project.
+                    entry.append("  Copyright notice: not carried by its jar; in the licence file at the address above\n");
+                }
+            } else {
+                // JavaFX's jars carry no legal files; its licence is OpenJDK's, whose text jlink put in the runtime.
+                entry.append("  Licence text: ../../runtime/legal/java.base/LICENSE (OpenJDK's, the same licence)\n");
+            }
             sections.get(library.section()).add(entry.toString());
         }
         if (!undeclared.isEmpty()) {
@@ -98,9 +143,14 @@ public final class ThirdPartyNotices {
                 .append(args[3])
                 .append(": third-party software in this package\n\n")
                 .append("Each library below is distributed under its own licence, named here with the address of its\n")
-                .append("text, as its Maven POM declares it. The Java runtime in lib/runtime is OpenJDK, licensed under\n")
-                .append("the GNU General Public License version 2 with the Classpath Exception; the notices of each of\n")
-                .append("its Java modules are in lib/runtime/legal/.\n");
+                .append("text, as its Maven POM declares it. Paths are relative to this file's folder: licenses/ holds\n")
+                .append("the full text of the licences the libraries' jars do not carry themselves, and\n")
+                .append("<artifact>-<version>/ the licence and notice files a library's jar carries (its copyright\n")
+                .append("notices among them). A library under two licences (Logback: EPL 2.0 or LGPL 2.1) is passed\n")
+                .append("on under the one whose text is here. The Java runtime in lib/runtime is OpenJDK, licensed\n")
+                .append("under the GNU General Public License version 2 with the Classpath Exception; the notices of\n")
+                .append("each of its Java modules are in lib/runtime/legal/. JavaFX, on the runtime's module path, is\n")
+                .append("under the same licence; its jars carry no notice files.\n");
         int count = 0;
         for (Map.Entry<String, List<String>> section : sections.entrySet()) {
             if (section.getValue().isEmpty()) {
@@ -118,6 +168,55 @@ public final class ThirdPartyNotices {
         }
         Files.writeString(target, out.toString(), StandardCharsets.UTF_8);
         System.out.println("ThirdPartyNotices: " + count + " libraries in " + target);
+    }
+
+    /** The licence texts in licenses/ that the POM's licences name, in the order first named. */
+    static List<String> textsOf(List<Licence> licences) {
+        List<String> out = new ArrayList<>();
+        for (Licence licence : licences) {
+            String words = (licence.name() + " " + licence.url()).toLowerCase(Locale.ROOT);
+            for (Map.Entry<String, String> text : new TreeMap<>(TEXTS).entrySet()) {
+                if (words.contains(text.getKey()) && !out.contains(text.getValue())) {
+                    out.add(text.getValue());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Copies the licence and notice files the library's jar carries to {@code <artifact>-<version>/} beside the notice
+     * and returns their paths relative to it; none for a jar that carries none.
+     */
+    static List<String> copyNoticeFiles(Path repository, Library library, Path legal) throws IOException {
+        Path jar = repository
+                .resolve(library.group().replace('.', '/'))
+                .resolve(library.artifact())
+                .resolve(library.version())
+                .resolve(library.artifact() + "-" + library.version() + ".jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IOException("no jar at " + jar + " for " + library.key());
+        }
+        String folder = library.artifact() + "-" + library.version();
+        List<String> copied = new ArrayList<>();
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
+                ZipEntry entry = entries.nextElement();
+                String name = entry.getName();
+                if (entry.isDirectory() || name.endsWith(".class") || !NOTICE_FILE.matcher(name).matches()) {
+                    continue;
+                }
+                String file = name.substring(name.lastIndexOf('/') + 1);
+                Path target = legal.resolve(folder).resolve(file);
+                Files.createDirectories(target.getParent());
+                try (InputStream in = zip.getInputStream(entry)) {
+                    Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+                copied.add(folder + "/" + file);
+            }
+        }
+        copied.sort(null);
+        return copied;
     }
 
     /**

@@ -44,7 +44,7 @@ mkdir -p "$work/resources" "$work/plugin-libs" "$input/legal"
 # 1. Icon and notices.
 "$bin/java" "$SOURCES/build/RenderIcon.java" "$work/rebound.png" 256
 "$bin/java" "$SOURCES/build/ThirdPartyNotices.java" "$TARGET/dependencies.txt" "$LOCAL_REPOSITORY" \
-  "$input/legal/THIRD-PARTY.txt" "$REBOUND_VERSION" > /dev/null
+  "$input/legal/THIRD-PARTY.txt" "$REBOUND_VERSION" "$SOURCES/legal" > /dev/null
 
 # 1a. picocli, built for Java 5, rewritten as Java 8 class files with stack maps (UpgradeClassFiles.java): the AOT
 # cache cannot hold older class files, which were parsed and verified at every start, a fifth of a -p run then
