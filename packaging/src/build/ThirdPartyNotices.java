@@ -10,7 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -26,7 +28,8 @@ import org.w3c.dom.Node;
  * address. Fails, naming the library, when a library declares no licence anywhere: a notice must not be guessed.
  *
  * <p>Beside the notice, in its folder: {@code licenses/} with the full text of each licence the libraries are
- * distributed under here whose text their jars do not carry (Apache 2.0, LGPL 2.1; from {@code LICENCE_TEXTS}), and
+ * distributed under here whose text their jars do not carry (Apache 2.0, LGPL 2.1, MPL 2.0; from {@code
+ * LICENCE_TEXTS}, which also holds {@code embedded.tsv}, the third-party work found inside the jars), and
  * {@code <artifact>-<version>/} with the licence and notice files each jar carries itself (its {@code LICENSE},
  * {@code NOTICE}...), which Apache 2.0 §4(d) and the MIT and BSD licences ask to pass on. Each library's entry names
  * the files that apply to it.
@@ -58,24 +61,39 @@ public final class ThirdPartyNotices {
     static final Pattern NOTICE_FILE =
             Pattern.compile("(META-INF/)?[^/]*(licen[cs]e|notice|copying)[^/]*", Pattern.CASE_INSENSITIVE);
 
-    /** The full licence texts shipped in licenses/, by the words that name the licence in a POM. */
-    static final Map<String, String> TEXTS = Map.of(
-            "apache", "Apache-2.0.txt",
-            "lgpl-2.1", "LGPL-2.1.txt",
-            "lesser general public license, version 2.1", "LGPL-2.1.txt");
+    /** The full licence texts shipped in licenses/ (from LICENCE_TEXTS). */
+    static final List<String> TEXTS = List.of("Apache-2.0.txt", "LGPL-2.1.txt", "MPL-2.0.txt");
+
+    /** A line of embedded.tsv: what a library's jar holds inside it, and the licence text in licenses/, if any. */
+    record Embedded(String artifact, String what, String text) {}
 
     public static void main(String[] args) throws Exception {
         if (args.length != 5) {
             System.err.println(
-                    "usage: java ThirdPartyNotices.java DEPENDENCY_LIST LOCAL_REPOSITORY OUT_FILE VERSION LICENCE_TEXTS");
+                    "usage: java ThirdPartyNotices.java DEPENDENCY_LIST LOCAL_REPOSITORY OUT_FILE VERSION "
+                            + "LICENCE_TEXTS");
             System.exit(2);
         }
         Path repository = Path.of(args[1]);
         Path legal = Path.of(args[2]).toAbsolutePath().getParent();
         Path texts = Path.of(args[4]);
         Files.createDirectories(legal.resolve("licenses"));
-        for (String text : new java.util.TreeSet<>(TEXTS.values())) {
-            Files.copy(texts.resolve(text), legal.resolve("licenses").resolve(text), StandardCopyOption.REPLACE_EXISTING);
+        for (String text : TEXTS) {
+            Path target = legal.resolve("licenses").resolve(text);
+            Files.copy(texts.resolve(text), target, StandardCopyOption.REPLACE_EXISTING);
+        }
+        List<String> unshipped = new ArrayList<>();
+        Map<String, List<Embedded>> embedded = new TreeMap<>();
+        for (String line : Files.readAllLines(texts.resolve("embedded.tsv"), StandardCharsets.UTF_8)) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] columns = line.split("\t");
+            if (columns.length != 3 || (!columns[2].equals("-") && !TEXTS.contains(columns[2]))) {
+                throw new IllegalArgumentException("embedded.tsv: not artifact<TAB>what<TAB>text or -: " + line);
+            }
+            embedded.computeIfAbsent(columns[0], a -> new ArrayList<>())
+                    .add(new Embedded(columns[0], columns[1], columns[2]));
         }
         Map<String, Library> libraries = new TreeMap<>();
         for (String line : Files.readAllLines(Path.of(args[0]), StandardCharsets.UTF_8)) {
@@ -116,22 +134,49 @@ public final class ThirdPartyNotices {
                 }
                 entry.append('\n');
             }
-            for (String text : textsOf(described.licences())) {
+            List<String> shipped = textsOf(described.licences());
+            for (String text : shipped) {
                 entry.append("  Licence text: licenses/").append(text).append('\n');
             }
-            if (!library.group().equals("org.openjfx")) {
+            if (library.group().equals("org.openjfx")) {
+                if (!described.licences().stream().allMatch(ThirdPartyNotices::isOpenJdkLicence)) {
+                    unshipped.add(library.key() + " (" + described.licences() + ")");
+                }
+                // JavaFX's jars carry no legal files; its licence is OpenJDK's, whose text jlink put in the runtime.
+                entry.append("  Licence text: ../../runtime/legal/java.base/LICENSE (OpenJDK's, the same licence)\n");
+            } else {
                 List<String> own = copyNoticeFiles(repository, library, legal);
                 if (!own.isEmpty()) {
                     entry.append("  From its jar: ").append(String.join(", ", own)).append('\n');
-                } else if (textsOf(described.licences()).isEmpty()) {
-                    // An MIT or BSD library whose jar carries no LICENSE: its copyright line is only in its project.
-                    entry.append("  Copyright notice: not carried by its jar; in the licence file at the address above\n");
                 }
-            } else {
-                // JavaFX's jars carry no legal files; its licence is OpenJDK's, whose text jlink put in the runtime.
-                entry.append("  Licence text: ../../runtime/legal/java.base/LICENSE (OpenJDK's, the same licence)\n");
+                if (shipped.isEmpty()) {
+                    if (!described.licences().stream().allMatch(ThirdPartyNotices::isNoticeLicence)) {
+                        unshipped.add(library.key() + " (" + described.licences() + ")");
+                    } else if (own.isEmpty()) {
+                        // MIT or BSD, and the jar carries no LICENSE: its copyright line is in its project only.
+                        entry.append("  Copyright notice: not carried by its jar; in the licence file at the address")
+                                .append(" above\n");
+                    }
+                }
             }
+            for (Embedded inside : embedded.getOrDefault(library.artifact(), List.of())) {
+                entry.append("  Contains ").append(inside.what()).append('\n');
+                if (!inside.text().equals("-")) {
+                    entry.append("  Licence text: licenses/").append(inside.text()).append('\n');
+                }
+            }
+            embedded.remove(library.artifact());
             sections.get(library.section()).add(entry.toString());
+        }
+        if (!embedded.isEmpty()) {
+            System.err.println("ThirdPartyNotices: embedded.tsv names libraries the package does not hold: "
+                    + embedded.keySet() + "; remove those lines.");
+            System.exit(1);
+        }
+        if (!unshipped.isEmpty()) {
+            System.err.println("ThirdPartyNotices: no licence text is shipped for " + String.join(", ", unshipped)
+                    + "; add its text to packaging/src/legal and to TEXTS, or teach this script how it is passed on.");
+            System.exit(1);
         }
         if (!undeclared.isEmpty()) {
             System.err.println("ThirdPartyNotices: no licence is declared in the POM (or any parent POM) of "
@@ -143,14 +188,15 @@ public final class ThirdPartyNotices {
                 .append(args[3])
                 .append(": third-party software in this package\n\n")
                 .append("Each library below is distributed under its own licence, named here with the address of its\n")
-                .append("text, as its Maven POM declares it. Paths are relative to this file's folder: licenses/ holds\n")
-                .append("the full text of the licences the libraries' jars do not carry themselves, and\n")
-                .append("<artifact>-<version>/ the licence and notice files a library's jar carries (its copyright\n")
-                .append("notices among them). A library under two licences (Logback: EPL 2.0 or LGPL 2.1) is passed\n")
-                .append("on under the one whose text is here. The Java runtime in lib/runtime is OpenJDK, licensed\n")
-                .append("under the GNU General Public License version 2 with the Classpath Exception; the notices of\n")
-                .append("each of its Java modules are in lib/runtime/legal/. JavaFX, on the runtime's module path, is\n")
-                .append("under the same licence; its jars carry no notice files.\n");
+                .append("text, as its Maven POM declares it. Paths are relative to lib/app/legal/ in the package\n")
+                .append("(/opt/rebound/lib/app/legal/ once installed): licenses/ holds the full text of the licences\n")
+                .append("the libraries' jars do not carry themselves, and <artifact>-<version>/ the licence and\n")
+                .append("notice files a library's jar carries (its copyright notices among them). A library under\n")
+                .append("two licences (Logback: EPL 2.0 or LGPL 2.1) is passed on under the one whose text is here.\n")
+                .append("The Java runtime in lib/runtime is OpenJDK, licensed under the GNU General Public License\n")
+                .append("version 2 with the Classpath Exception; the notices of each of its Java modules are in\n")
+                .append("lib/runtime/legal/. JavaFX, on the runtime's module path, is under the same licence; its\n")
+                .append("jars carry no notice files.\n");
         int count = 0;
         for (Map.Entry<String, List<String>> section : sections.entrySet()) {
             if (section.getValue().isEmpty()) {
@@ -174,14 +220,41 @@ public final class ThirdPartyNotices {
     static List<String> textsOf(List<Licence> licences) {
         List<String> out = new ArrayList<>();
         for (Licence licence : licences) {
-            String words = (licence.name() + " " + licence.url()).toLowerCase(Locale.ROOT);
-            for (Map.Entry<String, String> text : new TreeMap<>(TEXTS).entrySet()) {
-                if (words.contains(text.getKey()) && !out.contains(text.getValue())) {
-                    out.add(text.getValue());
-                }
-            }
+            shippedText(licence).filter(text -> !out.contains(text)).ifPresent(out::add);
         }
         return out;
+    }
+
+    /**
+     * The text in licenses/ of a licence, recognised by its name or address: Apache only in version 2.0, the LGPL only
+     * in version 2.1. Anything else has none, and the library must be passed on some other way or the build fails.
+     */
+    static Optional<String> shippedText(Licence licence) {
+        String words = words(licence);
+        if (words.contains("apache") && (words.contains("2.0") || words.contains("license-2.0"))) {
+            return Optional.of("Apache-2.0.txt");
+        }
+        boolean lgpl = words.contains("lgpl") || words.contains("lesser general public license");
+        if (lgpl && words.contains("2.1")) {
+            return Optional.of("LGPL-2.1.txt");
+        }
+        return Optional.empty();
+    }
+
+    /** MIT and BSD licences: what is passed on is the copyright line and permission notice in the jar's own file. */
+    static boolean isNoticeLicence(Licence licence) {
+        String words = words(licence);
+        return Pattern.compile("\\bmit\\b|\\bbsd").matcher(words).find();
+    }
+
+    /** OpenJDK's licence, the GPL 2 with the Classpath Exception, whose text the runtime carries. */
+    static boolean isOpenJdkLicence(Licence licence) {
+        String words = words(licence);
+        return words.contains("gplv2+ce") || (words.contains("gpl") && words.contains("classpath"));
+    }
+
+    private static String words(Licence licence) {
+        return (licence.name() + " " + licence.url()).toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -206,13 +279,13 @@ public final class ThirdPartyNotices {
                 if (entry.isDirectory() || name.endsWith(".class") || !NOTICE_FILE.matcher(name).matches()) {
                     continue;
                 }
-                String file = name.substring(name.lastIndexOf('/') + 1);
-                Path target = legal.resolve(folder).resolve(file);
+                // Kept at its path in the jar: a root LICENSE and a META-INF/LICENSE are two files.
+                Path target = legal.resolve(folder).resolve(name);
                 Files.createDirectories(target.getParent());
                 try (InputStream in = zip.getInputStream(entry)) {
                     Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
                 }
-                copied.add(folder + "/" + file);
+                copied.add(folder + "/" + name);
             }
         }
         copied.sort(null);

@@ -88,8 +88,8 @@ echo "$app_modules,$plugin_modules,$extra_modules" | tr , '\n' | sort -u > "$wor
 # 201 ms, -p unchanged (6-12 alternating runs, 2026-12-03; docs/packaging.md, "The launcher").
 # -XX:-AOTReplayTraining: the caches hold no method profiles (-XX:-AOTRecordTraining, 3b), so the thread that would
 # replay them has nothing to do, yet it still cost each start CPU: RPC to ready 154 against 162 ms, -p 182 against
-# 192 ms (25 runs each, alternating, 2026-12-03). A diagnostic option: a JDK that drops it fails the first start of the
-# image, which package-check makes here.
+# 192 ms (25 runs each, alternating, 2026-12-03). A diagnostic option: a JDK that drops it fails the AOT training
+# below (its launcher carries the same options), before any image is shipped.
 common=(--name rebound --app-version "$app_version" --vendor Rebound --description "$description")
 "$bin/jpackage" --type app-image --dest "$image_root" "${common[@]}" \
   --input "$input" --main-jar rebound.jar --main-class dev.rebound.app.Main \
@@ -132,12 +132,16 @@ chooser=$(cat << 'CHOOSER'
 # sent back whole (docs/packaging.md, "The launcher"). A wrong guess costs time, never function.
 cache=rebound.aot
 jit=
+prev=
 for arg do
+  case $prev/$arg in
+    --mode/[Rr][Pp][Cc]|*/--mode=[Rr][Pp][Cc]) cache=rebound-cli.aot jit="${jit:--XX:TieredStopAtLevel=1}" ;;
+  esac
   case $arg in
     -p*|--print|--print=*) cache=rebound-cli.aot jit="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" ;;
-    --mode=rpc|rpc) cache=rebound-cli.aot jit="${jit:--XX:TieredStopAtLevel=1}" ;;
     simulate|-h|--help|-V|--version) cache=rebound-cli.aot ;;
   esac
+  prev=$arg
 done
 CHOOSER
 )

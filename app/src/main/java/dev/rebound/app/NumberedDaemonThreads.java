@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Daemon platform threads named {@code prefix0}, {@code prefix1}, ... The JDK's {@code
  * Thread.ofPlatform().name(prefix, 0).factory()} counts with a {@code VarHandle}, whose method handles are spun on
- * first use: ~5 ms of the main thread at start (docs/startup.md, "Third pass"). An {@link AtomicInteger} needs none.
+ * first use: ~5 ms of the main thread in a wall-clock profile of the start (docs/startup.md, "Third pass"). An {@link
+ * AtomicInteger} needs none.
  */
 final class NumberedDaemonThreads implements ThreadFactory {
     private final String prefix;

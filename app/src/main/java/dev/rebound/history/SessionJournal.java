@@ -24,9 +24,11 @@ import org.slf4j.LoggerFactory;
  * completed entry, and at worst leaves the line being written cut short, which loading reports and skips. The file is
  * only ever appended to. Thread-safe; one channel is kept open until {@link #close()}.
  *
- * <p>A new session's file, its header and its directory entry are made durable with its first entry, not when it is
- * created: a new chat's first request need not wait for two more disk syncs, and a power cut before the first entry
- * can lose only a chat that held nothing (a kill loses nothing: the written header is in the system's cache).
+ * <p>A file's directory entry and header are made durable with the first entry this journal appends (the file and its
+ * directory synced), not when a new file is created: a new chat's first request waits for two disk syncs instead of
+ * three, and an RPC session is ready before any. A power cut before the first entry can lose only a chat that held
+ * nothing; a kill loses nothing (the header is in the system's cache). A resumed file is treated the same way, since
+ * the process that created it may have ended before its first entry.
  *
  * <p>Entry ids are the caller's: the journal does not check them (the loader keeps the first of two entries with one
  * id). Two journals of one file, in one process or two, interleave whole lines but not in a meaningful order; the
@@ -45,20 +47,19 @@ public final class SessionJournal implements JournalWriter {
     /** Guarded by {@link #lock}. */
     private boolean closed;
     /**
-     * Whether the file's creation is on disk: false for a new file until its first entry forces it (with the
-     * metadata, and the directory after it); guarded by {@link #lock}.
+     * Whether the file's creation is known to be on disk: false until this journal's first entry forces the file (with
+     * its metadata) and syncs its directory; guarded by {@link #lock}.
      */
-    private boolean created;
+    private boolean synced;
 
     /** Held while the journal is open, so no second writer appends to the same file. */
     private final FileLockHandle held;
 
-    private SessionJournal(Path file, FileChannel channel, JournalCodec codec, FileLockHandle held, boolean created) {
+    private SessionJournal(Path file, FileChannel channel, JournalCodec codec, FileLockHandle held) {
         this.file = file;
         this.channel = channel;
         this.codec = codec;
         this.held = held;
-        this.created = created;
     }
 
     /**
@@ -105,7 +106,7 @@ public final class SessionJournal implements JournalWriter {
         try {
             held = FileLockHandle.acquire(file);
             writeFully(channel, header);
-            return new SessionJournal(file, channel, codec, held, false);
+            return new SessionJournal(file, channel, codec, held);
         } catch (IOException | RuntimeException e) {
             channel.close();
             if (held != null) {
@@ -143,7 +144,7 @@ public final class SessionJournal implements JournalWriter {
             throw e;
         }
         try {
-            SessionJournal journal = new SessionJournal(absolute, channel, codec, held, true);
+            SessionJournal journal = new SessionJournal(absolute, channel, codec, held);
             synchronized (journal.lock) {
                 journal.endCutLine();
             }
@@ -178,12 +179,12 @@ public final class SessionJournal implements JournalWriter {
             }
             mayEndInsideLine = true;
             writeFully(channel, line);
-            if (created) {
+            if (synced) {
                 channel.force(false);
             } else {
                 channel.force(true);
                 syncDirectory(file.getParent());
-                created = true;
+                synced = true;
             }
             mayEndInsideLine = false;
         }

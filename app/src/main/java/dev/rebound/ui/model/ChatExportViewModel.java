@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -81,7 +82,7 @@ public final class ChatExportViewModel {
             Executor fx,
             Executor background) {
         this.clock = clock;
-        this.loader = loader;
+        this.loader = Objects.requireNonNull(loader, "loader");
         this.openSessions = openSessions;
         this.titles = titles;
         this.inform = inform;
