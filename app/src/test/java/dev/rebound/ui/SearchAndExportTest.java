@@ -195,6 +195,25 @@ class SearchAndExportTest {
         }
     }
 
+    @Test
+    void aRightClickOnAChatOffersRenameDeleteAndExportAndRenameWorksFromIt() throws Exception {
+        openSaved("taxes", "Deductions for a home office");
+        robot.rightClickOn((Node n) ->
+                n instanceof ListCell<?> c && c.getItem() instanceof SessionSummary s && s.id().equals("taxes"));
+        FxWait.until(() -> sessions().getContextMenu() != null
+                && sessions().getContextMenu().isShowing());
+        assertThat(sessions().getContextMenu().getItems())
+                .extracting(javafx.scene.control.MenuItem::getText)
+                .containsExactly("_Rename…", "_Delete…", "_Export as Markdown…");
+        robot.clickOn("Rename…");
+        FxWait.until(
+                () -> robot.lookup(".text-input-dialog .text-field").tryQuery().isPresent());
+        robot.lookup(".text-input-dialog .text-field").queryTextInputControl().setText("Tax year");
+        robot.clickOn("OK");
+        FxWait.until(() -> sessions().getItems().stream()
+                .anyMatch(s -> s.title() != null && s.title().equals("Tax year")));
+    }
+
     private void openSaved(String id, String shownText) throws Exception {
         robot.clickOn(
                 (Node n) -> n instanceof ListCell<?> c && c.getItem() instanceof SessionSummary s && s.id().equals(id));

@@ -24,7 +24,7 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TextInputDialog;
-import javafx.scene.control.Tooltip;
+import javafx.scene.input.ContextMenuEvent;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.input.MouseEvent;
@@ -72,7 +72,7 @@ final class SidebarView extends VBox {
                     return;
                 }
                 Label title = new Label(item.displayTitle());
-                title.setTooltip(new Tooltip(item.displayTitle()));
+                LazyTooltip.install(title, item.displayTitle());
                 title.getStyleClass().add("session-title");
                 Label date = new Label(when.format(Instant.ofEpochMilli(item.lastActivity())));
                 date.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
@@ -89,13 +89,14 @@ final class SidebarView extends VBox {
         window.currentProperty().addListener((obs, old, now) -> selectCurrent());
         window.sidebar().sessions().addListener((javafx.collections.ListChangeListener<SessionSummary>)
                 c -> selectCurrent());
-        MenuItem rename = new MenuItem("_Rename…");
-        rename.setOnAction(e -> selected().ifPresent(this::rename));
-        MenuItem delete = new MenuItem("_Delete…");
-        delete.setOnAction(e -> selected().ifPresent(this::delete));
-        MenuItem exportItem = new MenuItem("_Export as Markdown…");
-        exportItem.setOnAction(e -> selected().ifPresent(export));
-        list.setContextMenu(new ContextMenu(rename, delete, exportItem));
+        // Made when first asked for (a right click, the menu key), not with the sidebar: the first ContextMenu sets up
+        // JavaFX's popup machinery, ~18 ms of the window's first frame (docs/startup.md, "Third pass"). A filter runs
+        // before the list's own handler, which shows the menu it then finds.
+        list.addEventFilter(ContextMenuEvent.CONTEXT_MENU_REQUESTED, e -> {
+            if (list.getContextMenu() == null) {
+                list.setContextMenu(rowMenu(export));
+            }
+        });
         list.setOnKeyPressed(e -> {
             if (e.getCode() == KeyCode.F2) {
                 selected().ifPresent(this::rename);
@@ -113,6 +114,17 @@ final class SidebarView extends VBox {
         ChatSearchViewModel search = window.sidebar().search();
         Label summary = buildSearch(search);
         getChildren().addAll(searchField, newChat, summary, list, hits, problem);
+    }
+
+    /** The chat list's context menu: rename, delete or export the selected chat. */
+    private ContextMenu rowMenu(Consumer<SessionSummary> export) {
+        MenuItem rename = new MenuItem("_Rename…");
+        rename.setOnAction(e -> selected().ifPresent(this::rename));
+        MenuItem delete = new MenuItem("_Delete…");
+        delete.setOnAction(e -> selected().ifPresent(this::delete));
+        MenuItem exportItem = new MenuItem("_Export as Markdown…");
+        exportItem.setOnAction(e -> selected().ifPresent(export));
+        return new ContextMenu(rename, delete, exportItem);
     }
 
     /** Puts the focus in the search field, its text selected (Ctrl+K). */
