@@ -194,9 +194,11 @@ public final class ThirdPartyNotices {
                 .append("notice files a library's jar carries (its copyright notices among them). A library under\n")
                 .append("two licences (Logback: EPL 2.0 or LGPL 2.1) is passed on under the one whose text is here.\n")
                 .append("The Java runtime in lib/runtime is OpenJDK, licensed under the GNU General Public License\n")
-                .append("version 2 with the Classpath Exception; the notices of each of its Java modules are in\n")
-                .append("lib/runtime/legal/. JavaFX, on the runtime's module path, is under the same licence; its\n")
-                .append("jars carry no notice files.\n");
+                .append("version 2 with the Classpath Exception; the notices of each of its JDK modules are in\n")
+                .append("lib/runtime/legal/. JavaFX, linked into that runtime from its Maven jars, is under the same\n")
+                .append("licence; its jars carry no notice files, so the notices OpenJFX ships for the third-party\n")
+                .append("code in its native libraries are not in lib/runtime/legal/; what is known of them is\n")
+                .append("listed under JavaFX below.\n");
         int count = 0;
         for (Map.Entry<String, List<String>> section : sections.entrySet()) {
             if (section.getValue().isEmpty()) {
@@ -231,7 +233,7 @@ public final class ThirdPartyNotices {
      */
     static Optional<String> shippedText(Licence licence) {
         String words = words(licence);
-        if (words.contains("apache") && (words.contains("2.0") || words.contains("license-2.0"))) {
+        if (words.contains("apache") && words.contains("2.0")) {
             return Optional.of("Apache-2.0.txt");
         }
         boolean lgpl = words.contains("lgpl") || words.contains("lesser general public license");
@@ -250,7 +252,8 @@ public final class ThirdPartyNotices {
     /** OpenJDK's licence, the GPL 2 with the Classpath Exception, whose text the runtime carries. */
     static boolean isOpenJdkLicence(Licence licence) {
         String words = words(licence);
-        return words.contains("gplv2+ce") || (words.contains("gpl") && words.contains("classpath"));
+        return words.contains("gplv2+ce")
+                || (words.contains("classpath") && words.replace("lgpl", "").contains("gpl"));
     }
 
     private static String words(Licence licence) {

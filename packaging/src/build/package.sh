@@ -84,8 +84,8 @@ echo "$app_modules,$plugin_modules,$extra_modules" | tr , '\n' | sort -u > "$wor
 # -XX:CompileThresholdScaling=2: each JIT tier waits for twice the usual number of calls (and loop iterations) before
 # it compiles a method, so that on two cores the compiler threads leave the start more of the CPU. The price is a
 # later warm-up: hot code is compiled later, with longer profiles (40 RPC turns in a row did not show it; in the
-# window, streaming at 2,000 tokens/s, the FX thread's work per frame was ~10 % higher for the first 90 s, no frame
-# dropped). The window's first frame took 571 against 674 ms, RPC to ready 181 against
+# window, streaming at 2,000 tokens/s, the FX thread's work per frame was ~14 % higher for the first 90 s, no frame
+# gap over 50 ms). The window's first frame took 571 against 674 ms, RPC to ready 181 against
 # 201 ms, -p unchanged (6-12 alternating runs, 2026-12-03; docs/packaging.md, "The launcher").
 # -XX:-AOTReplayTraining: the caches hold no method profiles (-XX:-AOTRecordTraining, 3b), so the thread that would
 # replay them has nothing to do, yet it still cost each start CPU: RPC to ready 154 against 162 ms, -p 182 against

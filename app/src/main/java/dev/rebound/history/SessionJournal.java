@@ -47,8 +47,8 @@ public final class SessionJournal implements JournalWriter {
     /** Guarded by {@link #lock}. */
     private boolean closed;
     /**
-     * Whether the file's creation is known to be on disk: false until this journal's first entry forces the file (with
-     * its metadata) and syncs its directory; guarded by {@link #lock}.
+     * Whether this journal has forced the file with its metadata and tried to sync its directory (a directory that
+     * cannot be synced is logged, not retried): false until its first entry; guarded by {@link #lock}.
      */
     private boolean synced;
 

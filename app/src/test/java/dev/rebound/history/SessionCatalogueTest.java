@@ -205,7 +205,7 @@ class SessionCatalogueTest {
     }
 
     @Test
-    void theCatalogueOfAConfigDirectoryHandsOnTheCodecItIsGivenAndListsAndRenamesWithIt() throws Exception {
+    void theCatalogueOfAConfigDirectoryHandsOnTheCodecItIsGivenAndStillListsAndRenames() throws Exception {
         JournalCodec shared = new JournalCodec(new WireJson());
         SessionCatalogue ofConfig = SessionCatalogue.of(ConfigDirectory.at(configDir), CLOCK, shared);
         session("s1", T0, "x");

@@ -89,9 +89,9 @@ final class SidebarView extends VBox {
         window.currentProperty().addListener((obs, old, now) -> selectCurrent());
         window.sidebar().sessions().addListener((javafx.collections.ListChangeListener<SessionSummary>)
                 c -> selectCurrent());
-        // Made when first asked for (a right click, the menu key), not with the sidebar: the first ContextMenu sets up
-        // JavaFX's popup machinery, ~18 ms of the window's first frame (docs/startup.md, "Third pass"). A filter runs
-        // before the list's own handler, which shows the menu it then finds.
+        // Made when first asked for (a right click, the menu key), not with the sidebar: making it was ~18 ms of the
+        // FX thread before the first frame in the profile (docs/startup.md, "Third pass"). A filter runs before the
+        // list's own handler, which shows the menu it then finds.
         list.addEventFilter(ContextMenuEvent.CONTEXT_MENU_REQUESTED, e -> {
             if (list.getContextMenu() == null) {
                 list.setContextMenu(rowMenu(export));
