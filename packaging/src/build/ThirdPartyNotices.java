@@ -61,11 +61,14 @@ public final class ThirdPartyNotices {
     static final Pattern NOTICE_FILE =
             Pattern.compile("(META-INF/)?[^/]*(licen[cs]e|notice|copying)[^/]*", Pattern.CASE_INSENSITIVE);
 
+    /** The words that name an MIT or BSD licence in a POM. */
+    static final Pattern NOTICE_LICENCE = Pattern.compile("\\bmit\\b|\\bbsd");
+
     /** The full licence texts shipped in licenses/ (from LICENCE_TEXTS). */
     static final List<String> TEXTS = List.of("Apache-2.0.txt", "LGPL-2.1.txt", "MPL-2.0.txt");
 
     /** A line of embedded.tsv: what a library's jar holds inside it, and the licence text in licenses/, if any. */
-    record Embedded(String artifact, String what, String text) {}
+    record Embedded(String what, String text) {}
 
     public static void main(String[] args) throws Exception {
         if (args.length != 5) {
@@ -93,7 +96,7 @@ public final class ThirdPartyNotices {
                 throw new IllegalArgumentException("embedded.tsv: not artifact<TAB>what<TAB>text or -: " + line);
             }
             embedded.computeIfAbsent(columns[0], a -> new ArrayList<>())
-                    .add(new Embedded(columns[0], columns[1], columns[2]));
+                    .add(new Embedded(columns[1], columns[2]));
         }
         Map<String, Library> libraries = new TreeMap<>();
         for (String line : Files.readAllLines(Path.of(args[0]), StandardCharsets.UTF_8)) {
@@ -138,26 +141,26 @@ public final class ThirdPartyNotices {
             for (String text : shipped) {
                 entry.append("  Licence text: licenses/").append(text).append('\n');
             }
-            if (library.group().equals("org.openjfx")) {
-                if (!described.licences().stream().allMatch(ThirdPartyNotices::isOpenJdkLicence)) {
-                    unshipped.add(library.key() + " (" + described.licences() + ")");
-                }
-                // JavaFX's jars carry no legal files; its licence is OpenJDK's, whose text jlink put in the runtime.
+            // JavaFX's jars carry no legal files; its licence is OpenJDK's, whose text jlink put in the runtime. Any
+            // other library passes its licence on through a text in licenses/ or, for MIT and BSD, its jar's own file.
+            boolean javafx = library.group().equals("org.openjfx");
+            List<String> own = javafx ? List.of() : copyNoticeFiles(repository, library, legal);
+            boolean passedOn = javafx
+                    ? described.licences().stream().allMatch(ThirdPartyNotices::isOpenJdkLicence)
+                    : !shipped.isEmpty() || described.licences().stream().allMatch(ThirdPartyNotices::isNoticeLicence);
+            if (!passedOn) {
+                unshipped.add(library.key() + " (" + described.licences() + ")");
+            }
+            if (javafx) {
                 entry.append("  Licence text: ../../runtime/legal/java.base/LICENSE (OpenJDK's, the same licence)\n");
-            } else {
-                List<String> own = copyNoticeFiles(repository, library, legal);
-                if (!own.isEmpty()) {
-                    entry.append("  From its jar: ").append(String.join(", ", own)).append('\n');
-                }
-                if (shipped.isEmpty()) {
-                    if (!described.licences().stream().allMatch(ThirdPartyNotices::isNoticeLicence)) {
-                        unshipped.add(library.key() + " (" + described.licences() + ")");
-                    } else if (own.isEmpty()) {
-                        // MIT or BSD, and the jar carries no LICENSE: its copyright line is in its project only.
-                        entry.append("  Copyright notice: not carried by its jar; in the licence file at the address")
-                                .append(" above\n");
-                    }
-                }
+            }
+            if (!own.isEmpty()) {
+                entry.append("  From its jar: ").append(String.join(", ", own)).append('\n');
+            }
+            if (!javafx && shipped.isEmpty() && passedOn && own.isEmpty()) {
+                // MIT or BSD, and the jar carries no LICENSE: its copyright line is in its project only.
+                entry.append("  Copyright notice: not carried by its jar; in the licence file at the address")
+                        .append(" above\n");
             }
             for (Embedded inside : embedded.getOrDefault(library.artifact(), List.of())) {
                 entry.append("  Contains ").append(inside.what()).append('\n');
@@ -245,8 +248,7 @@ public final class ThirdPartyNotices {
 
     /** MIT and BSD licences: what is passed on is the copyright line and permission notice in the jar's own file. */
     static boolean isNoticeLicence(Licence licence) {
-        String words = words(licence);
-        return Pattern.compile("\\bmit\\b|\\bbsd").matcher(words).find();
+        return NOTICE_LICENCE.matcher(words(licence)).find();
     }
 
     /** OpenJDK's licence, the GPL 2 with the Classpath Exception, whose text the runtime carries. */
@@ -265,11 +267,7 @@ public final class ThirdPartyNotices {
      * and returns their paths relative to it; none for a jar that carries none.
      */
     static List<String> copyNoticeFiles(Path repository, Library library, Path legal) throws IOException {
-        Path jar = repository
-                .resolve(library.group().replace('.', '/'))
-                .resolve(library.artifact())
-                .resolve(library.version())
-                .resolve(library.artifact() + "-" + library.version() + ".jar");
+        Path jar = artifactFile(repository, library.group(), library.artifact(), library.version(), "jar");
         if (!Files.isRegularFile(jar)) {
             throw new IOException("no jar at " + jar + " for " + library.key());
         }
@@ -338,12 +336,17 @@ public final class ThirdPartyNotices {
         return new Described(name == null ? artifact : name, url, List.of());
     }
 
-    private static Element read(Path repository, String group, String artifact, String version) throws Exception {
-        Path file = repository
+    /** A file of an artifact in the local Maven repository: its POM or its jar. */
+    private static Path artifactFile(Path repository, String group, String artifact, String version, String extension) {
+        return repository
                 .resolve(group.replace('.', '/'))
                 .resolve(artifact)
                 .resolve(version)
-                .resolve(artifact + "-" + version + ".pom");
+                .resolve(artifact + "-" + version + "." + extension);
+    }
+
+    private static Element read(Path repository, String group, String artifact, String version) throws Exception {
+        Path file = artifactFile(repository, group, artifact, version, "pom");
         if (!Files.isRegularFile(file)) {
             throw new IOException("no POM at " + file);
         }
