@@ -65,7 +65,13 @@ public final class ThirdPartyNotices {
     static final Pattern NOTICE_LICENCE = Pattern.compile("\\bmit\\b|\\bbsd");
 
     /** The full licence texts shipped in licenses/ (from LICENCE_TEXTS). */
-    static final List<String> TEXTS = List.of("Apache-2.0.txt", "LGPL-2.1.txt", "MPL-2.0.txt");
+    static final List<String> TEXTS = List.of(
+            "Apache-2.0.txt",
+            "LGPL-2.1.txt",
+            "MPL-2.0.txt",
+            "protobuf-BSD-3-Clause.txt",
+            "javafx-mesa3d.txt",
+            "javafx-khronos-opengl.txt");
 
     /** A line of embedded.tsv: what a library's jar holds inside it, and the licence text in licenses/, if any. */
     record Embedded(String what, String text) {}
