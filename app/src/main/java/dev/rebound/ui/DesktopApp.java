@@ -1,5 +1,6 @@
 package dev.rebound.ui;
 
+import dev.rebound.session.SessionFactory;
 import dev.rebound.ui.model.ChatWindowViewModel;
 import dev.rebound.ui.model.Ticker;
 import dev.rebound.ui.settings.SettingsWindowOpener;
@@ -42,6 +43,7 @@ public final class DesktopApp {
                             + "). It needs a graphical desktop session; without one, use --mode rpc or -p MESSAGE. Details "
                             + "are in the log file.");
         }
+        SessionFactory.Opened first = context.resume() == null ? firstChat(context) : null;
         CountDownLatch closed = new CountDownLatch(1);
         Platform.runLater(() -> {
             try {
@@ -49,6 +51,7 @@ public final class DesktopApp {
                 show(
                         stage,
                         context,
+                        first,
                         preferences,
                         Platform::runLater,
                         new FxTicker(),
@@ -67,9 +70,28 @@ public final class DesktopApp {
     }
 
     /**
-     * Builds the chat window on {@code stage} and shows it at once; the first chat opens in the background. Call on
-     * the FX thread. The window's view-models are closed, with their sessions, when the stage is hidden.
+     * The new chat the window opens with, made on the calling (main) thread once the toolkit is up, so that the
+     * window's first frame already holds it: a chat made after the window was shown arrived a few hundred
+     * milliseconds after a first frame with a spinner, and was laid out and styled in a second pass (docs/startup.md,
+     * "The window's first frame"). Made after the toolkit started, so that a machine without a display is not left
+     * with an empty chat file. Null, and the chat is made in the background as before, if making it failed.
+     */
+    private static SessionFactory.Opened firstChat(DesktopContext context) {
+        try {
+            return context.sessions().create();
+        } catch (RuntimeException e) {
+            LOG.warn("The first chat could not be made before the window; trying again in the background", e);
+            return null;
+        }
+    }
+
+    /**
+     * Builds the chat window on {@code stage} and shows it at once: with {@code first} in it when given, else with
+     * the first chat (saved, or new) opening in the background. Call on the FX thread. The window's view-models are
+     * closed, with their sessions, when the stage is hidden.
      *
+     * @param first the chat to show from the first frame, made before the window ({@link #run}); null to open
+     *     {@code context.resume()} or a new chat in the background
      * @param fx how work reaches the FX thread
      * @param settingsOpener opens the settings window (Ctrl+, on the retry tab; the welcome view's "Add a real
      *     provider" on the providers tab)
@@ -77,6 +99,7 @@ public final class DesktopApp {
     public static ChatWindow show(
             Stage stage,
             DesktopContext context,
+            SessionFactory.Opened first,
             UiPreferences preferences,
             Executor fx,
             Ticker ticker,
@@ -110,9 +133,14 @@ public final class DesktopApp {
             window.dispose();
             model.close();
         });
+        if (first != null) {
+            model.startWith(first, context.startupNotices());
+        }
         stage.show();
         LOG.info("Desktop window shown");
-        model.start(context.resume(), context.startupNotices());
+        if (first == null) {
+            model.start(context.resume(), context.startupNotices());
+        }
         return window;
     }
 

@@ -109,6 +109,7 @@ class DesktopSessionHeapBenchmark {
             DesktopApp.show(
                     s,
                     context,
+                    null,
                     UiPreferences.load(configDir.resolve("state/desktop.json")),
                     Platform::runLater,
                     new FxTicker(),

@@ -65,6 +65,7 @@ class DesktopStreamingBenchmark {
                 DesktopApp.show(
                         s,
                         context,
+                        null,
                         UiPreferences.load(configDir.resolve("state/desktop.json")),
                         Platform::runLater,
                         new FxTicker(),

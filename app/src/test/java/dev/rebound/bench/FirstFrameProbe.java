@@ -16,7 +16,7 @@ public final class FirstFrameProbe {
 
     /** {@code args}: the main class to run, then its arguments. */
     public static void main(String[] args) throws Exception {
-        LeanFirstFrameProbe.run(args, () -> {
+        LeanFirstFrameProbe.run(args, null, () -> {
             long cpuMillis = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class)
                             .getProcessCpuTime()
                     / 1_000_000;

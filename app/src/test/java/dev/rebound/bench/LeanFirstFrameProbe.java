@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import javafx.collections.ListChangeListener;
+import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.stage.Window;
 import javafx.stage.WindowEvent;
@@ -19,43 +20,76 @@ import javafx.stage.WindowEvent;
 public final class LeanFirstFrameProbe {
     private LeanFirstFrameProbe() {}
 
-    /** {@code args}: the main class to run, then its arguments. */
+    /**
+     * {@code args}: optionally {@code --ready=SELECTOR}, then the main class to run, then its arguments. With a
+     * selector, the probe also waits for the first pulse at which a visible node matches it (Rebound's window:
+     * {@code #composer}, the chat ready to type into) and prints {@code ready-frame <figures>} then.
+     */
     public static void main(String[] args) throws Exception {
-        run(args, () -> String.valueOf(cpuMillis()));
+        String ready = null;
+        if (args.length > 0 && args[0].startsWith("--ready=")) {
+            ready = args[0].substring("--ready=".length());
+            args = Arrays.copyOfRange(args, 1, args.length);
+        }
+        run(args, ready, () -> String.valueOf(cpuMillis()));
     }
 
     /**
      * Runs {@code args[0]}'s main with the rest of {@code args} and, at the first pulse after its first window is
-     * shown (layout done, the frame handed to the render thread), prints {@code first-frame <figures>} to stdout and
-     * exits the JVM from another thread (so that shutdown hooks needing the FX thread still run).
+     * shown (layout done, the frame handed to the render thread), prints {@code first-frame <figures>} to stdout;
+     * then, when {@code ready} is a CSS selector, at the first pulse at which a visible node in that window matches
+     * it (maybe the same pulse), {@code ready-frame <figures>}. Then exits the JVM from another thread (so that
+     * shutdown hooks needing the FX thread still run).
+     *
+     * @param ready a selector for {@link Scene#lookup}, or null to stop at the first frame
      */
-    static void run(String[] args, Supplier<String> figures) throws Exception {
+    static void run(String[] args, String ready, Supplier<String> figures) throws Exception {
         Window.getWindows().addListener((ListChangeListener<Window>) change -> {
             while (change.next()) {
-                change.getAddedSubList().forEach(window -> watch(window, figures));
+                change.getAddedSubList().forEach(window -> watch(window, ready, figures));
             }
         });
         Class.forName(args[0]).getMethod("main", String[].class).invoke(null, (Object)
                 Arrays.copyOfRange(args, 1, args.length));
     }
 
-    private static void watch(Window window, Supplier<String> figures) {
+    private static void watch(Window window, String ready, Supplier<String> figures) {
         if (window.isShowing()) {
-            atNextPulse(window.getScene(), figures);
+            atPulses(window.getScene(), ready, figures);
         } else {
-            window.addEventHandler(WindowEvent.WINDOW_SHOWN, e -> atNextPulse(window.getScene(), figures));
+            window.addEventHandler(WindowEvent.WINDOW_SHOWN, e -> atPulses(window.getScene(), ready, figures));
         }
     }
 
-    private static void atNextPulse(Scene scene, Supplier<String> figures) {
+    private static void atPulses(Scene scene, String ready, Supplier<String> figures) {
         AtomicBoolean first = new AtomicBoolean(true);
+        AtomicBoolean done = new AtomicBoolean(false);
         scene.addPostLayoutPulseListener(() -> {
+            if (done.get()) {
+                return;
+            }
             if (first.getAndSet(false)) {
                 System.out.println("first-frame " + figures.get());
+            }
+            if (ready == null || isShown(scene.lookup(ready))) {
+                if (ready != null) {
+                    System.out.println("ready-frame " + figures.get());
+                }
                 System.out.flush();
+                done.set(true);
                 Thread.ofPlatform().start(() -> System.exit(0));
             }
         });
+    }
+
+    /** In the scene and visible, with every ancestor visible. */
+    private static boolean isShown(Node node) {
+        for (Node n = node; n != null; n = n.getParent()) {
+            if (!n.isVisible()) {
+                return false;
+            }
+        }
+        return node != null;
     }
 
     /** utime + stime of this process in ms, or -1 where there is no {@code /proc}. */

@@ -72,6 +72,7 @@ class SearchAndExportTest {
             ChatWindow window = DesktopApp.show(
                     s,
                     context,
+                    null,
                     UiPreferences.load(configDir.resolve("state/desktop.json")),
                     Platform::runLater,
                     new FxTicker(),

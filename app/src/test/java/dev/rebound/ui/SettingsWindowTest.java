@@ -63,6 +63,7 @@ class SettingsWindowTest {
             DesktopApp.show(
                     s,
                     context,
+                    null,
                     UiPreferences.load(configDir.resolve("state/desktop.json")),
                     Platform::runLater,
                     new FxTicker(),

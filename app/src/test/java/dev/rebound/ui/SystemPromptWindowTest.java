@@ -58,6 +58,7 @@ class SystemPromptWindowTest {
             DesktopApp.show(
                     s,
                     context,
+                    null,
                     UiPreferences.load(configDir.resolve("state/desktop.json")),
                     Platform::runLater,
                     new FxTicker(),

@@ -1,6 +1,7 @@
 package dev.rebound.ui;
 
 import dev.rebound.app.DesktopHarness;
+import dev.rebound.session.SessionFactory;
 import dev.rebound.ui.view.FxTicker;
 import dev.rebound.ui.view.LinkOpener;
 import dev.rebound.ui.view.SettingsOpener;
@@ -62,6 +63,8 @@ final class WindowFixture implements AutoCloseable {
             DesktopHarness harness, Path configDir, SettingsOpener settings, LinkOpener links, Path resume)
             throws Exception {
         DesktopContext context = harness.context(resume);
+        // As DesktopApp.run does: a new chat is made before the window, so that the first frame holds it.
+        SessionFactory.Opened first = resume == null ? context.sessions().create() : null;
         Stage stage;
         try {
             stage = FxToolkit.setupFixture(() -> {
@@ -69,6 +72,7 @@ final class WindowFixture implements AutoCloseable {
                 DesktopApp.show(
                         s,
                         context,
+                        first,
                         UiPreferences.load(configDir.resolve("state/desktop.json")),
                         Platform::runLater,
                         new FxTicker(),

@@ -202,6 +202,18 @@ public final class ChatWindowViewModel implements AutoCloseable {
         }
     }
 
+    /**
+     * Shows {@code first}, a chat made before the window, at once, so that the window's first frame holds it (the
+     * desktop's start; {@link #start} opens the first chat in the background instead).
+     *
+     * @param notices what starting found, as (level, message) pairs, shown in the chat
+     */
+    public void startWith(SessionFactory.Opened first, List<Notice> notices) {
+        startupNotices = List.copyOf(notices);
+        sidebar.refresh();
+        attach(first);
+    }
+
     /** Starts a new chat and shows it (Ctrl+N). */
     public void newChat() {
         deps.background().execute(() -> {
