@@ -113,15 +113,16 @@ class DesktopStreamingBenchmark {
                                 .orElse(false)
                         && robot.lookup("#send").tryQuery().map(Node::isVisible).orElse(false));
         robot.clickOn("#composer").write("answer in " + tokens + " tokens");
+        // Looked up once, before Enter: a lookup walks the whole scene (the FX thread would pay for every poll), and
+        // walked from this thread while the FX thread adds the prompt's row it can fail mid-walk.
+        Node stop = onFx(() -> robot.lookup("#stop").query());
+        Node send = onFx(() -> robot.lookup("#send").query());
         Map<Long, Long> threadsBefore = threadCpu();
         int mark = onFx(pulses::mark);
         long cpuBefore = os.getProcessCpuTime();
         long fxBefore = threads.getThreadCpuTime(fxThread);
         long start = System.nanoTime();
         robot.type(KeyCode.ENTER);
-        // Looked up once: a lookup walks the whole scene, which the FX thread would pay for every poll.
-        Node stop = robot.lookup("#stop").query();
-        Node send = robot.lookup("#send").query();
         waitFor(30, stop::isVisible);
         waitFor(tokens / RATE * 3L + 60, send::isVisible);
         long wall = System.nanoTime() - start;

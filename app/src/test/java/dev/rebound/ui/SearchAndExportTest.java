@@ -104,9 +104,13 @@ class SearchAndExportTest {
 
     @Test
     void typingListsTheMatchingChatWithItsSnippetAClickOpensItAndEscRestoresTheList() throws Exception {
+        assertThat(robot.lookup("#search-hits").tryQuery())
+                .as("the hits' list joins the window at the first search")
+                .isEmpty();
         robot.clickOn("#chat-search").write("FERNS shade");
 
-        FxWait.until(() -> hits().isVisible()
+        FxWait.until(() -> robot.lookup("#search-hits").tryQuery().isPresent()
+                && hits().isVisible()
                 && hits().getItems().size() == 1
                 && !sessions().isVisible()
                 && cellTexts().contains("You: Which ferns like deep shade?"));

@@ -14,6 +14,7 @@ import dev.rebound.ui.model.UserItem;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.beans.binding.Bindings;
+import javafx.beans.binding.StringBinding;
 import javafx.beans.value.ChangeListener;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
@@ -136,7 +137,7 @@ final class ChatPane extends BorderPane {
     private HBox header(ObservableList<ModelRef> models, ModelNames names) {
         ComboBox<ModelRef> picker = new ComboBox<>(models);
         picker.setId("model-picker");
-        picker.setTooltip(new Tooltip("The model of the next reply"));
+        LazyTooltip.install(picker, "The model of the next reply");
         picker.setAccessibleText("Model of the next reply");
         picker.setPromptText("No model configured");
         picker.setConverter(new StringConverter<>() {
@@ -173,7 +174,7 @@ final class ChatPane extends BorderPane {
         chip.textProperty().bind(chat.fallbackChipProperty());
         chip.visibleProperty().bind(chat.fallbackChipProperty().isNotEmpty());
         chip.managedProperty().bind(chip.visibleProperty());
-        chip.setTooltip(new Tooltip("Your model is unavailable for now; replies come from a fallback model"));
+        LazyTooltip.install(chip, "Your model is unavailable for now; replies come from a fallback model");
         disposers.add(() -> {
             chip.textProperty().unbind();
             chip.visibleProperty().unbind();
@@ -221,18 +222,25 @@ final class ChatPane extends BorderPane {
         chip.setId("system-prompt-chip");
         chip.getStyleClass().addAll("system-prompt-chip", Styles.TEXT_SMALL);
         chip.setOnAction(e -> SystemPromptDialog.edit(getScene().getWindow(), chat, window.defaultSystemPrompt()));
-        Tooltip tip = new Tooltip();
-        tip.setWrapText(true);
-        tip.setMaxWidth(480);
-        chip.setTooltip(tip);
+        StringBinding tipText = Bindings.createStringBinding(
+                () -> {
+                    String prompt = chat.systemPromptProperty().get();
+                    return prompt == null
+                            ? ""
+                            : "This chat's system prompt (Chat → System prompt… to change it):\n"
+                                    + (prompt.length() > 400 ? prompt.substring(0, 400) + "…" : prompt);
+                },
+                chat.systemPromptProperty());
+        LazyTooltip.install(chip, () -> {
+            Tooltip tip = new Tooltip();
+            tip.setWrapText(true);
+            tip.setMaxWidth(480);
+            tip.textProperty().bind(tipText);
+            return tip;
+        });
         ChangeListener<String> shown = (obs, old, now) -> {
             chip.setVisible(now != null);
             chip.setManaged(now != null);
-            tip.setText(
-                    now == null
-                            ? ""
-                            : "This chat's system prompt (Chat → System prompt… to change it):\n"
-                                    + (now.length() > 400 ? now.substring(0, 400) + "…" : now));
             chip.setAccessibleText(now == null ? null : "This chat has its own system prompt. Press to change it.");
         };
         shown.changed(null, null, chat.systemPromptProperty().get());
@@ -259,7 +267,7 @@ final class ChatPane extends BorderPane {
         Button now = new Button("Retry n_ow");
         now.setId("retry-now");
         now.setMnemonicParsing(true);
-        now.setTooltip(new Tooltip("Skip the wait and retry at once"));
+        LazyTooltip.install(now, () -> new Tooltip("Skip the wait and retry at once"));
         now.setAccessibleHelp("Skips the wait and sends the retry at once");
         now.disableProperty().bind(waiting.not());
         now.setOnAction(e -> chat.retryNow());
@@ -269,7 +277,7 @@ final class ChatPane extends BorderPane {
         cancel.setId("cancel-retry");
         cancel.setMnemonicParsing(true);
         cancel.getStyleClass().add(Styles.DANGER);
-        cancel.setTooltip(new Tooltip("Give up on this reply (Esc)"));
+        LazyTooltip.install(cancel, () -> new Tooltip("Give up on this reply (Esc)"));
         cancel.setAccessibleHelp("Cancels the pending retry; Escape does the same");
         cancel.disableProperty().bind(banner.cancellableProperty().not());
         cancel.setOnAction(e -> chat.cancelRetry());
@@ -315,7 +323,7 @@ final class ChatPane extends BorderPane {
         HBox.setHgrow(what, Priority.ALWAYS);
         Button cancel = new Button("Cancel edit");
         cancel.setId("cancel-edit");
-        cancel.setTooltip(new Tooltip("Leave editing; the composer is emptied (Esc)"));
+        LazyTooltip.install(cancel, "Leave editing; the composer is emptied (Esc)");
         cancel.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
         cancel.setOnAction(e -> {
             model.cancelEdit();
@@ -376,7 +384,7 @@ final class ChatPane extends BorderPane {
         send.setMnemonicParsing(true);
         send.setDefaultButton(false);
         send.getStyleClass().add(Styles.ACCENT);
-        send.setTooltip(new Tooltip("Send (Enter or Ctrl+Enter)"));
+        LazyTooltip.install(send, "Send (Enter or Ctrl+Enter)");
         send.disableProperty().bind(model.canSendProperty().not());
         send.visibleProperty().bind(model.runningProperty().not());
         send.managedProperty().bind(send.visibleProperty());
@@ -388,7 +396,7 @@ final class ChatPane extends BorderPane {
         stop.setId("stop");
         stop.setMnemonicParsing(true);
         stop.getStyleClass().add(Styles.DANGER);
-        stop.setTooltip(new Tooltip("Stop this reply"));
+        LazyTooltip.install(stop, "Stop this reply");
         stop.visibleProperty().bind(model.runningProperty());
         stop.managedProperty().bind(stop.visibleProperty());
         stop.setOnAction(e -> model.stop());

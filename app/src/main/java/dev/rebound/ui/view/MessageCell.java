@@ -23,7 +23,6 @@ import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.MenuItem;
-import javafx.scene.control.Tooltip;
 import javafx.scene.input.Clipboard;
 import javafx.scene.input.ClipboardContent;
 import javafx.scene.input.ContextMenuEvent;
@@ -222,8 +221,8 @@ final class MessageCell extends ListCell<ChatRow> {
     private Hyperlink editLink() {
         Hyperlink edit = new Hyperlink("Edit");
         edit.getStyleClass().addAll(Styles.TEXT_SMALL, "message-action", "edit-prompt");
-        edit.setTooltip(new Tooltip(
-                "Edit this message and send it again, in place of it and its reply (↑ in an " + "empty composer)"));
+        LazyTooltip.install(
+                edit, "Edit this message and send it again, in place of it and its reply (↑ in an empty composer)");
         edit.setAccessibleText("Edit your last message and send it again");
         edit.setOnAction(e -> chat.composer().editLast());
         return edit;
@@ -398,7 +397,7 @@ final class MessageCell extends ListCell<ChatRow> {
                                         : List.of("reply-error", Styles.DANGER));
                 Button retry = new Button("Retry");
                 retry.getStyleClass().add(Styles.SMALL);
-                retry.setTooltip(new Tooltip("Send the same prompt again"));
+                LazyTooltip.install(retry, "Send the same prompt again");
                 retry.disableProperty().bind(chat.composer().runningProperty());
                 retry.setOnAction(e -> chat.retry(item));
                 status.getChildren().add(message);
@@ -431,8 +430,7 @@ final class MessageCell extends ListCell<ChatRow> {
     private Hyperlink regenerateLink() {
         Hyperlink regenerate = new Hyperlink("Regenerate");
         regenerate.getStyleClass().addAll(Styles.TEXT_SMALL, "message-action", "regenerate-reply");
-        regenerate.setTooltip(
-                new Tooltip("Send the same message again for a new reply, in place of this one (Ctrl+R)"));
+        LazyTooltip.install(regenerate, "Send the same message again for a new reply, in place of this one (Ctrl+R)");
         regenerate.setAccessibleText("Regenerate this reply");
         regenerate.setOnAction(e -> chat.regenerate());
         return regenerate;

@@ -113,7 +113,9 @@ final class SidebarView extends VBox {
         problem.managedProperty().bind(problem.visibleProperty());
         ChatSearchViewModel search = window.sidebar().search();
         Label summary = buildSearch(search);
-        getChildren().addAll(searchField, newChat, summary, list, hits, problem);
+        // The hits' list joins the sidebar at the first search (buildSearch): a list view's skin, its virtual flow and
+        // scroll bars, is among the costliest controls to style, and nobody searches in the window's first frame.
+        getChildren().addAll(searchField, newChat, summary, list, problem);
     }
 
     /** The chat list's context menu: rename, delete or export the selected chat. */
@@ -186,6 +188,9 @@ final class SidebarView extends VBox {
             boolean searching = search.active();
             list.setVisible(!searching);
             list.setManaged(!searching);
+            if (searching && hits.getParent() == null) {
+                getChildren().add(getChildren().indexOf(list) + 1, hits);
+            }
             hits.setVisible(searching);
             hits.setManaged(searching);
             summary.setVisible(searching);

@@ -4,7 +4,6 @@ import atlantafx.base.theme.Styles;
 import javafx.beans.value.ObservableStringValue;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.Tooltip;
 import javafx.scene.layout.VBox;
 
 /**
@@ -29,8 +28,8 @@ final class WelcomeView extends VBox {
         add.setId("welcome-add-provider");
         add.setMnemonicParsing(true);
         add.getStyleClass().add(Styles.ACCENT);
-        add.setTooltip(new Tooltip(
-                "Opens Settings → Providers: add an API (OpenAI, Anthropic, a local server) and " + "its key"));
+        LazyTooltip.install(
+                add, "Opens Settings → Providers: add an API (OpenAI, Anthropic, a local server) and its key");
         add.setOnAction(e -> addProvider.run());
         Label hint = new Label("Try a failure: open Simulate failures in the menu bar (Alt+I), pick "
                 + "\"Overload ×3 (529)\" and send a message. The retry banner counts down to each retry; press Esc "
