@@ -61,7 +61,7 @@ start_app() {
   "$java" -Dglass.gtk.uiScale="$scale" -jar "$jar" --config-dir "$config" "$@" > "$config/app.log" 2>&1 &
   app=$!
   window=$(wait_for_window '^Rebound$' 60)
-  # The first chat opens in the background once the window is up (a spinner until then).
+  # The window's first frame holds its new chat; the wait lets layout, fonts and the sidebar's list settle.
   sleep 5
 }
 

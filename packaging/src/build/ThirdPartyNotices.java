@@ -28,8 +28,9 @@ import org.w3c.dom.Node;
  * address. Fails, naming the library, when a library declares no licence anywhere: a notice must not be guessed.
  *
  * <p>Beside the notice, in its folder: {@code licenses/} with the full text of each licence the libraries are
- * distributed under here whose text their jars do not carry (Apache 2.0, LGPL 2.1, MPL 2.0; from {@code
- * LICENCE_TEXTS}, which also holds {@code embedded.tsv}, the third-party work found inside the jars), and
+ * distributed under here whose text their jars do not carry (Apache 2.0, LGPL 2.1, MPL 2.0, and the notices of
+ * third-party work inside jars: Protocol Buffers, the Mesa and Khronos headers in JavaFX; {@link #TEXTS}, from
+ * {@code LICENCE_TEXTS}, which also holds {@code embedded.tsv}, the third-party work found inside the jars), and
  * {@code <artifact>-<version>/} with the licence and notice files each jar carries itself (its {@code LICENSE},
  * {@code NOTICE}...), which Apache 2.0 §4(d) and the MIT and BSD licences ask to pass on. Each library's entry names
  * the files that apply to it.

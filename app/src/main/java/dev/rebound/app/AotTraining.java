@@ -134,8 +134,9 @@ public final class AotTraining {
 
     /**
      * Ends the training once the window is up: when its new chat's file appears under {@code sessions/} (the chat
-     * opens in the background after the window is shown; the earlier runs' files are there already), or at the
-     * latest {@link #WINDOW_WAIT_MILLIS} after the start, and then {@link #SETTLE_MILLIS} more. The JVM exits from here, which writes the AOT configuration; the
+     * is made just before the window is built, docs/startup.md; the earlier runs' files are there already), or at
+     * the latest {@link #WINDOW_WAIT_MILLIS} after the start, and then {@link #SETTLE_MILLIS} more, which covers the
+     * window's building, styling and first frames (~0.6 s here). The JVM exits from here, which writes the AOT configuration; the
      * window is not closed first, since closing it is no part of starting. (No JavaFX here: the app's rule is that
      * only {@code ui} uses it, so the window is watched through what it writes.)
      */

@@ -61,6 +61,10 @@ public final class DesktopApp {
                 stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
             } catch (RuntimeException e) {
                 LOG.error("The window could not be opened", e);
+                if (first != null) {
+                    // No window will close it: its file is released here, as closing the window would.
+                    context.background().execute(first.session()::close);
+                }
                 closed.countDown();
             }
         });

@@ -18,6 +18,11 @@ import javafx.stage.WindowEvent;
  * from another thread. The wall time is taken by the parent, from process start to this line.
  */
 public final class LeanFirstFrameProbe {
+    /** One first-frame line per process, whichever window (a popup, a dialog) pulses first. */
+    private static final AtomicBoolean FIRST = new AtomicBoolean(true);
+
+    private static final AtomicBoolean DONE = new AtomicBoolean(false);
+
     private LeanFirstFrameProbe() {}
 
     /**
@@ -36,7 +41,8 @@ public final class LeanFirstFrameProbe {
 
     /**
      * Runs {@code args[0]}'s main with the rest of {@code args} and, at the first pulse after its first window is
-     * shown (layout done, the frame handed to the render thread), prints {@code first-frame <figures>} to stdout;
+     * shown (once that pulse's CSS and layout are done; the frame's synchronisation and rendering, which follow, are
+     * not timed, for either window), prints {@code first-frame <figures>} to stdout;
      * then, when {@code ready} is a CSS selector, at the first pulse at which a visible node in that window matches
      * it (maybe the same pulse), {@code ready-frame <figures>}. Then exits the JVM from another thread (so that
      * shutdown hooks needing the FX thread still run).
@@ -62,13 +68,11 @@ public final class LeanFirstFrameProbe {
     }
 
     private static void atPulses(Scene scene, String ready, Supplier<String> figures) {
-        AtomicBoolean first = new AtomicBoolean(true);
-        AtomicBoolean done = new AtomicBoolean(false);
         scene.addPostLayoutPulseListener(() -> {
-            if (done.get()) {
+            if (DONE.get()) {
                 return;
             }
-            if (first.getAndSet(false)) {
+            if (FIRST.getAndSet(false)) {
                 System.out.println("first-frame " + figures.get());
             }
             if (ready == null || isShown(scene.lookup(ready))) {
@@ -76,7 +80,7 @@ public final class LeanFirstFrameProbe {
                     System.out.println("ready-frame " + figures.get());
                 }
                 System.out.flush();
-                done.set(true);
+                DONE.set(true);
                 Thread.ofPlatform().start(() -> System.exit(0));
             }
         });

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
@@ -336,7 +337,8 @@ class StartupBenchmark {
         }
         String group = "desktop first frame";
         return List.of(
-                r.wall().against(group, m.wall(), 1.3, "display " + System.getenv("DISPLAY")),
+                // The verdict is the chat frame's: a first frame could show a spinner (docs/startup.md).
+                r.wall().against(group, m.wall(), null, "display " + System.getenv("DISPLAY")),
                 r.ready()
                         .against(group, m.wall(), 1.3, "the chat ready to type into; the minimal window's first frame"),
                 r.cpu().against(group, m.cpu(), null, "from /proc/self/stat, 10 ms ticks"),
@@ -353,12 +355,14 @@ class StartupBenchmark {
         environment(pb);
         long start = System.nanoTime();
         Process process = pb.start();
+        // A window whose chat never shows would keep the probe waiting: the deadline ends it, and the read below.
+        CompletableFuture.delayedExecutor(TIMEOUT_SECONDS, TimeUnit.SECONDS).execute(process::destroyForcibly);
         double firstMs = Double.NaN;
         try (BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 double ms = (System.nanoTime() - start) / 1e6;
-                if (line.startsWith("first-frame ")) {
+                if (line.startsWith("first-frame ") && Double.isNaN(firstMs)) {
                     firstMs = ms;
                     if (record) {
                         frames.wall().values().add(ms);

@@ -3,6 +3,7 @@ package dev.rebound.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rebound.app.DesktopHarness;
+import dev.rebound.history.SessionSummary;
 import dev.rebound.session.SessionFactory;
 import dev.rebound.ui.view.FxTicker;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.ListView;
 import javafx.stage.Stage;
 import javafx.stage.WindowEvent;
 import org.junit.jupiter.api.AfterEach;
@@ -61,6 +63,9 @@ class FirstFrameTest {
         });
 
         assertThat(atShown.get()).isEqualTo("composer, welcome");
+        // The sidebar lists the chat folder after the chat is shown: a second chat made meanwhile would be listed.
+        FxWait.until(() -> sessions().getItems().size() == 1
+                && first.session().id().equals(sessions().getItems().getFirst().id()));
         try (var files = Files.list(configDir.resolve("sessions"))) {
             assertThat(files.map(f -> f.getFileName().toString())
                             .filter(name -> name.endsWith(".jsonl"))
@@ -97,6 +102,11 @@ class FirstFrameTest {
                 new FxTicker(),
                 url -> {},
                 (owner, tab) -> {});
+    }
+
+    @SuppressWarnings("unchecked")
+    private ListView<SessionSummary> sessions() {
+        return (ListView<SessionSummary>) stage.getScene().lookup("#sessions");
     }
 
     private static String describe(Scene scene) {

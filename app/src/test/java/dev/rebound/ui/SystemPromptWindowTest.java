@@ -134,6 +134,10 @@ class SystemPromptWindowTest {
         assertThat(robot.lookup("#system-prompt-chip").query().isVisible()).isFalse();
         robot.clickOn("OK");
         FxWait.until(() -> robot.lookup("#system-prompt-chip").query().isVisible());
+        // A screen reader hears the chat's own prompt before any tooltip is made (it is made on first hover).
+        assertThat(FxToolkit.setupFixture(
+                        () -> robot.lookup("#system-prompt-chip").query().getAccessibleHelp()))
+                .endsWith("Answer in French.");
 
         JsonNode second = sendAndRead("Two");
         assertThat(second.at("/messages/0/content").asText()).isEqualTo("Answer in French.");

@@ -210,14 +210,29 @@ public final class ChatWindowViewModel implements AutoCloseable {
      */
     public void startWith(SessionFactory.Opened first, List<Notice> notices) {
         startupNotices = List.copyOf(notices);
-        sidebar.refresh();
         attach(first);
     }
 
-    /** Starts a new chat and shows it (Ctrl+N). */
+    /** Starts a new chat and shows it (Ctrl+N); says so when it could not be made. */
     public void newChat() {
         deps.background().execute(() -> {
-            SessionFactory.Opened opened = deps.sessions().create();
+            SessionFactory.Opened opened;
+            try {
+                opened = deps.sessions().create();
+            } catch (RuntimeException e) {
+                LOG.error("A new chat could not be made", e);
+                deps.fx().execute(() -> {
+                    String message = "A new chat could not be started (" + e.getMessage() + "). Details are in the "
+                            + "log file; try again with Ctrl+N.";
+                    if (current.get() == null) {
+                        problem.set(message);
+                        state.set(State.FAILED);
+                    } else {
+                        tell(message);
+                    }
+                });
+                return;
+            }
             deps.fx().execute(() -> attach(opened));
         });
     }

@@ -231,6 +231,8 @@ final class ChatPane extends BorderPane {
                                     + (prompt.length() > 400 ? prompt.substring(0, 400) + "…" : prompt);
                 },
                 chat.systemPromptProperty());
+        // What the tooltip will say is the chip's accessible help from the start, as a made tooltip's text would be.
+        chip.accessibleHelpProperty().bind(tipText);
         LazyTooltip.install(chip, () -> {
             Tooltip tip = new Tooltip();
             tip.setWrapText(true);
@@ -245,7 +247,10 @@ final class ChatPane extends BorderPane {
         };
         shown.changed(null, null, chat.systemPromptProperty().get());
         chat.systemPromptProperty().addListener(shown);
-        disposers.add(() -> chat.systemPromptProperty().removeListener(shown));
+        disposers.add(() -> {
+            chat.systemPromptProperty().removeListener(shown);
+            chip.accessibleHelpProperty().unbind();
+        });
         return chip;
     }
 

@@ -64,6 +64,8 @@ public final class ChatWindow {
     private final SidebarView sidebar;
     private ExportChooser exportChooser = ExportChooser.saveDialog();
     private ChatPane shown;
+    /** The chat {@link #shown} shows, or null. */
+    private ChatViewModel shownChat;
 
     /**
      * @param openSettings opens the settings window over this one
@@ -160,11 +162,21 @@ public final class ChatWindow {
             shown.dispose();
             shown = null;
         }
+        shownChat = null;
     }
 
+    /**
+     * Shows {@code chat}'s pane, or the spinner or the problem when there is none. Called for a change of chat and
+     * of the window's state; a state change with the same chat shown keeps its pane (opening the first chat sets
+     * both, and the pane would otherwise be built twice on the way to the first frame).
+     */
     private void show(ChatViewModel chat) {
+        if (chat != null && chat == shownChat) {
+            return;
+        }
         dispose();
         if (chat != null) {
+            shownChat = chat;
             shown = new ChatPane(
                     chat, window, renderer, () -> openSettings.open(scene.getWindow(), SettingsTab.PROVIDERS));
             chatHolder.getChildren().setAll(shown);

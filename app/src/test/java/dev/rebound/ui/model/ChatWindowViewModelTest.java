@@ -6,6 +6,7 @@ import dev.rebound.app.DesktopHarness;
 import dev.rebound.e2e.Sse;
 import dev.rebound.event.Notice;
 import dev.rebound.history.SessionSummary;
+import dev.rebound.session.SessionFactory;
 import dev.rebound.ui.DesktopContext;
 import dev.rebound.ui.Overloaded;
 import java.nio.file.Files;
@@ -74,6 +75,53 @@ class ChatWindowViewModelTest {
                 .containsExactly(new NoticeItem(NoticeItem.Level.WARNING, "settings.json: line 3 is odd"));
         assertThat(listed().id()).isEqualTo(window.current().sessionId());
         assertThat(window.models()).extracting(Object::toString).hasSize(2);
+    }
+
+    @Test
+    void startingWithAChatMadeBeforeShowsItAtOnceAndListsIt() throws Exception {
+        SessionFactory.Opened first = harness.context(null).sessions().create();
+
+        window.startWith(first, List.of(new Notice(Notice.WARNING, "settings.json: line 3 is odd")));
+
+        assertThat(window.current().sessionId()).isEqualTo(first.session().id());
+        assertThat(window.stateProperty().get()).isEqualTo(ChatWindowViewModel.State.READY);
+        assertThat(window.current().items())
+                .containsExactly(new NoticeItem(NoticeItem.Level.WARNING, "settings.json: line 3 is odd"));
+        fx.runUntil(() -> window.sidebar().sessions().size() == 1, WAIT);
+        assertThat(listed().id()).isEqualTo(first.session().id());
+    }
+
+    @Test
+    void aNewChatThatCannotBeMadeLeavesTheWindowFailedWithWhatToDo() throws Exception {
+        DesktopContext context = harness.context(null);
+        SessionFactory failing = new SessionFactory() {
+            @Override
+            public Opened create() {
+                throw new IllegalStateException("no default model");
+            }
+
+            @Override
+            public Opened resume(Path file) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        window.close();
+        window = new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(
+                failing,
+                context.catalogue(),
+                context.settings(),
+                fx,
+                Runnable::run,
+                context.clock(),
+                context.zone(),
+                new ManualTicker(),
+                context.simulator()));
+
+        window.start(null, List.of());
+
+        fx.runUntil(() -> window.stateProperty().get() == ChatWindowViewModel.State.FAILED, WAIT);
+        assertThat(window.current()).isNull();
+        assertThat(window.problemProperty().get()).contains("could not be started", "no default model", "Ctrl+N");
     }
 
     @Test
