@@ -40,9 +40,13 @@ class ChatWindowViewModelTest {
     }
 
     private ChatWindowViewModel open() {
+        return open(harness.context(null).sessions());
+    }
+
+    private ChatWindowViewModel open(SessionFactory sessions) {
         DesktopContext context = harness.context(null);
         return new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(
-                context.sessions(),
+                sessions,
                 context.catalogue(),
                 context.settings(),
                 fx,
@@ -93,7 +97,6 @@ class ChatWindowViewModelTest {
 
     @Test
     void aNewChatThatCannotBeMadeLeavesTheWindowFailedWithWhatToDo() throws Exception {
-        DesktopContext context = harness.context(null);
         SessionFactory failing = new SessionFactory() {
             @Override
             public Opened create() {
@@ -106,16 +109,7 @@ class ChatWindowViewModelTest {
             }
         };
         window.close();
-        window = new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(
-                failing,
-                context.catalogue(),
-                context.settings(),
-                fx,
-                Runnable::run,
-                context.clock(),
-                context.zone(),
-                new ManualTicker(),
-                context.simulator()));
+        window = open(failing);
 
         window.start(null, List.of());
 
