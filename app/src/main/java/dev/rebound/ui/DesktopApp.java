@@ -34,16 +34,23 @@ public final class DesktopApp {
     public static int run(ToolkitStartup startup, DesktopContext context)
             throws InterruptedException, CannotOpenException {
         UiPreferences preferences;
+        SessionFactory.Opened made = null;
         try {
+            startup.awaitStarted();
+            // While the FX thread loads the theme (ToolkitStartup.prepare).
+            made = context.resume() == null ? firstChat(context) : null;
             preferences = startup.awaitPrepared();
         } catch (ExecutionException e) {
+            if (made != null) {
+                context.background().execute(made.session()::close);
+            }
             LOG.info("JavaFX could not start", e.getCause());
             throw new CannotOpenException(
                     "the desktop window could not be opened (" + e.getCause().getMessage()
                             + "). It needs a graphical desktop session; without one, use --mode rpc or -p MESSAGE. Details "
                             + "are in the log file.");
         }
-        SessionFactory.Opened first = context.resume() == null ? firstChat(context) : null;
+        SessionFactory.Opened first = made;
         CountDownLatch closed = new CountDownLatch(1);
         Platform.runLater(() -> {
             try {
@@ -74,7 +81,8 @@ public final class DesktopApp {
     }
 
     /**
-     * The new chat the window opens with, made on the calling (main) thread once the toolkit is up, so that the
+     * The new chat the window opens with, made on the calling (main) thread once the toolkit is up (while the FX
+     * thread loads the theme), so that the
      * window's first frame already holds it: a chat made after the window was shown arrived a few hundred
      * milliseconds after a first frame with a spinner, and was laid out and styled in a second pass (docs/startup.md,
      * "The window's first frame"). Made after the toolkit started, so that a machine without a display is not left

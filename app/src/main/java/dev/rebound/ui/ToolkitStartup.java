@@ -69,6 +69,15 @@ public final class ToolkitStartup {
     }
 
     /**
+     * Waits until the toolkit is up (not for {@link #prepare}'s theme).
+     *
+     * @throws ExecutionException when the toolkit could not start (no display, typically)
+     */
+    void awaitStarted() throws ExecutionException, InterruptedException {
+        started.get();
+    }
+
+    /**
      * Waits for {@link #prepare}.
      *
      * @throws ExecutionException when the toolkit could not start (no display, typically)

@@ -135,8 +135,12 @@ class RegenerateAndEditWindowTest {
         robot.clickOn("#composer").write("Tell me about cats").type(KeyCode.ENTER);
         waitFor(() -> idle() && showsReply("About cats"));
 
+        assertThat(robot.lookup("#editing-line").tryQuery())
+                .as("the editing line is made when editing first begins")
+                .isEmpty();
         robot.type(KeyCode.UP);
-        waitFor(() -> robot.lookup("#editing-line").queryAs(Node.class).isVisible());
+        waitFor(() ->
+                robot.lookup("#editing-line").tryQuery().map(Node::isVisible).orElse(false));
         assertThat(robot.lookup("#composer").queryTextInputControl().getText()).isEqualTo("Tell me about cats");
         robot.type(KeyCode.ESCAPE);
         waitFor(() -> !robot.lookup("#editing-line").queryAs(Node.class).isVisible());

@@ -21,6 +21,7 @@ import javafx.collections.ObservableList;
 import javafx.geometry.Pos;
 import javafx.scene.AccessibleAttribute;
 import javafx.scene.AccessibleRole;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Hyperlink;
@@ -86,8 +87,9 @@ final class ChatPane extends BorderPane {
         disposers.add(follower::dispose);
         VBox.setVgrow(list, Priority.ALWAYS);
         setCenter(new VBox(welcome(window, addProvider), list));
-        VBox bottom =
-                new VBox(announcer(chat), banner(chat.banner()), editing(chat.composer()), composer(chat.composer()));
+        HBox composerRow = composer(chat.composer());
+        VBox bottom = new VBox(announcer(chat), banner(chat.banner()), composerRow);
+        editingLine(bottom, composerRow, chat.composer());
         bottom.getStyleClass().add("chat-bottom");
         setBottom(bottom);
     }
@@ -316,9 +318,33 @@ final class ChatPane extends BorderPane {
     }
 
     /**
-     * The line over the composer while the last message is being edited: what Send will do, and how to leave. The
-     * composer takes the focus, with the caret at the end of the text, when editing begins.
+     * When editing begins, the composer takes the focus, with the caret at the end of the text, and the editing line
+     * ({@link #editing}) shows over it. The line is made the first time editing begins in this pane, not with the pane:
+     * hidden, it was styled and laid out in every chat's first frame.
      */
+    private void editingLine(VBox bottom, Node composerRow, ComposerViewModel model) {
+        List<HBox> made = new ArrayList<>(1);
+        Runnable make = () -> {
+            if (made.isEmpty()) {
+                made.add(editing(model));
+                bottom.getChildren().add(bottom.getChildren().indexOf(composerRow), made.getFirst());
+            }
+        };
+        if (model.editingProperty().get()) {
+            make.run();
+        }
+        ChangeListener<Boolean> began = (obs, old, now) -> {
+            if (now) {
+                make.run();
+                composer.requestFocus();
+                composer.end();
+            }
+        };
+        model.editingProperty().addListener(began);
+        disposers.add(() -> model.editingProperty().removeListener(began));
+    }
+
+    /** The line over the composer while the last message is being edited: what Send will do, and how to leave. */
     private HBox editing(ComposerViewModel model) {
         Label what =
                 new Label("Editing your last message: sending it replaces that message and its reply. Esc cancels.");
@@ -340,17 +366,9 @@ final class ChatPane extends BorderPane {
         line.getStyleClass().add("editing-line");
         line.visibleProperty().bind(model.editingProperty());
         line.managedProperty().bind(model.editingProperty());
-        ChangeListener<Boolean> began = (obs, old, now) -> {
-            if (now) {
-                composer.requestFocus();
-                composer.end();
-            }
-        };
-        model.editingProperty().addListener(began);
         disposers.add(() -> {
             line.visibleProperty().unbind();
             line.managedProperty().unbind();
-            model.editingProperty().removeListener(began);
         });
         return line;
     }
