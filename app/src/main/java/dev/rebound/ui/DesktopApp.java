@@ -41,9 +41,7 @@ public final class DesktopApp {
             made = context.resume() == null ? firstChat(context) : null;
             preferences = startup.awaitPrepared();
         } catch (ExecutionException e) {
-            if (made != null) {
-                context.background().execute(made.session()::close);
-            }
+            release(context, made);
             LOG.info("JavaFX could not start", e.getCause());
             throw new CannotOpenException(
                     "the desktop window could not be opened (" + e.getCause().getMessage()
@@ -68,10 +66,7 @@ public final class DesktopApp {
                 stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
             } catch (RuntimeException e) {
                 LOG.error("The window could not be opened", e);
-                if (first != null) {
-                    // No window will close it: its file is released here, as closing the window would.
-                    context.background().execute(first.session()::close);
-                }
+                release(context, first);
                 closed.countDown();
             }
         });
@@ -94,6 +89,13 @@ public final class DesktopApp {
         } catch (RuntimeException e) {
             LOG.warn("The first chat could not be made before the window; trying again in the background", e);
             return null;
+        }
+    }
+
+    /** Closes, in the background, a first chat no window will show or close (null: nothing to do). */
+    private static void release(DesktopContext context, SessionFactory.Opened chat) {
+        if (chat != null) {
+            context.background().execute(chat.session()::close);
         }
     }
 

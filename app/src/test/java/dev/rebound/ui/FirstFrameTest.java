@@ -53,16 +53,8 @@ class FirstFrameTest {
         harness = DesktopHarness.startOffline(configDir, "{}");
         DesktopContext context = harness.context(null);
         SessionFactory.Opened first = context.sessions().create();
-        AtomicReference<String> atShown = new AtomicReference<>();
 
-        stage = FxToolkit.setupFixture(() -> {
-            Stage s = new Stage();
-            s.addEventHandler(WindowEvent.WINDOW_SHOWN, e -> atShown.set(describe(s.getScene())));
-            show(s, context, first);
-            return s;
-        });
-
-        assertThat(atShown.get()).isEqualTo("composer, welcome");
+        assertThat(showAndDescribeAtShown(context, first)).isEqualTo("composer, welcome");
         // The sidebar lists the chat folder after the chat is shown: a second chat made meanwhile would be listed.
         FxWait.until(() -> sessions().getItems().size() == 1
                 && first.session().id().equals(sessions().getItems().getFirst().id()));
@@ -79,29 +71,29 @@ class FirstFrameTest {
     void withoutAChatMadeBeforeItTheWindowOpensOnASpinnerAndTheNewChatFollows() throws Exception {
         harness = DesktopHarness.startOffline(configDir, "{}");
         DesktopContext context = harness.context(null);
-        AtomicReference<String> atShown = new AtomicReference<>();
 
-        stage = FxToolkit.setupFixture(() -> {
-            Stage s = new Stage();
-            s.addEventHandler(WindowEvent.WINDOW_SHOWN, e -> atShown.set(describe(s.getScene())));
-            show(s, context, null);
-            return s;
-        });
-
-        assertThat(atShown.get()).isEqualTo("spinner");
+        assertThat(showAndDescribeAtShown(context, null)).isEqualTo("spinner");
         FxWait.until(() -> describe(stage.getScene()).equals("composer, welcome"), 10);
     }
 
-    private void show(Stage s, DesktopContext context, SessionFactory.Opened first) {
-        DesktopApp.show(
-                s,
-                context,
-                first,
-                UiPreferences.load(configDir.resolve("state/desktop.json")),
-                Platform::runLater,
-                new FxTicker(),
-                url -> {},
-                (owner, tab) -> {});
+    /** Shows the window (into {@link #stage}) and returns what it held when it was shown ({@link #describe}). */
+    private String showAndDescribeAtShown(DesktopContext context, SessionFactory.Opened first) throws Exception {
+        AtomicReference<String> atShown = new AtomicReference<>();
+        stage = FxToolkit.setupFixture(() -> {
+            Stage s = new Stage();
+            s.addEventHandler(WindowEvent.WINDOW_SHOWN, e -> atShown.set(describe(s.getScene())));
+            DesktopApp.show(
+                    s,
+                    context,
+                    first,
+                    UiPreferences.load(configDir.resolve("state/desktop.json")),
+                    Platform::runLater,
+                    new FxTicker(),
+                    url -> {},
+                    (owner, tab) -> {});
+            return s;
+        });
+        return atShown.get();
     }
 
     @SuppressWarnings("unchecked")

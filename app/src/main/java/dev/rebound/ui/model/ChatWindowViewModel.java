@@ -221,16 +221,9 @@ public final class ChatWindowViewModel implements AutoCloseable {
                 opened = deps.sessions().create();
             } catch (RuntimeException e) {
                 LOG.error("A new chat could not be made", e);
-                deps.fx().execute(() -> {
-                    String message = "A new chat could not be started (" + e.getMessage() + "). Details are in the "
-                            + "log file; try again with Ctrl+N.";
-                    if (current.get() == null) {
-                        problem.set(message);
-                        state.set(State.FAILED);
-                    } else {
-                        tell(message);
-                    }
-                });
+                String message = "A new chat could not be started (" + e.getMessage() + "). Details are in the log "
+                        + "file; try again with Ctrl+N.";
+                deps.fx().execute(() -> couldNotOpen(message, message));
                 return;
             }
             deps.fx().execute(() -> attach(opened));
@@ -347,15 +340,23 @@ public final class ChatWindowViewModel implements AutoCloseable {
                 deps.fx().execute(() -> {
                     opening.remove(file);
                     String message = "The chat in " + file + " could not be opened (" + e.getMessage() + ").";
-                    if (current.get() == null) {
-                        problem.set(message + " Start a new chat with Ctrl+N.");
-                        state.set(State.FAILED);
-                    } else {
-                        tell(message);
-                    }
+                    couldNotOpen(message + " Start a new chat with Ctrl+N.", message);
                 });
             }
         });
+    }
+
+    /**
+     * A chat could not be made or opened: with no chat shown, the window fails with {@code problem}; else the shown
+     * chat is told {@code notice}.
+     */
+    private void couldNotOpen(String problem, String notice) {
+        if (current.get() == null) {
+            this.problem.set(problem);
+            state.set(State.FAILED);
+        } else {
+            tell(notice);
+        }
     }
 
     private void attach(SessionFactory.Opened opened) {

@@ -94,6 +94,11 @@ final class ChatPane extends BorderPane {
         setBottom(bottom);
     }
 
+    /** The chat this pane shows. */
+    ChatViewModel chat() {
+        return chat;
+    }
+
     /** Puts the caret into the composer. */
     void focusComposer() {
         composer.requestFocus();
@@ -319,23 +324,22 @@ final class ChatPane extends BorderPane {
 
     /**
      * When editing begins, the composer takes the focus, with the caret at the end of the text, and the editing line
-     * ({@link #editing}) shows over it. The line is made the first time editing begins in this pane, not with the pane:
-     * hidden, it was styled and laid out in every chat's first frame.
+     * ({@link #editing}) shows over it. The line joins the pane the first time editing begins in it, not with the
+     * pane: hidden, it was styled and laid out in every chat's first frame.
      */
     private void editingLine(VBox bottom, Node composerRow, ComposerViewModel model) {
-        List<HBox> made = new ArrayList<>(1);
-        Runnable make = () -> {
-            if (made.isEmpty()) {
-                made.add(editing(model));
-                bottom.getChildren().add(bottom.getChildren().indexOf(composerRow), made.getFirst());
+        HBox line = editing(model);
+        Runnable join = () -> {
+            if (line.getParent() == null) {
+                bottom.getChildren().add(bottom.getChildren().indexOf(composerRow), line);
             }
         };
         if (model.editingProperty().get()) {
-            make.run();
+            join.run();
         }
         ChangeListener<Boolean> began = (obs, old, now) -> {
             if (now) {
-                make.run();
+                join.run();
                 composer.requestFocus();
                 composer.end();
             }

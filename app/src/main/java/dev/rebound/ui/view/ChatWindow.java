@@ -64,8 +64,6 @@ public final class ChatWindow {
     private final SidebarView sidebar;
     private ExportChooser exportChooser = ExportChooser.saveDialog();
     private ChatPane shown;
-    /** The chat {@link #shown} shows, or null. */
-    private ChatViewModel shownChat;
 
     /**
      * @param openSettings opens the settings window over this one
@@ -162,7 +160,6 @@ public final class ChatWindow {
             shown.dispose();
             shown = null;
         }
-        shownChat = null;
     }
 
     /**
@@ -171,12 +168,11 @@ public final class ChatWindow {
      * both, and the pane would otherwise be built twice on the way to the first frame).
      */
     private void show(ChatViewModel chat) {
-        if (chat != null && chat == shownChat) {
+        if (chat != null && shown != null && shown.chat() == chat) {
             return;
         }
         dispose();
         if (chat != null) {
-            shownChat = chat;
             shown = new ChatPane(
                     chat, window, renderer, () -> openSettings.open(scene.getWindow(), SettingsTab.PROVIDERS));
             chatHolder.getChildren().setAll(shown);
