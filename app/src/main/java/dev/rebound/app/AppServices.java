@@ -14,6 +14,7 @@ import dev.rebound.history.DamageNote;
 import dev.rebound.history.JournalCodec;
 import dev.rebound.history.LoadedSession;
 import dev.rebound.history.SessionCatalogue;
+import dev.rebound.history.SessionFiles;
 import dev.rebound.history.SessionJournal;
 import dev.rebound.history.SessionLoader;
 import dev.rebound.json.WireJson;
@@ -451,6 +452,30 @@ final class AppServices implements AutoCloseable {
                                     + "the folder is writable and has free space."));
                 }
                 return new Opened(build(id, null, defaultModel(settings.current()), journal), notices);
+            }
+
+            @Override
+            public Opened reuseEmptyOrCreate() {
+                try {
+                    Optional<Path> newest = SessionFiles.newest(dir.sessionsDir());
+                    Optional<SessionJournal.Reopened> empty = newest.isEmpty()
+                            ? Optional.empty()
+                            : SessionJournal.reopenEmpty(newest.get(), journalCodec);
+                    if (empty.isPresent()) {
+                        String id = empty.get().header().id();
+                        LOG.debug("Starting on chat {}, which holds nothing yet", id);
+                        return new Opened(
+                                build(
+                                        id,
+                                        null,
+                                        defaultModel(settings.current()),
+                                        empty.get().journal()),
+                                List.of());
+                    }
+                } catch (IOException e) {
+                    LOG.warn("The newest chat could not be checked for reuse; starting a new one", e);
+                }
+                return create();
             }
 
             @Override

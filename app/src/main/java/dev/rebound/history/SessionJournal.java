@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -154,6 +155,77 @@ public final class SessionJournal implements JournalWriter {
             held.close();
             throw e;
         }
+    }
+
+    /** The largest file {@link #reopenEmpty} reads: a header line is a few hundred bytes. */
+    private static final int MAX_HEADER_BYTES = 64 * 1024;
+
+    /**
+     * A session file reopened for appending, with its header.
+     *
+     * @param journal appends to the file, holding its lock
+     * @param header the file's only line
+     */
+    public record Reopened(SessionJournal journal, SessionHeader header) {}
+
+    /**
+     * Reopens {@code file} for appending if it holds nothing but its header: a chat that was started and never
+     * written to (a window closed before its first message, or a process ended by a kill). Empty, leaving the file as
+     * it is, when it holds anything else (an entry, a header with a title, a damaged or cut line, a header of another
+     * session id), is larger than a header can be, or is open in another window or process.
+     *
+     * @throws IOException when the file cannot be read (a missing file is empty, not an error)
+     */
+    public static Optional<Reopened> reopenEmpty(Path file, JournalCodec codec) throws IOException {
+        Path absolute = file.toAbsolutePath();
+        Optional<String> id = SessionFiles.idOf(absolute);
+        try {
+            if (id.isEmpty() || !Files.isRegularFile(absolute) || Files.size(absolute) > MAX_HEADER_BYTES) {
+                return Optional.empty();
+            }
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        FileLockHandle held;
+        try {
+            held = FileLockHandle.acquire(absolute);
+        } catch (IOException e) {
+            LOG.debug("{} is not reused: {}", absolute, e.getMessage());
+            return Optional.empty();
+        }
+        try {
+            // Read under the lock: no other journal can append between this read and the reopening below.
+            byte[] bytes = Files.readAllBytes(absolute);
+            int end = bytes.length - 1;
+            boolean oneLine = end > 0 && bytes[end] == '\n' && indexOf(bytes, (byte) '\n') == end;
+            SessionHeader header = oneLine
+                            && codec.decode(bytes, 0, end) instanceof JournalCodec.HeaderLine(SessionHeader h)
+                            && h.id().equals(id.get())
+                            && h.title() == null
+                    ? h
+                    : null;
+            if (header == null) {
+                held.close();
+                return Optional.empty();
+            }
+            FileChannel channel = FileChannel.open(absolute, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            return Optional.of(new Reopened(new SessionJournal(absolute, channel, codec, held), header));
+        } catch (NoSuchFileException e) {
+            held.close();
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            held.close();
+            throw e;
+        }
+    }
+
+    private static int indexOf(byte[] bytes, byte b) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The session file. */

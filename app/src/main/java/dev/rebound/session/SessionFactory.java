@@ -15,6 +15,15 @@ public interface SessionFactory {
     Opened create();
 
     /**
+     * The chat a window starts with: the newest saved chat when it holds nothing yet (a start that was closed, or
+     * killed, before its first message), reopened, else {@link #create()}; so opening and closing the app does not
+     * leave an empty chat behind each time. This default, for sessions that are not saved, always creates.
+     */
+    default Opened reuseEmptyOrCreate() {
+        return create();
+    }
+
+    /**
      * Reopens a saved session: its history, its runtime context without retried failures, the user's model (never a
      * fallback). New entries are appended to the same file.
      *

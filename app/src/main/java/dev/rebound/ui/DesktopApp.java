@@ -81,11 +81,13 @@ public final class DesktopApp {
      * window's first frame already holds it: a chat made after the window was shown arrived a few hundred
      * milliseconds after a first frame with a spinner, and was laid out and styled in a second pass (docs/startup.md,
      * "The window's first frame"). Made after the toolkit started, so that a machine without a display is not left
-     * with an empty chat file. Null, and the chat is made in the background as before, if making it failed.
+     * with an empty chat file; the newest chat instead when it holds nothing yet ({@link
+     * SessionFactory#reuseEmptyOrCreate}). Null, and the chat is made in the background as before, if making it
+     * failed.
      */
     private static SessionFactory.Opened firstChat(DesktopContext context) {
         try {
-            return context.sessions().create();
+            return context.sessions().reuseEmptyOrCreate();
         } catch (RuntimeException e) {
             LOG.warn("The first chat could not be made before the window; trying again in the background", e);
             return null;

@@ -187,7 +187,8 @@ public final class ChatWindowViewModel implements AutoCloseable {
     }
 
     /**
-     * Opens the first chat: the saved one given (e.g. {@code --session}), else a new one. Returns at once.
+     * Opens the first chat: the saved one given (e.g. {@code --session}), else a new one (or the newest saved chat when
+     * it holds nothing yet, {@link SessionFactory#reuseEmptyOrCreate}). Returns at once.
      *
      * @param resume a session file, or null
      * @param notices what starting found, as (level, message) pairs, shown in the first chat
@@ -196,7 +197,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
         startupNotices = List.copyOf(notices);
         sidebar.refresh();
         if (resume == null) {
-            newChat();
+            newChat(true);
         } else {
             openFile(resume);
         }
@@ -215,10 +216,17 @@ public final class ChatWindowViewModel implements AutoCloseable {
 
     /** Starts a new chat and shows it (Ctrl+N); says so when it could not be made. */
     public void newChat() {
+        newChat(false);
+    }
+
+    /** @param reuseEmpty the window's first chat: the newest saved one when it holds nothing yet */
+    private void newChat(boolean reuseEmpty) {
         deps.background().execute(() -> {
             SessionFactory.Opened opened;
             try {
-                opened = deps.sessions().create();
+                opened = reuseEmpty
+                        ? deps.sessions().reuseEmptyOrCreate()
+                        : deps.sessions().create();
             } catch (RuntimeException e) {
                 LOG.error("A new chat could not be made", e);
                 String message = "A new chat could not be started (" + e.getMessage() + "). Details are in the log "
