@@ -24,6 +24,7 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TextInputDialog;
+import javafx.scene.control.Tooltip;
 import javafx.scene.input.ContextMenuEvent;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
@@ -58,28 +59,7 @@ final class SidebarView extends VBox {
         list.setId("sessions");
         list.setItems(window.sidebar().sessions());
         list.setPlaceholder(new Label("No saved chats yet"));
-        list.setCellFactory(v -> new ListCell<>() {
-            {
-                setPrefWidth(0);
-            }
-
-            @Override
-            protected void updateItem(SessionSummary item, boolean empty) {
-                super.updateItem(item, empty);
-                if (empty || item == null) {
-                    setGraphic(null);
-                    setText(null);
-                    return;
-                }
-                Label title = new Label(item.displayTitle());
-                LazyTooltip.install(title, item.displayTitle());
-                title.getStyleClass().add("session-title");
-                Label date = new Label(when.format(Instant.ofEpochMilli(item.lastActivity())));
-                date.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
-                setGraphic(new VBox(title, date));
-                setText(null);
-            }
-        });
+        list.setCellFactory(v -> new SessionCell(when));
         list.getSelectionModel().selectedItemProperty().addListener((obs, old, now) -> {
             ChatViewModel shown = window.current();
             if (now != null && (shown == null || !shown.sessionId().equals(now.id()))) {
@@ -218,6 +198,46 @@ final class SidebarView extends VBox {
     }
 
     /** A hit: the title and, when a message matched, a snippet, the query's words in bold. */
+    /**
+     * A saved chat's row: its title, and below it the time of its last activity, in nodes made once per cell and
+     * given the row's chat at each update. The list measures every row through a cell of its own as it lays out; when
+     * each update made a box of two labels anew, each was styled again, before the window's first frame for a
+     * returning user's rows (docs/startup.md).
+     */
+    private static final class SessionCell extends ListCell<SessionSummary> {
+        private final Label title = new Label();
+        private final Text date = new Text();
+        private final VBox box = new VBox(title, date);
+        private final DateTimeFormatter when;
+
+        SessionCell(DateTimeFormatter when) {
+            this.when = when;
+            setPrefWidth(0);
+            title.getStyleClass().add("session-title");
+            date.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+            // The whole title when the row cuts it short; made on the first hover, following the row's chat.
+            title.accessibleHelpProperty().bind(title.textProperty());
+            LazyTooltip.install(title, () -> {
+                Tooltip tip = new Tooltip();
+                tip.textProperty().bind(title.textProperty());
+                return tip;
+            });
+        }
+
+        @Override
+        protected void updateItem(SessionSummary item, boolean empty) {
+            super.updateItem(item, empty);
+            setText(null);
+            if (empty || item == null) {
+                setGraphic(null);
+                return;
+            }
+            title.setText(item.displayTitle());
+            date.setText(when.format(Instant.ofEpochMilli(item.lastActivity())));
+            setGraphic(box);
+        }
+    }
+
     private static final class HitCell extends ListCell<ChatSearch.Hit> {
         HitCell() {
             setPrefWidth(0);
