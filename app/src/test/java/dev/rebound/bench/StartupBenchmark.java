@@ -56,6 +56,9 @@ import org.junit.jupiter.api.io.TempDir;
 class StartupBenchmark {
     private static final int RUNS = Integer.getInteger("bench.runs", 10);
     private static final long TIMEOUT_SECONDS = 120;
+    /** The chats saved in the window's config directory before it is timed: a returning user's sidebar. */
+    private static final int SAVED_CHATS = 15;
+
     private static final String ANSWER = "Hello from the benchmark server.";
     private static final Path GNU_TIME = Path.of("/usr/bin/time");
 
@@ -295,6 +298,7 @@ class StartupBenchmark {
      */
     private List<Row> desktop(Path probeImage, Map<String, Object> samples) throws Exception {
         Path config = dir.resolve("desktop-config");
+        seedSavedChats(probeImage, config);
         // --ready: the probe also waits for the chat's composer, so that a first frame showing only a spinner
         // cannot pass for the window being open.
         List<String> rebound = List.of(
@@ -344,6 +348,19 @@ class StartupBenchmark {
                 r.cpu().against(group, m.cpu(), null, "from /proc/self/stat, 10 ms ticks"),
                 m.wall().row(group, "baseline"),
                 m.cpu().row(group, "baseline"));
+    }
+
+    /**
+     * A returning user's config directory: {@value #SAVED_CHATS} saved chats, each a question and the built-in
+     * simulator's reply, made by the app itself ({@code bin/rebound -p}), so the window's sidebar has that many rows
+     * at every start. The window opens on a new chat beside them (or on the empty one the previous start left,
+     * which it reuses): sixteen rows in all.
+     */
+    private void seedSavedChats(Path probeImage, Path config) throws Exception {
+        List<String> rebound = List.of(probeImage.resolve("bin/rebound").toString());
+        for (int i = 1; i <= SAVED_CHATS; i++) {
+            run(rebound, List.of("--config-dir", config.toString(), "-p", "Saved question number " + i + "?"), null);
+        }
     }
 
     /** A window's figures: wall time and CPU to its first frame, and wall time to its ready frame (null: not awaited). */
