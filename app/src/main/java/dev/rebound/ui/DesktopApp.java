@@ -36,9 +36,9 @@ public final class DesktopApp {
         UiPreferences preferences;
         SessionFactory.Opened made = null;
         try {
-            startup.awaitStarted();
-            // While the FX thread loads the theme (ToolkitStartup.prepare).
+            // While the toolkit comes up.
             made = context.resume() == null ? firstChat(context) : null;
+            // Sets the theme, which the FX thread then parses while this thread makes the window's nodes.
             preferences = startup.awaitPrepared();
         } catch (ExecutionException e) {
             release(context, made);
@@ -49,25 +49,37 @@ public final class DesktopApp {
                             + "are in the log file.");
         }
         SessionFactory.Opened first = made;
+        HeldExecutor fx = new HeldExecutor(Platform::runLater);
+        Built built;
+        try {
+            built = build(
+                    context,
+                    first,
+                    preferences,
+                    fx,
+                    new FxTicker(),
+                    new SystemBrowser(context.background(), System.getProperty("os.name", "")),
+                    new SettingsWindowOpener(context.settingsServices(), Platform::runLater, context.background()));
+        } catch (RuntimeException e) {
+            LOG.error("The window could not be made", e);
+            release(context, first);
+            throw new CannotOpenException(
+                    "the desktop window could not be made (" + e + "). Details are in the log file.");
+        }
         CountDownLatch closed = new CountDownLatch(1);
         Platform.runLater(() -> {
             try {
                 Stage stage = new Stage();
-                show(
-                        stage,
-                        context,
-                        first,
-                        preferences,
-                        Platform::runLater,
-                        new FxTicker(),
-                        new SystemBrowser(context.background(), System.getProperty("os.name", "")),
-                        new SettingsWindowOpener(context.settingsServices(), Platform::runLater, context.background()));
-                // After show()'s own handler, so the chats are closed before the host shuts its executors.
+                built.showOn(stage);
+                // After showOn()'s own handler, so the chats are closed before the host shuts its executors.
                 stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
             } catch (RuntimeException e) {
                 LOG.error("The window could not be opened", e);
-                release(context, first);
+                built.model().close(); // with the first chat, if it was attached
                 closed.countDown();
+            } finally {
+                // What the window's models asked of the FX thread while it was being made, now that it is shown.
+                fx.release();
             }
         });
         closed.await();
@@ -76,14 +88,13 @@ public final class DesktopApp {
     }
 
     /**
-     * The new chat the window opens with, made on the calling (main) thread once the toolkit is up (while the FX
-     * thread loads the theme), so that the
+     * The chat the window opens with, made on the calling (main) thread while the toolkit comes up, so that the
      * window's first frame already holds it: a chat made after the window was shown arrived a few hundred
      * milliseconds after a first frame with a spinner, and was laid out and styled in a second pass (docs/startup.md,
-     * "The window's first frame"). Made after the toolkit started, so that a machine without a display is not left
-     * with an empty chat file; the newest chat instead when it holds nothing yet ({@link
-     * SessionFactory#reuseEmptyOrCreate}). Null, and the chat is made in the background as before, if making it
-     * failed.
+     * "The window's first frame"). The newest chat when it holds nothing yet ({@link
+     * SessionFactory#reuseEmptyOrCreate}), so a start on a machine without a display, which closes it again, leaves
+     * no more than the one empty chat the next start opens. Null, and the chat is made in the background as before,
+     * if making it failed.
      */
     private static SessionFactory.Opened firstChat(DesktopContext context) {
         try {
@@ -121,6 +132,23 @@ public final class DesktopApp {
             Ticker ticker,
             LinkOpener links,
             SettingsOpener settingsOpener) {
+        return build(context, first, preferences, fx, ticker, links, settingsOpener)
+                .showOn(stage);
+    }
+
+    /**
+     * The window's view-model and nodes, with {@code first} attached, not yet in a scene: made on the FX thread
+     * ({@link #show}), or on the main thread while the FX thread parses the theme ({@link #run}), {@code fx} then
+     * holding the models' FX work until the window is shown.
+     */
+    private static Built build(
+            DesktopContext context,
+            SessionFactory.Opened first,
+            UiPreferences preferences,
+            Executor fx,
+            Ticker ticker,
+            LinkOpener links,
+            SettingsOpener settingsOpener) {
         ChatWindowViewModel model = new ChatWindowViewModel(new ChatWindowViewModel.Dependencies(
                 context.sessions(),
                 context.catalogue(),
@@ -133,6 +161,7 @@ public final class DesktopApp {
                 context.simulator()));
         ChatWindow window = new ChatWindow(
                 model,
+                fx,
                 links,
                 context.zone(),
                 settingsOpener,
@@ -143,21 +172,29 @@ public final class DesktopApp {
             preferences.setZoomPercent(now.intValue());
             context.background().execute(preferences::save);
         });
-        stage.setTitle("Rebound");
-        stage.setScene(window.scene());
-        stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> {
-            window.dispose();
-            model.close();
-        });
         if (first != null) {
             model.startWith(first, context.startupNotices());
         }
-        stage.show();
-        LOG.info("Desktop window shown");
-        if (first == null) {
-            model.start(context.resume(), context.startupNotices());
+        return new Built(context, first == null, model, window);
+    }
+
+    /** A window made by {@link #build}, to be shown. */
+    private record Built(DesktopContext context, boolean openFirstChat, ChatWindowViewModel model, ChatWindow window) {
+        /** Shows the window on {@code stage}; on the FX thread. */
+        ChatWindow showOn(Stage stage) {
+            stage.setTitle("Rebound");
+            stage.setScene(window.scene());
+            stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> {
+                window.dispose();
+                model.close();
+            });
+            stage.show();
+            LOG.info("Desktop window shown");
+            if (openFirstChat) {
+                model.start(context.resume(), context.startupNotices());
+            }
+            return window;
         }
-        return window;
     }
 
     /** JavaFX could not start, typically because there is no display. */

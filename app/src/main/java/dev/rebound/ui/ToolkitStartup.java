@@ -10,13 +10,13 @@ import java.util.concurrent.TimeoutException;
 import javafx.application.Platform;
 
 /**
- * The JavaFX toolkit started ahead of the window, so that bringing it up and loading the theme overlap with parsing
- * the command line and loading the app's services: together they are most of the time to the first frame. Nothing
- * here logs, so starting it does not wait for logging to be set up.
+ * The JavaFX toolkit started ahead of the window, so that bringing it up overlaps with parsing the command line and
+ * loading the app's services, and parsing the theme with making the window's nodes: together they are most of the time
+ * to the first frame. Starting it does not log, so it does not wait for logging to be set up.
  */
 public final class ToolkitStartup {
     private final CompletableFuture<Void> started = new CompletableFuture<>();
-    private volatile CompletableFuture<UiPreferences> prepared;
+    private volatile Path preferencesFile;
 
     private ToolkitStartup() {}
 
@@ -36,15 +36,13 @@ public final class ToolkitStartup {
         return startup;
     }
 
-    /** Once the toolkit is up, reads the window's preferences and loads the chosen theme, on the FX thread. */
+    /**
+     * Names the file of the window's preferences (the theme among them), which {@link #awaitPrepared} reads: after the
+     * services, so that a file that cannot be read is reported in the log file too (it then gives the defaults,
+     * {@link UiPreferences#load}).
+     */
     public void prepare(Path preferencesFile) {
-        prepared = started.thenApplyAsync(
-                ignored -> {
-                    UiPreferences preferences = UiPreferences.load(preferencesFile);
-                    ChatWindow.applyTheme(preferences.dark());
-                    return preferences;
-                },
-                Platform::runLater);
+        this.preferencesFile = preferencesFile;
     }
 
     /** The window will not be shown (another mode ran, or the app failed to start): lets the toolkit go. */
@@ -69,20 +67,17 @@ public final class ToolkitStartup {
     }
 
     /**
-     * Waits until the toolkit is up (not for {@link #prepare}'s theme).
-     *
-     * @throws ExecutionException when the toolkit could not start (no display, typically)
-     */
-    void awaitStarted() throws ExecutionException, InterruptedException {
-        started.get();
-    }
-
-    /**
-     * Waits for {@link #prepare}.
+     * Waits until the toolkit is up, reads the preferences {@link #prepare} named, then sets their theme as the application's stylesheet, from
+     * the calling thread: JavaFX parses it on the FX thread, in the background of the caller, which can go on to make
+     * the window's nodes. Set before any control is made, so that no control's first use sets JavaFX's default theme
+     * (Modena) in its place, parsed for nothing.
      *
      * @throws ExecutionException when the toolkit could not start (no display, typically)
      */
     UiPreferences awaitPrepared() throws ExecutionException, InterruptedException {
-        return prepared.get();
+        started.get();
+        UiPreferences preferences = UiPreferences.load(preferencesFile);
+        ChatWindow.applyTheme(preferences.dark());
+        return preferences;
     }
 }

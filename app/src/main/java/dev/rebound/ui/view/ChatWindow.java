@@ -10,10 +10,10 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import javafx.animation.PauseTransition;
 import javafx.application.Application;
-import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -59,25 +59,36 @@ public final class ChatWindow {
     private final Label zoomBadge = new Label();
 
     private final PauseTransition zoomBadgeShown = new PauseTransition(ZOOM_BADGE_TIME);
-    private final Scene scene;
+    private final BorderPane root;
+    private final Executor fx;
+    /** Made by {@link #scene()}, on the FX thread; the nodes before it may be made on another thread. */
+    private Scene scene;
+
     private final SettingsOpener openSettings;
     private final SidebarView sidebar;
     private ExportChooser exportChooser = ExportChooser.saveDialog();
     private ChatPane shown;
 
     /**
+     * Makes the window's nodes. Like any nodes not yet in a shown window, they may be made on a thread other than the
+     * FX thread (the desktop's start makes them on the main thread while the FX thread parses the theme), provided
+     * {@code fx} holds its tasks until the window is handed to the FX thread; {@link #scene()} is then called there.
+     *
+     * @param fx runs work on the FX thread (after the window is shown, when the nodes were made elsewhere)
      * @param openSettings opens the settings window over this one
      * @param darkTheme whether to start dark
      * @param themeChanged told when the user switches the theme (to remember it)
      */
     public ChatWindow(
             ChatWindowViewModel window,
+            Executor fx,
             LinkOpener links,
             ZoneId zone,
             SettingsOpener openSettings,
             boolean darkTheme,
             Consumer<Boolean> themeChanged) {
         this.window = window;
+        this.fx = fx;
         this.renderer = new MarkdownRenderer(links);
         this.openSettings = openSettings;
         this.simulate = SimulatorMenu.build(window.simulatorMenu());
@@ -89,9 +100,19 @@ public final class ChatWindow {
         SplitPane split = new SplitPane(sidebar, zoomable());
         split.setDividerPositions(0.24);
         SplitPane.setResizableWithParent(split.getItems().getFirst(), false);
-        BorderPane root = new BorderPane(split);
+        root = new BorderPane(split);
         root.setTop(menuBar);
         root.getStyleClass().add("rebound-root");
+        window.currentProperty().addListener((obs, old, now) -> show(now));
+        window.stateProperty().addListener((obs, old, now) -> show(window.current()));
+        show(window.current());
+    }
+
+    /** The window's scene, made on the first call, which must be on the FX thread. */
+    public Scene scene() {
+        if (scene != null) {
+            return scene;
+        }
         Rectangle2D screen = Screen.getPrimary().getVisualBounds();
         scene = new Scene(root, Math.min(1100, screen.getWidth() * 0.9), Math.min(760, screen.getHeight() * 0.9));
         scene.getStylesheets()
@@ -113,12 +134,6 @@ public final class ChatWindow {
                 });
             }
         });
-        window.currentProperty().addListener((obs, old, now) -> show(now));
-        window.stateProperty().addListener((obs, old, now) -> show(window.current()));
-        show(window.current());
-    }
-
-    public Scene scene() {
         return scene;
     }
 
@@ -177,7 +192,7 @@ public final class ChatWindow {
                     chat, window, renderer, () -> openSettings.open(scene.getWindow(), SettingsTab.PROVIDERS));
             chatHolder.getChildren().setAll(shown);
             shown.focusComposer();
-            Platform.runLater(() -> {
+            fx.execute(() -> {
                 if (shown != null) {
                     shown.focusComposer();
                 }
