@@ -124,6 +124,8 @@ class FirstFrameTest {
         if (composer == null) {
             return scene.lookup(".progress-indicator") != null ? "spinner" : "neither chat nor spinner";
         }
-        return "composer" + (scene.lookup("#welcome") != null ? ", welcome" : "");
+        // The retry banner joins the chat when it first shows, not in the first frame.
+        return "composer" + (scene.lookup("#welcome") != null ? ", welcome" : "")
+                + (scene.lookup("#retry-banner") != null ? ", retry banner" : "");
     }
 }

@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javafx.application.Platform;
+import javafx.collections.ListChangeListener;
+import javafx.scene.Node;
 import javafx.scene.control.Label;
+import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
@@ -86,10 +89,26 @@ final class WindowFixture implements AutoCloseable {
         }
         WindowFixture window = new WindowFixture(harness, context, stage);
         FxRobot robot = new FxRobot();
-        waitFor(() -> robot.lookup("#composer").tryQuery().isPresent()
-                && robot.lookup("#retry-headline").tryQuery().isPresent());
-        Label headline = robot.lookup("#retry-headline").queryAs(Label.class);
-        FxToolkit.setupFixture(() -> headline.textProperty().addListener((obs, old, now) -> window.headlines.add(now)));
+        waitFor(() -> robot.lookup("#composer").tryQuery().isPresent());
+        // The banner joins the chat's bottom the first time it shows: its headline is followed from then on.
+        VBox bottom = robot.lookup(".chat-bottom").queryAs(VBox.class);
+        FxToolkit.setupFixture(() -> {
+            Runnable follow = new Runnable() {
+                private boolean following;
+
+                @Override
+                public void run() {
+                    Node found = bottom.lookup("#retry-headline");
+                    if (!following && found instanceof Label headline) {
+                        following = true;
+                        window.headlines.add(headline.getText());
+                        headline.textProperty().addListener((obs, old, now) -> window.headlines.add(now));
+                    }
+                }
+            };
+            follow.run();
+            bottom.getChildren().addListener((ListChangeListener<Node>) change -> follow.run());
+        });
         return window;
     }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.value.ChangeListener;
+import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.geometry.Pos;
@@ -88,7 +89,9 @@ final class ChatPane extends BorderPane {
         VBox.setVgrow(list, Priority.ALWAYS);
         setCenter(new VBox(welcome(window, addProvider), list));
         HBox composerRow = composer(chat.composer());
-        VBox bottom = new VBox(announcer(chat), banner(chat.banner()), composerRow);
+        Node announcer = announcer(chat);
+        VBox bottom = new VBox(announcer, composerRow);
+        bannerWhenFirstShown(bottom, announcer, chat.banner());
         editingLine(bottom, composerRow, chat.composer());
         bottom.getStyleClass().add("chat-bottom");
         setBottom(bottom);
@@ -259,6 +262,38 @@ final class ChatPane extends BorderPane {
             chip.accessibleHelpProperty().unbind();
         });
         return chip;
+    }
+
+    /**
+     * The retry banner joins the pane below {@code announcer} the first time it shows, not with the pane: hidden, its
+     * sixteen nodes were styled and laid out in every chat's first frame (the window's too). Made with the pane, its
+     * text bound from the start.
+     */
+    private void bannerWhenFirstShown(VBox bottom, Node announcer, RetryBannerViewModel banner) {
+        VBox box = banner(banner);
+        Runnable join = () -> {
+            if (box.getParent() == null) {
+                bottom.getChildren().add(bottom.getChildren().indexOf(announcer) + 1, box);
+            }
+        };
+        if (banner.stateProperty().get() != RetryBannerViewModel.State.HIDDEN) {
+            join.run();
+            return;
+        }
+        ChangeListener<RetryBannerViewModel.State> shown = new ChangeListener<>() {
+            @Override
+            public void changed(
+                    ObservableValue<? extends RetryBannerViewModel.State> obs,
+                    RetryBannerViewModel.State old,
+                    RetryBannerViewModel.State now) {
+                if (now != RetryBannerViewModel.State.HIDDEN) {
+                    join.run();
+                    banner.stateProperty().removeListener(this);
+                }
+            }
+        };
+        banner.stateProperty().addListener(shown);
+        disposers.add(() -> banner.stateProperty().removeListener(shown));
     }
 
     private VBox banner(RetryBannerViewModel banner) {
