@@ -144,16 +144,22 @@ public final class SessionCatalogue {
     }
 
     /**
-     * Moves a session's file to the trash.
+     * Moves a session's file to the trash, unless the chat is open (in another window or process, which would go on
+     * writing to the file in the trash).
      *
      * @return false when there is no such session
+     * @throws IOException when the chat is open elsewhere (saying so), or the file could not be moved
      */
     public boolean delete(String id) throws IOException {
         Optional<Path> file = find(id);
         if (file.isEmpty()) {
             return false;
         }
-        Optional<Path> trashed = trash.moveToTrash(file.get());
+        Optional<Path> trashed;
+        // Held while moving, so that no window or process opens the chat meanwhile.
+        try (FileLockHandle held = FileLockHandle.acquire(file.get().toAbsolutePath())) {
+            trashed = trash.moveToTrash(file.get());
+        }
         LOG.info(
                 "session {} deleted: moved to {}",
                 id,

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -172,18 +173,15 @@ public final class SessionJournal implements JournalWriter {
      * Reopens {@code file} for appending if it holds nothing but its header: a chat that was started and never
      * written to (a window closed before its first message, or a process ended by a kill). Empty, leaving the file as
      * it is, when it holds anything else (an entry, a header with a title, a damaged or cut line, a header of another
-     * session id), is larger than a header can be, or is open in another window or process.
+     * session id or format version), is larger than a header can be, or is open in another window or process.
      *
      * @throws IOException when the file cannot be read (a missing file is empty, not an error)
      */
     public static Optional<Reopened> reopenEmpty(Path file, JournalCodec codec) throws IOException {
         Path absolute = file.toAbsolutePath();
         Optional<String> id = SessionFiles.idOf(absolute);
-        try {
-            if (id.isEmpty() || !Files.isRegularFile(absolute) || Files.size(absolute) > MAX_HEADER_BYTES) {
-                return Optional.empty();
-            }
-        } catch (NoSuchFileException e) {
+        // Looked at first without the lock, so a chat that holds anything is never locked, not even for a moment.
+        if (id.isEmpty() || onlyHeader(absolute, id.get(), codec) == null) {
             return Optional.empty();
         }
         FileLockHandle held;
@@ -194,29 +192,45 @@ public final class SessionJournal implements JournalWriter {
             return Optional.empty();
         }
         try {
-            // Read under the lock: no other journal can append between this read and the reopening below.
-            byte[] bytes = Files.readAllBytes(absolute);
-            int end = bytes.length - 1;
-            boolean oneLine = end > 0 && bytes[end] == '\n' && indexOf(bytes, (byte) '\n') == end;
-            SessionHeader header = oneLine
-                            && codec.decode(bytes, 0, end) instanceof JournalCodec.HeaderLine(SessionHeader h)
-                            && h.id().equals(id.get())
-                            && h.title() == null
-                    ? h
-                    : null;
+            // Again under the lock: no other journal can append between this look and the reopening below.
+            SessionHeader header = onlyHeader(absolute, id.get(), codec);
             if (header == null) {
                 held.close();
                 return Optional.empty();
             }
             FileChannel channel = FileChannel.open(absolute, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
             return Optional.of(new Reopened(new SessionJournal(absolute, channel, codec, held), header));
-        } catch (NoSuchFileException e) {
-            held.close();
-            return Optional.empty();
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;
         }
+    }
+
+    /**
+     * The header of {@code file} when it is the file's only line, of this format version, of session {@code id} and
+     * without a title; else (or when there is no such file) null. Reads at most {@link #MAX_HEADER_BYTES} + 1 bytes.
+     */
+    private static SessionHeader onlyHeader(Path file, String id, JournalCodec codec) throws IOException {
+        byte[] bytes;
+        try (SeekableByteChannel reader = Files.newByteChannel(file, StandardOpenOption.READ)) {
+            ByteBuffer buffer = ByteBuffer.allocate(MAX_HEADER_BYTES + 1);
+            while (buffer.hasRemaining() && reader.read(buffer) > 0) {
+                // keep reading
+            }
+            bytes = Arrays.copyOf(buffer.array(), buffer.position());
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        int end = bytes.length - 1;
+        if (bytes.length > MAX_HEADER_BYTES || end <= 0 || bytes[end] != '\n' || indexOf(bytes, (byte) '\n') != end) {
+            return null;
+        }
+        return codec.decode(bytes, 0, end) instanceof JournalCodec.HeaderLine(SessionHeader h)
+                        && h.version() == SessionHeader.CURRENT_VERSION
+                        && h.id().equals(id)
+                        && h.title() == null
+                ? h
+                : null;
     }
 
     private static int indexOf(byte[] bytes, byte b) {

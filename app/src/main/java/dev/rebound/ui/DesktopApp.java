@@ -40,6 +40,9 @@ public final class DesktopApp {
             made = context.resume() == null ? firstChat(context) : null;
             // Sets the theme, which the FX thread then parses while this thread makes the window's nodes.
             preferences = startup.awaitPrepared();
+        } catch (InterruptedException | RuntimeException | Error e) {
+            release(context, made);
+            throw e;
         } catch (ExecutionException e) {
             release(context, made);
             LOG.info("JavaFX could not start", e.getCause());
@@ -60,7 +63,7 @@ public final class DesktopApp {
                     new FxTicker(),
                     new SystemBrowser(context.background(), System.getProperty("os.name", "")),
                     new SettingsWindowOpener(context.settingsServices(), Platform::runLater, context.background()));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.error("The window could not be made", e);
             release(context, first);
             throw new CannotOpenException(
@@ -73,7 +76,8 @@ public final class DesktopApp {
                 built.showOn(stage);
                 // After showOn()'s own handler, so the chats are closed before the host shuts its executors.
                 stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.countDown());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // Caught whatever it is: the main thread waits for the window to close.
                 LOG.error("The window could not be opened", e);
                 built.model().close(); // with the first chat, if it was attached
                 closed.countDown();

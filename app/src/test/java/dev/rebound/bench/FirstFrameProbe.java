@@ -2,6 +2,7 @@ package dev.rebound.bench;
 
 import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.List;
 
 /**
  * Runs another main class and, at the first pulse after its first window is shown (once that pulse's CSS and layout
@@ -16,7 +17,7 @@ public final class FirstFrameProbe {
 
     /** {@code args}: the main class to run, then its arguments. */
     public static void main(String[] args) throws Exception {
-        LeanFirstFrameProbe.run(args, null, () -> {
+        LeanFirstFrameProbe.run(args, List.of(), () -> {
             long cpuMillis = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class)
                             .getProcessCpuTime()
                     / 1_000_000;

@@ -2,7 +2,9 @@ package dev.rebound.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import javafx.collections.ListChangeListener;
@@ -26,14 +28,15 @@ public final class LeanFirstFrameProbe {
     private LeanFirstFrameProbe() {}
 
     /**
-     * {@code args}: optionally {@code --ready=SELECTOR}, then the main class to run, then its arguments. With a
-     * selector, the probe also waits for the first pulse at which a visible node matches it (Rebound's window:
-     * {@code #composer}, the chat ready to type into) and prints {@code ready-frame <figures>} then.
+     * {@code args}: optionally {@code --ready=SELECTOR}, once or more, then the main class to run, then its arguments.
+     * With selectors, the probe also waits for the first pulse at which each matches a visible node (Rebound's window:
+     * {@code #composer}, the chat ready to type into, and {@code .session-row}, the chat list filled) and prints
+     * {@code ready-frame <figures>} then.
      */
     public static void main(String[] args) throws Exception {
-        String ready = null;
-        if (args.length > 0 && args[0].startsWith("--ready=")) {
-            ready = args[0].substring("--ready=".length());
+        List<String> ready = new ArrayList<>();
+        while (args.length > 0 && args[0].startsWith("--ready=")) {
+            ready.add(args[0].substring("--ready=".length()));
             args = Arrays.copyOfRange(args, 1, args.length);
         }
         run(args, ready, () -> String.valueOf(cpuMillis()));
@@ -43,13 +46,13 @@ public final class LeanFirstFrameProbe {
      * Runs {@code args[0]}'s main with the rest of {@code args} and, at the first pulse after its first window is
      * shown (once that pulse's CSS and layout are done; the frame's synchronisation and rendering, which follow, are
      * not timed, for either window), prints {@code first-frame <figures>} to stdout;
-     * then, when {@code ready} is a CSS selector, at the first pulse at which a visible node in that window matches
-     * it (maybe the same pulse), {@code ready-frame <figures>}. Then exits the JVM from another thread (so that
+     * then, when {@code ready} holds CSS selectors, at the first pulse at which each matches a visible node in that
+     * window (maybe the same pulse), {@code ready-frame <figures>}. Then exits the JVM from another thread (so that
      * shutdown hooks needing the FX thread still run).
      *
-     * @param ready a selector for {@link Scene#lookup}, or null to stop at the first frame
+     * @param ready selectors for {@link Scene#lookup}, or none to stop at the first frame
      */
-    static void run(String[] args, String ready, Supplier<String> figures) throws Exception {
+    static void run(String[] args, List<String> ready, Supplier<String> figures) throws Exception {
         Window.getWindows().addListener((ListChangeListener<Window>) change -> {
             while (change.next()) {
                 change.getAddedSubList().forEach(window -> watch(window, ready, figures));
@@ -59,7 +62,7 @@ public final class LeanFirstFrameProbe {
                 Arrays.copyOfRange(args, 1, args.length));
     }
 
-    private static void watch(Window window, String ready, Supplier<String> figures) {
+    private static void watch(Window window, List<String> ready, Supplier<String> figures) {
         if (window.isShowing()) {
             atPulses(window.getScene(), ready, figures);
         } else {
@@ -67,7 +70,7 @@ public final class LeanFirstFrameProbe {
         }
     }
 
-    private static void atPulses(Scene scene, String ready, Supplier<String> figures) {
+    private static void atPulses(Scene scene, List<String> ready, Supplier<String> figures) {
         scene.addPostLayoutPulseListener(() -> {
             if (DONE.get()) {
                 return;
@@ -75,8 +78,8 @@ public final class LeanFirstFrameProbe {
             if (FIRST.getAndSet(false)) {
                 System.out.println("first-frame " + figures.get());
             }
-            if (ready == null || isShown(scene.lookup(ready))) {
-                if (ready != null) {
+            if (ready.stream().allMatch(selector -> isShown(scene.lookup(selector)))) {
+                if (!ready.isEmpty()) {
                     System.out.println("ready-frame " + figures.get());
                 }
                 System.out.flush();

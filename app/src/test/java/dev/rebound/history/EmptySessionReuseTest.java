@@ -78,7 +78,7 @@ class EmptySessionReuseTest {
     }
 
     @Test
-    void aHeaderWithATitleACutHeaderAndAnotherSessionsHeaderAreNotReused() throws Exception {
+    void aHeaderWithATitleACutHeaderAnotherSessionsHeaderAndANewerFormatAreNotReused() throws Exception {
         String header = "{\"type\":\"session\",\"version\":1,\"id\":\"%s\",\"created\":1,\"title\":%s}";
         Path titled = write("t.jsonl", header.formatted("t", "\"Plans\"") + "\n", 1);
         Path cut = write("c.jsonl", header.formatted("c", "null"), 1);
@@ -87,8 +87,10 @@ class EmptySessionReuseTest {
         Path blank = write("b.jsonl", "", 1);
         Path twoLines = write("l.jsonl", header.formatted("l", "null") + "\n\n", 1);
         Path notJson = write("n.jsonl", "hello\n", 1);
+        Path newer =
+                write("v.jsonl", "{\"type\":\"session\",\"version\":2,\"id\":\"v\",\"created\":1,\"title\":null}\n", 1);
 
-        for (Path file : new Path[] {titled, cut, half, other, blank, twoLines, notJson}) {
+        for (Path file : new Path[] {titled, cut, half, other, blank, twoLines, notJson, newer}) {
             assertThat(SessionJournal.reopenEmpty(file, codec))
                     .as(file.getFileName().toString())
                     .isEmpty();

@@ -161,6 +161,21 @@ class SessionCatalogueTest {
     }
 
     @Test
+    void aChatOpenElsewhereIsNotDeletedAndTheErrorSaysSo() throws Exception {
+        Path file = session("s1", T0, null);
+        byte[] bytes = Files.readAllBytes(file);
+
+        try (SessionJournal open = SessionJournal.openForAppend(file)) {
+            assertThatThrownBy(() -> catalogue.delete("s1"))
+                    .isInstanceOf(java.io.IOException.class)
+                    .hasMessageContaining("already open");
+            assertThat(Files.readAllBytes(file)).isEqualTo(bytes);
+            assertThat(trashDir.resolve("s1.jsonl")).doesNotExist();
+        }
+        assertThat(catalogue.delete("s1")).as("once closed").isTrue();
+    }
+
+    @Test
     void deletingMovesTheFileToTheTrashFolderWithItsBytes() throws Exception {
         Path file = session("s1", T0, "Doomed", MessageEntry.of(user("u1", "hi", T0 + 1)));
         byte[] bytes = Files.readAllBytes(file);

@@ -197,7 +197,6 @@ final class SidebarView extends VBox {
         }
     }
 
-    /** A hit: the title and, when a message matched, a snippet, the query's words in bold. */
     /**
      * A saved chat's row: its title, and below it the time of its last activity, in nodes made once per cell and
      * given the row's chat at each update. The list measures every row through a cell of its own as it lays out; when
@@ -212,6 +211,7 @@ final class SidebarView extends VBox {
 
         SessionCell(DateTimeFormatter when) {
             this.when = when;
+            box.getStyleClass().add("session-row");
             setPrefWidth(0);
             title.getStyleClass().add("session-title");
             date.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
@@ -238,6 +238,7 @@ final class SidebarView extends VBox {
         }
     }
 
+    /** A hit: the title and, when a message matched, a snippet, the query's words in bold. */
     private static final class HitCell extends ListCell<ChatSearch.Hit> {
         HitCell() {
             setPrefWidth(0);
