@@ -134,7 +134,8 @@ public final class AotTraining {
 
     /**
      * Ends the training once the window is up: when its new chat's file appears under {@code sessions/} (the chat
-     * is made just before the window is built, docs/startup.md; the earlier runs' files are there already), or at
+     * is made while the toolkit comes up, before the window is built, docs/startup.md; the earlier runs' files, none
+     * of them empty, are there already, so the window makes a new one rather than reopening an empty one), or at
      * the latest {@link #WINDOW_WAIT_MILLIS} after the start, and then {@link #SETTLE_MILLIS} more, which covers the
      * window's building, styling and first frames (~0.6 s here). The JVM exits from here, which writes the AOT configuration; the
      * window is not closed first, since closing it is no part of starting. (No JavaFX here: the app's rule is that

@@ -455,12 +455,12 @@ final class AppServices implements AutoCloseable {
             }
 
             @Override
-            public Opened reuseEmptyOrCreate() {
+            public Opened reuseEmptyOrCreate(String emptyChatId) {
                 try {
-                    Optional<Path> newest = SessionFiles.newest(dir.sessionsDir());
-                    Optional<SessionJournal.Reopened> empty = newest.isEmpty()
-                            ? Optional.empty()
-                            : SessionJournal.reopenEmpty(newest.get(), journalCodec);
+                    Optional<SessionJournal.Reopened> empty = SessionFiles.isValidId(emptyChatId)
+                            ? SessionJournal.reopenEmpty(
+                                    SessionFiles.fileOf(dir.sessionsDir(), emptyChatId), journalCodec)
+                            : Optional.empty();
                     if (empty.isPresent()) {
                         String id = empty.get().header().id();
                         LOG.debug("Starting on chat {}, which holds nothing yet", id);
@@ -473,7 +473,7 @@ final class AppServices implements AutoCloseable {
                                 List.of());
                     }
                 } catch (IOException e) {
-                    LOG.warn("The newest chat could not be checked for reuse; starting a new one", e);
+                    LOG.warn("Chat {} could not be checked for reuse; starting a new one", emptyChatId, e);
                 }
                 return create();
             }

@@ -1,11 +1,6 @@
 package dev.rebound.history;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -52,37 +47,5 @@ public final class SessionFiles {
         }
         String id = text.substring(0, text.length() - EXTENSION.length());
         return isValidId(id) ? Optional.of(id) : Optional.empty();
-    }
-
-    /**
-     * The session file of {@code sessionsDir} written last (by modification time; of two written in the same
-     * instant, either), or empty when there is none or no such directory. Reads the directory, not the files.
-     *
-     * @throws IOException when the directory exists but cannot be read
-     */
-    public static Optional<Path> newest(Path sessionsDir) throws IOException {
-        Path newest = null;
-        long newestMs = Long.MIN_VALUE;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(sessionsDir, "*" + EXTENSION)) {
-            for (Path file : files) {
-                if (idOf(file).isEmpty()) {
-                    continue;
-                }
-                BasicFileAttributes attributes;
-                try {
-                    attributes = Files.readAttributes(file, BasicFileAttributes.class);
-                } catch (NoSuchFileException e) {
-                    continue; // deleted while listed
-                }
-                long modified = attributes.lastModifiedTime().toMillis();
-                if (attributes.isRegularFile() && modified > newestMs) {
-                    newest = file;
-                    newestMs = modified;
-                }
-            }
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(newest);
     }
 }

@@ -15,11 +15,14 @@ public interface SessionFactory {
     Opened create();
 
     /**
-     * The chat a window starts with: the newest saved chat when it holds nothing yet (a start that was closed, or
-     * killed, before its first message), reopened, else {@link #create()}; so opening and closing the app does not
-     * leave an empty chat behind each time. This default, for sessions that are not saved, always creates.
+     * The chat a window starts with: the saved chat {@code emptyChatId} when it still holds nothing (the chat the
+     * window started with last time, closed or killed before its first message), reopened, else {@link #create()}; so
+     * opening and closing the app does not leave an empty chat behind each time. This default, for sessions that are
+     * not saved, always creates.
+     *
+     * @param emptyChatId the id of the chat the window started with last time, or null
      */
-    default Opened reuseEmptyOrCreate() {
+    default Opened reuseEmptyOrCreate(String emptyChatId) {
         return create();
     }
 

@@ -37,7 +37,7 @@ public final class DesktopApp {
         SessionFactory.Opened made = null;
         try {
             // While the toolkit comes up.
-            made = context.resume() == null ? firstChat(context) : null;
+            made = context.resume() == null ? firstChat(context, startup.preferences()) : null;
             // Sets the theme, which the FX thread then parses while this thread makes the window's nodes.
             preferences = startup.awaitPrepared();
         } catch (InterruptedException | RuntimeException | Error e) {
@@ -95,14 +95,19 @@ public final class DesktopApp {
      * The chat the window opens with, made on the calling (main) thread while the toolkit comes up, so that the
      * window's first frame already holds it: a chat made after the window was shown arrived a few hundred
      * milliseconds after a first frame with a spinner, and was laid out and styled in a second pass (docs/startup.md,
-     * "The window's first frame"). The newest chat when it holds nothing yet ({@link
-     * SessionFactory#reuseEmptyOrCreate}), so a start on a machine without a display, which closes it again, leaves
-     * no more than the one empty chat the next start opens. Null, and the chat is made in the background as before,
-     * if making it failed.
+     * "The window's first frame"). The chat the window started with last time when it still holds nothing ({@link
+     * SessionFactory#reuseEmptyOrCreate}), so starting and closing the app, or a start on a machine without a display,
+     * does not leave one more empty chat each time; remembered, in the background, for the next start. Null, and the
+     * chat is made in the background as before, if making it failed.
      */
-    private static SessionFactory.Opened firstChat(DesktopContext context) {
+    private static SessionFactory.Opened firstChat(DesktopContext context, UiPreferences preferences) {
         try {
-            return context.sessions().reuseEmptyOrCreate();
+            SessionFactory.Opened chat = context.sessions().reuseEmptyOrCreate(preferences.startChat());
+            String id = chat.session().id();
+            if (!id.equals(preferences.startChat())) {
+                context.background().execute(() -> preferences.saveStartChat(id));
+            }
+            return chat;
         } catch (RuntimeException e) {
             LOG.warn("The first chat could not be made before the window; trying again in the background", e);
             return null;

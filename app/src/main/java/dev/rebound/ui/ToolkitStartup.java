@@ -17,6 +17,8 @@ import javafx.application.Platform;
 public final class ToolkitStartup {
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private volatile Path preferencesFile;
+    /** Guarded by {@code this}. */
+    private UiPreferences preferences;
 
     private ToolkitStartup() {}
 
@@ -37,12 +39,20 @@ public final class ToolkitStartup {
     }
 
     /**
-     * Names the file of the window's preferences (the theme among them), which {@link #awaitPrepared} reads: after the
+     * Names the file of the window's preferences (the theme among them), which {@link #preferences} reads: after the
      * services, so that a file that cannot be read is reported in the log file too (it then gives the defaults,
      * {@link UiPreferences#load}).
      */
     public void prepare(Path preferencesFile) {
         this.preferencesFile = preferencesFile;
+    }
+
+    /** The window's preferences, read from the file {@link #prepare} named on the first call; any thread. */
+    synchronized UiPreferences preferences() {
+        if (preferences == null) {
+            preferences = UiPreferences.load(preferencesFile);
+        }
+        return preferences;
     }
 
     /** The window will not be shown (another mode ran, or the app failed to start): lets the toolkit go. */
@@ -67,7 +77,7 @@ public final class ToolkitStartup {
     }
 
     /**
-     * Waits until the toolkit is up, reads the preferences {@link #prepare} named, then sets their theme as the application's stylesheet, from
+     * Waits until the toolkit is up, then sets the theme of the {@link #preferences} as the application's stylesheet, from
      * the calling thread: JavaFX parses it on the FX thread, in the background of the caller, which can go on to make
      * the window's nodes. Set before any control is made, so that no control's first use sets JavaFX's default theme
      * (Modena) in its place, parsed for nothing.
@@ -76,8 +86,8 @@ public final class ToolkitStartup {
      */
     UiPreferences awaitPrepared() throws ExecutionException, InterruptedException {
         started.get();
-        UiPreferences preferences = UiPreferences.load(preferencesFile);
-        ChatWindow.applyTheme(preferences.dark());
-        return preferences;
+        UiPreferences read = preferences();
+        ChatWindow.applyTheme(read.dark());
+        return read;
     }
 }

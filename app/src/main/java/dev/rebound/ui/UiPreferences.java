@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the desktop window remembers between runs ({@code state/desktop.json} in the config directory): the theme
- * ({@code "theme": "dark"} or {@code "light"}) and the chat's zoom level ({@code "zoomPercent": 125}). A missing or
+ * ({@code "theme": "dark"} or {@code "light"}), the chat's zoom level ({@code "zoomPercent": 125}) and the chat the
+ * window last started with ({@code "startChat": "<session id>"}, reopened at the next start if it still holds
+ * nothing). A missing or
  * unreadable file, or a member with a bad value, means the default for what cannot be read; the file is a
  * convenience, never a reason not to start. Members this version does not know are kept when the file is written.
  */
@@ -24,6 +26,7 @@ public final class UiPreferences {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String THEME = "theme";
     private static final String ZOOM = "zoomPercent";
+    private static final String START_CHAT = "startChat";
 
     private final Path file;
     /** The file as read, so members of other versions survive a write. */
@@ -31,12 +34,15 @@ public final class UiPreferences {
 
     private volatile boolean dark;
     private volatile int zoomPercent;
+    private volatile String startChat;
 
     private UiPreferences(Path file, ObjectNode read) {
         this.file = file;
         this.read = read;
         this.dark = "dark".equals(read.path(THEME).asText());
         this.zoomPercent = zoom(read.get(ZOOM), file);
+        JsonNode start = read.get(START_CHAT);
+        this.startChat = start != null && start.isTextual() ? start.asText() : null;
     }
 
     /** Reads the file (small; called before the window opens). */
@@ -84,6 +90,17 @@ public final class UiPreferences {
         this.zoomPercent = ZoomModel.nearestStep(percent);
     }
 
+    /** The chat the window last started with, or null (a first start, or a value that is not text). */
+    public String startChat() {
+        return startChat;
+    }
+
+    /** Remembers the chat the window starts with now; call off the FX thread (it writes the file). */
+    public void saveStartChat(String sessionId) {
+        this.startChat = sessionId;
+        save();
+    }
+
     /** Remembers the theme; call off the FX thread (it writes the file). */
     public void saveDark(boolean isDark) {
         this.dark = isDark;
@@ -98,6 +115,10 @@ public final class UiPreferences {
         ObjectNode root = read.deepCopy();
         root.put(THEME, dark ? "dark" : "light");
         root.put(ZOOM, zoomPercent);
+        String chat = startChat;
+        if (chat != null) {
+            root.put(START_CHAT, chat);
+        }
         try {
             AtomicFiles.writeAtomically(file, JsonFiles.prettyBytes(JSON, root), null);
         } catch (IOException e) {

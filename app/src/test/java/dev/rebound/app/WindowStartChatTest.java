@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chat a window starts with ({@link SessionFactory#reuseEmptyOrCreate}): starting and closing the app without a
- * message does not leave an empty chat behind each time.
+ * The chat a window starts with ({@link SessionFactory#reuseEmptyOrCreate}): the chat it started with last time when
+ * that one still holds nothing, so starting and closing the app without a message does not leave an empty chat behind
+ * each time.
  */
 class WindowStartChatTest {
     @TempDir
@@ -31,14 +32,13 @@ class WindowStartChatTest {
 
     @Test
     void aStartAfterOneClosedWithoutAMessageOpensTheSameChatAndMakesNoFile() throws Exception {
-        harness = DesktopHarness.startOffline(configDir, "{}");
-        SessionFactory sessions = harness.context(null).sessions();
+        SessionFactory sessions = start();
         String first;
-        try (ChatSession chat = sessions.reuseEmptyOrCreate().session()) {
+        try (ChatSession chat = sessions.reuseEmptyOrCreate(null).session()) {
             first = chat.id();
         }
 
-        try (ChatSession chat = sessions.reuseEmptyOrCreate().session()) {
+        try (ChatSession chat = sessions.reuseEmptyOrCreate(first).session()) {
             assertThat(chat.id()).isEqualTo(first);
             assertThat(sessionFiles()).containsExactly(first + ".jsonl");
             send(chat, "hello");
@@ -49,43 +49,56 @@ class WindowStartChatTest {
     }
 
     @Test
-    void aNewChatIsMadeWhenTheNewestHoldsAMessage() throws Exception {
-        harness = DesktopHarness.startOffline(configDir, "{}");
-        SessionFactory sessions = harness.context(null).sessions();
+    void aNewChatIsMadeWhenTheLastStartsChatHoldsAMessage() throws Exception {
+        SessionFactory sessions = start();
         String used;
-        try (ChatSession chat = sessions.reuseEmptyOrCreate().session()) {
+        try (ChatSession chat = sessions.reuseEmptyOrCreate(null).session()) {
             used = chat.id();
             send(chat, "hello");
         }
 
-        try (ChatSession chat = sessions.reuseEmptyOrCreate().session()) {
+        try (ChatSession chat = sessions.reuseEmptyOrCreate(used).session()) {
             assertThat(chat.id()).isNotEqualTo(used);
             assertThat(sessionFiles()).containsExactlyInAnyOrder(used + ".jsonl", chat.id() + ".jsonl");
         }
     }
 
     @Test
+    void anEmptyChatTheWindowDidNotStartWithIsLeftAlone() throws Exception {
+        SessionFactory sessions = start();
+        String other;
+        try (ChatSession rpcLike = sessions.create().session()) {
+            other = rpcLike.id();
+        }
+
+        try (ChatSession chat = sessions.reuseEmptyOrCreate(null).session()) {
+            assertThat(chat.id()).isNotEqualTo(other);
+        }
+    }
+
+    @Test
     void anEmptyChatThatIsStillOpenIsNotTakenByASecondWindow() throws Exception {
-        harness = DesktopHarness.startOffline(configDir, "{}");
-        SessionFactory sessions = harness.context(null).sessions();
-        try (ChatSession open = sessions.reuseEmptyOrCreate().session();
-                ChatSession second = sessions.reuseEmptyOrCreate().session()) {
+        SessionFactory sessions = start();
+        try (ChatSession open = sessions.reuseEmptyOrCreate(null).session();
+                ChatSession second = sessions.reuseEmptyOrCreate(open.id()).session()) {
             assertThat(second.id()).isNotEqualTo(open.id());
         }
     }
 
     @Test
-    void ctrlNStillMakesANewChatBesideAnEmptyOne() throws Exception {
+    void aRememberedIdThatIsNoSessionIdOrHasNoFileMakesANewChat() throws Exception {
+        SessionFactory sessions = start();
+        for (String id : new String[] {"../settings", "", "no-such-chat"}) {
+            try (ChatSession chat = sessions.reuseEmptyOrCreate(id).session()) {
+                assertThat(chat.id()).as(id).isNotEqualTo(id);
+            }
+        }
+        assertThat(configDir.resolve("settings.json")).exists();
+    }
+
+    private SessionFactory start() throws Exception {
         harness = DesktopHarness.startOffline(configDir, "{}");
-        SessionFactory sessions = harness.context(null).sessions();
-        String first;
-        try (ChatSession chat = sessions.reuseEmptyOrCreate().session()) {
-            first = chat.id();
-        }
-        try (ChatSession chat = sessions.create().session()) {
-            assertThat(chat.id()).isNotEqualTo(first);
-        }
-        assertThat(sessionFiles()).hasSize(2);
+        return harness.context(null).sessions();
     }
 
     private static void send(ChatSession chat, String text) throws Exception {

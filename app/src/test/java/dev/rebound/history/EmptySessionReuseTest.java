@@ -14,32 +14,12 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Finding the newest chat file, and reopening it only when it holds nothing but its header. */
+/** Reopening a chat file only when it holds nothing but its header. */
 class EmptySessionReuseTest {
     private final JournalCodec codec = new JournalCodec(new WireJson());
 
     @TempDir
     Path dir;
-
-    @Test
-    void theNewestSessionFileIsTheOneWrittenLastAndOtherFilesAreIgnored() throws Exception {
-        Path older = write("a.jsonl", "x\n", 1_000);
-        Path newer = write("b.jsonl", "x\n", 3_000);
-        write("c.jsonl.tmp", "x\n", 9_000);
-        write(".hidden.jsonl", "x\n", 9_000);
-        Files.createDirectory(dir.resolve("d.jsonl"));
-        Files.setLastModifiedTime(dir.resolve("d.jsonl"), FileTime.fromMillis(9_000));
-
-        assertThat(SessionFiles.newest(dir)).contains(newer);
-        Files.setLastModifiedTime(older, FileTime.fromMillis(5_000));
-        assertThat(SessionFiles.newest(dir)).contains(older);
-    }
-
-    @Test
-    void aMissingOrEmptySessionsDirectoryHasNoNewestFile() throws Exception {
-        assertThat(SessionFiles.newest(dir.resolve("absent"))).isEmpty();
-        assertThat(SessionFiles.newest(dir)).isEmpty();
-    }
 
     @Test
     void aFileHoldingOnlyItsHeaderIsReopenedAndTheNextEntryFollowsTheHeader() throws Exception {

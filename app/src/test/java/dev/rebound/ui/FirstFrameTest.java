@@ -76,24 +76,6 @@ class FirstFrameTest {
         FxWait.until(() -> describe(stage.getScene()).equals("composer, welcome"), 10);
     }
 
-    @Test
-    void aWindowStartedAfterOneClosedWithoutAMessageShowsThatChatAgainInsteadOfAnother() throws Exception {
-        harness = DesktopHarness.startOffline(configDir, "{}");
-        DesktopContext context = harness.context(null);
-        String earlier;
-        try (var chat = context.sessions().create().session()) {
-            earlier = chat.id();
-        }
-
-        showAndDescribeAtShown(context, null);
-
-        FxWait.until(
-                () -> describe(stage.getScene()).equals("composer, welcome")
-                        && sessions().getItems().size() == 1
-                        && earlier.equals(sessions().getItems().getFirst().id()),
-                10);
-    }
-
     /** Shows the window (into {@link #stage}) and returns what it held when it was shown ({@link #describe}). */
     private String showAndDescribeAtShown(DesktopContext context, SessionFactory.Opened first) throws Exception {
         AtomicReference<String> atShown = new AtomicReference<>();

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The remembered theme and zoom: written atomically, read back, and never a reason not to start. */
+/** The remembered theme, zoom and start chat: written atomically, read back, and never a reason not to start. */
 class UiPreferencesTest {
     @TempDir
     Path dir;
@@ -22,6 +22,21 @@ class UiPreferencesTest {
         try (var names = Files.list(file.getParent())) {
             assertThat(names.map(p -> p.getFileName().toString())).containsExactly("desktop.json");
         }
+    }
+
+    @Test
+    void theChatTheWindowStartedWithIsReadBackAndSavingTheThemeKeepsIt() throws Exception {
+        Path file = dir.resolve("state/desktop.json");
+        assertThat(UiPreferences.load(file).startChat()).as("a first start").isNull();
+        UiPreferences.load(file).saveStartChat("0b6a81fd-b8cb-444b-a775-a2e5902432f8");
+
+        UiPreferences again = UiPreferences.load(file);
+        assertThat(again.startChat()).isEqualTo("0b6a81fd-b8cb-444b-a775-a2e5902432f8");
+        again.saveDark(true);
+        assertThat(UiPreferences.load(file).startChat()).isEqualTo("0b6a81fd-b8cb-444b-a775-a2e5902432f8");
+
+        Files.writeString(file, "{ \"startChat\": 42 }");
+        assertThat(UiPreferences.load(file).startChat()).as("not text").isNull();
     }
 
     @Test

@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * another one is shown; beyond the {@value #KEEP_OPEN} most recently shown, a chat that is idle (no turn running, no
  * retry waiting) and not shown is closed, and reopened from its file when it is selected again. All are closed with
  * the window. Opening, creating, renaming and deleting touch the disk, so
- * they run on the background executor and land on the FX thread. Confined to the FX thread.
+ * they run on the background executor and land on the FX thread. Confined to the FX thread once its window is shown;
+ * made before that on whichever thread makes the window (the desktop's start: the main thread, its FX work held
+ * until the window is shown).
  */
 public final class ChatWindowViewModel implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ChatWindowViewModel.class);
@@ -187,8 +189,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
     }
 
     /**
-     * Opens the first chat: the saved one given (e.g. {@code --session}), else a new one (or the newest saved chat when
-     * it holds nothing yet, {@link SessionFactory#reuseEmptyOrCreate}). Returns at once.
+     * Opens the first chat: the saved one given (e.g. {@code --session}), else a new one. Returns at once.
      *
      * @param resume a session file, or null
      * @param notices what starting found, as (level, message) pairs, shown in the first chat
@@ -197,7 +198,7 @@ public final class ChatWindowViewModel implements AutoCloseable {
         startupNotices = List.copyOf(notices);
         sidebar.refresh();
         if (resume == null) {
-            newChat(true);
+            newChat();
         } else {
             openFile(resume);
         }
@@ -216,17 +217,10 @@ public final class ChatWindowViewModel implements AutoCloseable {
 
     /** Starts a new chat and shows it (Ctrl+N); says so when it could not be made. */
     public void newChat() {
-        newChat(false);
-    }
-
-    /** @param reuseEmpty the window's first chat: the newest saved one when it holds nothing yet */
-    private void newChat(boolean reuseEmpty) {
         deps.background().execute(() -> {
             SessionFactory.Opened opened;
             try {
-                opened = reuseEmpty
-                        ? deps.sessions().reuseEmptyOrCreate()
-                        : deps.sessions().create();
+                opened = deps.sessions().create();
             } catch (RuntimeException e) {
                 LOG.error("A new chat could not be made", e);
                 String message = "A new chat could not be started (" + e.getMessage() + "). Details are in the log "
