@@ -100,7 +100,7 @@ public final class DesktopApp {
      * does not leave one more empty chat each time; remembered, in the background, for the next start. Null, and the
      * chat is made in the background as before, if making it failed.
      */
-    private static SessionFactory.Opened firstChat(DesktopContext context, UiPreferences preferences) {
+    static SessionFactory.Opened firstChat(DesktopContext context, UiPreferences preferences) {
         try {
             SessionFactory.Opened chat = context.sessions().reuseEmptyOrCreate(preferences.startChat());
             String id = chat.session().id();

@@ -31,14 +31,17 @@ public final class UiPreferences {
     private final Path file;
     /** The file as read, so members of other versions survive a write. */
     private final ObjectNode read;
+    /** The file exists but could not be read: only what the user changes (theme, zoom) may overwrite it. */
+    private final boolean unreadable;
 
     private volatile boolean dark;
     private volatile int zoomPercent;
     private volatile String startChat;
 
-    private UiPreferences(Path file, ObjectNode read) {
+    private UiPreferences(Path file, ObjectNode read, boolean unreadable) {
         this.file = file;
         this.read = read;
+        this.unreadable = unreadable;
         this.dark = "dark".equals(read.path(THEME).asText());
         this.zoomPercent = zoom(read.get(ZOOM), file);
         JsonNode start = read.get(START_CHAT);
@@ -50,15 +53,16 @@ public final class UiPreferences {
         try {
             JsonNode root = JSON.readTree(Files.readString(file));
             if (root instanceof ObjectNode object) {
-                return new UiPreferences(file, object);
+                return new UiPreferences(file, object, false);
             }
             LOG.warn("{} does not hold a JSON object; the window starts with its default look", file);
         } catch (NoSuchFileException e) {
             // The first start.
+            return new UiPreferences(file, JSON.createObjectNode(), false);
         } catch (IOException | RuntimeException e) {
             LOG.warn("{} could not be read; the window starts with its default look", file, e);
         }
-        return new UiPreferences(file, JSON.createObjectNode());
+        return new UiPreferences(file, JSON.createObjectNode(), true);
     }
 
     /** The zoom level in the file: a number is taken to the nearest zoom step; anything else means 100 %. */
@@ -95,9 +99,17 @@ public final class UiPreferences {
         return startChat;
     }
 
-    /** Remembers the chat the window starts with now; call off the FX thread (it writes the file). */
+    /**
+     * Remembers the chat the window starts with now; call off the FX thread (it writes the file). Not written to a
+     * file that could not be read: the user's hand-edited theme and zoom there would be lost to the defaults, without
+     * the user doing anything (the next start then makes a new chat, as without this).
+     */
     public void saveStartChat(String sessionId) {
         this.startChat = sessionId;
+        if (unreadable) {
+            LOG.debug("{} could not be read, so the start chat is not written to it", file);
+            return;
+        }
         save();
     }
 

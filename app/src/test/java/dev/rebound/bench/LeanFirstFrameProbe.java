@@ -78,7 +78,9 @@ public final class LeanFirstFrameProbe {
             if (FIRST.getAndSet(false)) {
                 System.out.println("first-frame " + figures.get());
             }
-            if (ready.stream().allMatch(selector -> isShown(scene.lookup(selector)))) {
+            if (ready.stream()
+                    .allMatch(selector ->
+                            scene.getRoot().lookupAll(selector).stream().anyMatch(LeanFirstFrameProbe::isShown))) {
                 if (!ready.isEmpty()) {
                     System.out.println("ready-frame " + figures.get());
                 }

@@ -40,6 +40,17 @@ class UiPreferencesTest {
     }
 
     @Test
+    void theStartChatIsNotWrittenOverAFileThatCouldNotBeRead() throws Exception {
+        Path file = dir.resolve("desktop.json");
+        String handEdited = "{ \"theme\": \"dark\", \"zoomPercent\": 150, }";
+        Files.writeString(file, handEdited);
+
+        UiPreferences.load(file).saveStartChat("0b6a81fd");
+
+        assertThat(Files.readString(file)).isEqualTo(handEdited);
+    }
+
+    @Test
     void aMissingOrBrokenFileMeansTheLightDefault() throws Exception {
         Path file = dir.resolve("desktop.json");
         assertThat(UiPreferences.load(file).dark()).isFalse();

@@ -66,8 +66,9 @@ final class WindowFixture implements AutoCloseable {
             DesktopHarness harness, Path configDir, SettingsOpener settings, LinkOpener links, Path resume)
             throws Exception {
         DesktopContext context = harness.context(resume);
-        // As DesktopApp.run does: a new chat is made before the window, so that the first frame holds it. (The
-        // window is made here on the FX thread; DesktopApp.run makes it on the main thread, behind a HeldExecutor.)
+        // As DesktopApp.run does, a chat is made before the window, so that the first frame holds it (a new one here:
+        // DesktopApp.firstChat may reopen the last start's empty chat). The window is made here on the FX thread;
+        // DesktopApp.run makes it on the main thread, behind a HeldExecutor.
         SessionFactory.Opened first = resume == null ? context.sessions().create() : null;
         Stage stage;
         try {

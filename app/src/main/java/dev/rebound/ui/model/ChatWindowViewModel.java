@@ -279,9 +279,14 @@ public final class ChatWindowViewModel implements AutoCloseable {
                             ? null
                             : open.values().stream().reduce((a, b) -> b).orElseThrow());
         }
+        // Closed a moment ago as idle: its session must release the file (its lock) before the file is moved.
+        CompletableFuture<Void> stillClosing = closing.get(key(summary.file()));
         deps.background().execute(() -> {
             if (chat != null) {
                 chat.session().close();
+            }
+            if (stillClosing != null) {
+                stillClosing.exceptionally(e -> null).join();
             }
             try {
                 deps.catalogue().delete(summary.id());
