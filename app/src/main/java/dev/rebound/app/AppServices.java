@@ -78,6 +78,9 @@ final class AppServices implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AppServices.class);
 
     private final ConfigDirectory dir;
+    /** This config directory's log file, detached again by {@link #close()}. */
+    private LoggingSetup.LogFile logFile = LoggingSetup.LogFile.NONE;
+
     private final SettingsStore settings;
     private final CredentialStore credentials;
     private final CredentialPool credentialPool;
@@ -226,9 +229,16 @@ final class AppServices implements AutoCloseable {
             throw new Launch.StartupException("cannot use the config directory " + dir.root() + " (" + e.getMessage()
                     + "). Choose a writable one with --config-dir DIR.");
         }
-        LoggingSetup.addLogFile(dir.logsDir());
+        LoggingSetup.LogFile logFile = LoggingSetup.addLogFile(dir.logsDir());
         LOG.info("Rebound {} starting; config directory {} ({})", AppVersion.current(), dir.root(), dir.source());
-        return new AppServices(dir, env, Clock.systemDefaultZone());
+        try {
+            AppServices services = new AppServices(dir, env, Clock.systemDefaultZone());
+            services.logFile = logFile;
+            return services;
+        } catch (RuntimeException | Error e) {
+            logFile.close();
+            throw e;
+        }
     }
 
     /** Where the desktop window remembers its theme. */
@@ -625,5 +635,8 @@ final class AppServices implements AutoCloseable {
         } catch (java.util.concurrent.CompletionException e) {
             LOG.debug("The HTTP client was never built", e);
         }
+        // Last: what closing logged is in the file. Later lines of the process (another config directory's services,
+        // a test's next case) no longer reach this directory, which its owner may be deleting.
+        logFile.close();
     }
 }

@@ -59,9 +59,9 @@ final class LoggingSetup {
                 .findFirst();
     }
 
-    static void addLogFile(Path logsDir) {
+    static LogFile addLogFile(Path logsDir) {
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
-            return;
+            return LogFile.NONE;
         }
         // Error texts go into the log: like every other file of the config directory, it is the owner's only. The
         // folder is made owner-only, the file itself is created 0600 before Logback opens it for appending, and the
@@ -111,6 +111,21 @@ final class LoggingSetup {
 
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.addAppender(async);
+        return () -> {
+            root.detachAppender(async);
+            // Writes what is queued, then closes the file.
+            async.stop();
+        };
+    }
+
+    /** A log file added by {@link #addLogFile}: closing it writes what is queued and detaches it. */
+    @FunctionalInterface
+    interface LogFile extends AutoCloseable {
+        /** No log file (another logging backend than Logback). */
+        LogFile NONE = () -> {};
+
+        @Override
+        void close();
     }
 
     private static void ownerOnly(Path dir) {

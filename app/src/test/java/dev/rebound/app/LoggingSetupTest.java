@@ -126,12 +126,12 @@ class LoggingSetupTest {
     }
 
     @Test
-    void aLineLoggedBeforeTheFileStartsIsInTheFileOnceLoggingStops() throws Exception {
+    void aLineLoggedBeforeTheFileStartsIsInTheFileOnceItIsClosedAndLaterLinesAreNot() throws Exception {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         java.util.Set<ch.qos.logback.core.Appender<ILoggingEvent>> before = new java.util.HashSet<>();
         root.iteratorForAppenders().forEachRemaining(before::add);
-        LoggingSetup.addLogFile(logs);
+        LoggingSetup.LogFile handle = LoggingSetup.addLogFile(logs);
         AsyncAppender async = null;
         for (var it = root.iteratorForAppenders(); it.hasNext(); ) {
             var appender = it.next();
@@ -143,10 +143,16 @@ class LoggingSetupTest {
         // Straight to the new appender: other tests' appenders on the root logger must not see the line.
         async.doAppend(new LoggingEvent(
                 LoggingSetupTest.class.getName(), root, Level.WARN, "the very first line", null, null));
-        root.detachAppender(async);
-        async.stop();
+        handle.close();
 
         assertThat(Files.readString(logs.resolve("rebound.log"))).contains("the very first line");
+        assertThat(root.isAttached(async))
+                .as("closing the log file detaches it")
+                .isFalse();
+        assertThat(async.isStarted()).isFalse();
+        // A later line of the process, logged through the root logger, no longer reaches this directory.
+        LoggerFactory.getLogger(LoggingSetupTest.class).warn("a line after the services closed");
+        assertThat(Files.readString(logs.resolve("rebound.log"))).doesNotContain("a line after the services closed");
     }
 
     /** A file appender named FILE writing each event's message as a line to {@code path}, configured, not started. */
