@@ -79,7 +79,7 @@ final class AppServices implements AutoCloseable {
 
     private final ConfigDirectory dir;
     /** This config directory's log file, detached again by {@link #close()}. */
-    private LoggingSetup.LogFile logFile = LoggingSetup.LogFile.NONE;
+    private final LoggingSetup.LogFile logFile;
 
     private final SettingsStore settings;
     private final CredentialStore credentials;
@@ -131,7 +131,8 @@ final class AppServices implements AutoCloseable {
     /** The environment, where keys and extra header values named by a variable are read. */
     private final Map<String, String> env;
 
-    private AppServices(ConfigDirectory dir, Map<String, String> env, Clock clock) {
+    private AppServices(ConfigDirectory dir, Map<String, String> env, Clock clock, LoggingSetup.LogFile logFile) {
+        this.logFile = logFile;
         // The first chat's first line needs the message serializers: built meanwhile, on the other core.
         background.execute(() -> prepareWriters(false));
         this.env = Map.copyOf(env);
@@ -232,9 +233,7 @@ final class AppServices implements AutoCloseable {
         LoggingSetup.LogFile logFile = LoggingSetup.addLogFile(dir.logsDir());
         LOG.info("Rebound {} starting; config directory {} ({})", AppVersion.current(), dir.root(), dir.source());
         try {
-            AppServices services = new AppServices(dir, env, Clock.systemDefaultZone());
-            services.logFile = logFile;
-            return services;
+            return new AppServices(dir, env, Clock.systemDefaultZone(), logFile);
         } catch (RuntimeException | Error e) {
             logFile.close();
             throw e;

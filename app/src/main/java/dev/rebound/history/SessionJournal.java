@@ -3,6 +3,7 @@ package dev.rebound.history;
 import dev.rebound.files.AtomicFiles;
 import dev.rebound.json.WireJson;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -212,12 +212,8 @@ public final class SessionJournal implements JournalWriter {
      */
     private static SessionHeader onlyHeader(Path file, String id, JournalCodec codec) throws IOException {
         byte[] bytes;
-        try (SeekableByteChannel reader = Files.newByteChannel(file, StandardOpenOption.READ)) {
-            ByteBuffer buffer = ByteBuffer.allocate(MAX_HEADER_BYTES + 1);
-            while (buffer.hasRemaining() && reader.read(buffer) > 0) {
-                // keep reading
-            }
-            bytes = Arrays.copyOf(buffer.array(), buffer.position());
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_HEADER_BYTES + 1);
         } catch (NoSuchFileException e) {
             return null;
         }

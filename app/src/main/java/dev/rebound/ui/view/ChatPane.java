@@ -16,7 +16,6 @@ import java.util.List;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.value.ChangeListener;
-import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.geometry.Pos;
@@ -276,22 +275,12 @@ final class ChatPane extends BorderPane {
                 bottom.getChildren().add(bottom.getChildren().indexOf(announcer) + 1, box);
             }
         };
-        if (banner.stateProperty().get() != RetryBannerViewModel.State.HIDDEN) {
-            join.run();
-            return;
-        }
-        ChangeListener<RetryBannerViewModel.State> shown = new ChangeListener<>() {
-            @Override
-            public void changed(
-                    ObservableValue<? extends RetryBannerViewModel.State> obs,
-                    RetryBannerViewModel.State old,
-                    RetryBannerViewModel.State now) {
-                if (now != RetryBannerViewModel.State.HIDDEN) {
-                    join.run();
-                    banner.stateProperty().removeListener(this);
-                }
+        ChangeListener<RetryBannerViewModel.State> shown = (obs, old, now) -> {
+            if (now != RetryBannerViewModel.State.HIDDEN) {
+                join.run();
             }
         };
+        shown.changed(null, null, banner.stateProperty().get());
         banner.stateProperty().addListener(shown);
         disposers.add(() -> banner.stateProperty().removeListener(shown));
     }
