@@ -4,16 +4,13 @@ import static dev.rebound.bench.FxBench.onFx;
 import static dev.rebound.bench.FxBench.waitFor;
 
 import dev.rebound.app.DesktopHarness;
-import dev.rebound.ui.DesktopApp;
 import dev.rebound.ui.DesktopContext;
-import dev.rebound.ui.UiPreferences;
-import dev.rebound.ui.view.FxTicker;
+import dev.rebound.ui.TestWindows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import javafx.application.Platform;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.stage.Stage;
@@ -106,15 +103,7 @@ class DesktopSessionHeapBenchmark {
     private Stage open(DesktopContext context) throws Exception {
         Stage stage = FxToolkit.setupFixture(() -> {
             Stage s = new Stage();
-            DesktopApp.show(
-                    s,
-                    context,
-                    null,
-                    UiPreferences.load(configDir.resolve("state/desktop.json")),
-                    Platform::runLater,
-                    new FxTicker(),
-                    url -> {},
-                    (owner, tab) -> {});
+            TestWindows.show(s, context);
             return s;
         });
         boolean resumed = context.resume() != null;

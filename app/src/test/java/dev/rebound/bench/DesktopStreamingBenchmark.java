@@ -5,10 +5,8 @@ import static dev.rebound.bench.FxBench.waitFor;
 
 import com.sun.management.OperatingSystemMXBean;
 import dev.rebound.app.DesktopHarness;
-import dev.rebound.ui.DesktopApp;
 import dev.rebound.ui.DesktopContext;
-import dev.rebound.ui.UiPreferences;
-import dev.rebound.ui.view.FxTicker;
+import dev.rebound.ui.TestWindows;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -23,7 +21,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.control.ListView;
 import javafx.scene.input.KeyCode;
@@ -62,15 +59,7 @@ class DesktopStreamingBenchmark {
             DesktopContext context = harness.context(null);
             Stage stage = FxToolkit.setupFixture(() -> {
                 Stage s = new Stage();
-                DesktopApp.show(
-                        s,
-                        context,
-                        null,
-                        UiPreferences.load(configDir.resolve("state/desktop.json")),
-                        Platform::runLater,
-                        new FxTicker(),
-                        url -> {},
-                        (owner, tab) -> {});
+                TestWindows.show(s, context);
                 return s;
             });
             PulseRecorder pulses = onFx(() -> {

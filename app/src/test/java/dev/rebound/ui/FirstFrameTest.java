@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rebound.app.DesktopHarness;
 import dev.rebound.history.SessionSummary;
 import dev.rebound.session.SessionFactory;
-import dev.rebound.ui.view.FxTicker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
-import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.ListView;
@@ -82,15 +80,7 @@ class FirstFrameTest {
         stage = FxToolkit.setupFixture(() -> {
             Stage s = new Stage();
             s.addEventHandler(WindowEvent.WINDOW_SHOWN, e -> atShown.set(describe(s.getScene())));
-            DesktopApp.show(
-                    s,
-                    context,
-                    first,
-                    UiPreferences.load(configDir.resolve("state/desktop.json")),
-                    Platform::runLater,
-                    new FxTicker(),
-                    url -> {},
-                    (owner, tab) -> {});
+            TestWindows.show(s, context, first, url -> {}, (owner, tab) -> {});
             return s;
         });
         return atShown.get();

@@ -14,7 +14,6 @@ import dev.rebound.transcript.StopReason;
 import dev.rebound.transcript.Usage;
 import dev.rebound.transcript.UserMessage;
 import dev.rebound.ui.view.ChatWindow;
-import dev.rebound.ui.view.FxTicker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
@@ -69,15 +67,7 @@ class SearchAndExportTest {
         DesktopContext context = harness.context(null);
         stage = FxToolkit.setupFixture(() -> {
             Stage s = new Stage();
-            ChatWindow window = DesktopApp.show(
-                    s,
-                    context,
-                    null,
-                    UiPreferences.load(configDir.resolve("state/desktop.json")),
-                    Platform::runLater,
-                    new FxTicker(),
-                    url -> {},
-                    (owner, tab) -> {});
+            ChatWindow window = TestWindows.show(s, context);
             window.setExportChooser((owner, fileName, folder) -> {
                 proposedNames.add(fileName);
                 return Optional.ofNullable(exportTarget.get());

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rebound.app.DesktopHarness;
 import dev.rebound.e2e.Sse;
 import dev.rebound.ui.settings.SettingsWindowOpener;
-import dev.rebound.ui.view.FxTicker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -55,15 +54,7 @@ class SystemPromptWindowTest {
         stage = FxToolkit.setupFixture(() -> {
             opener = new SettingsWindowOpener(context.settingsServices(), Platform::runLater, context.background());
             Stage s = new Stage();
-            DesktopApp.show(
-                    s,
-                    context,
-                    null,
-                    UiPreferences.load(configDir.resolve("state/desktop.json")),
-                    Platform::runLater,
-                    new FxTicker(),
-                    url -> {},
-                    opener);
+            TestWindows.show(s, context, null, url -> {}, opener);
             return s;
         });
         FxWait.until(() -> robot.lookup("#composer").tryQuery().isPresent());

@@ -2,14 +2,12 @@ package dev.rebound.ui;
 
 import dev.rebound.app.DesktopHarness;
 import dev.rebound.session.SessionFactory;
-import dev.rebound.ui.view.FxTicker;
 import dev.rebound.ui.view.LinkOpener;
 import dev.rebound.ui.view.SettingsOpener;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
-import javafx.application.Platform;
 import javafx.collections.ListChangeListener;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
@@ -74,15 +72,7 @@ final class WindowFixture implements AutoCloseable {
         try {
             stage = FxToolkit.setupFixture(() -> {
                 Stage s = new Stage();
-                DesktopApp.show(
-                        s,
-                        context,
-                        first,
-                        UiPreferences.load(configDir.resolve("state/desktop.json")),
-                        Platform::runLater,
-                        new FxTicker(),
-                        links,
-                        settings);
+                TestWindows.show(s, context, first, links, settings);
                 return s;
             });
         } catch (Exception | AssertionError e) {
