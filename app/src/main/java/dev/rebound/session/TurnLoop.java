@@ -87,8 +87,15 @@ final class TurnLoop {
                 last = runAttempt(turn);
                 awaitingReplacement = null;
                 unjudged = last;
-                AgentEndDecision decision =
-                        attempts.onAgentEnd(new AttemptResult(turn.id, attempt, last, turn.userAborted));
+                AgentEndDecision decision;
+                try {
+                    // Judged before the reply is written: a retry's wait counts from the decision, so the write's
+                    // fsync (milliseconds; far more on a slow or network disk) passes inside the wait instead of
+                    // lengthening it. The file's order and the events' order are the same either way.
+                    decision = attempts.onAgentEnd(new AttemptResult(turn.id, attempt, last, turn.userAborted));
+                } finally {
+                    settle(turn, last);
+                }
                 unjudged = null;
                 if (decision.resetServerState()) {
                     // A stale replay: the server no longer knows what it was told; the next call sends everything,
@@ -205,12 +212,17 @@ final class TurnLoop {
             broken = e;
         }
         context.add(message);
-        history.message(message);
-        events.emit(turn, new MessageEnd(message));
         if (broken != null) {
+            settle(turn, message);
             throw broken;
         }
         return message;
+    }
+
+    /** A reply's end: written to the chat's file, then {@code message_end}. */
+    private void settle(Turn turn, AssistantMessage message) {
+        history.message(message);
+        events.emit(turn, new MessageEnd(message));
     }
 
     /** The turn's outcome when even building it failed: an aborted reply with no content, built without the model. */

@@ -4,6 +4,7 @@ import dev.rebound.event.SessionEvent;
 import dev.rebound.provider.ChatProvider;
 import dev.rebound.provider.ProviderRequest;
 import dev.rebound.session.ChatSession;
+import dev.rebound.session.HistorySink;
 import dev.rebound.session.PromptResult;
 import dev.rebound.session.TurnOutcome;
 import dev.rebound.settings.ModelConfig;
@@ -29,6 +30,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 /**
@@ -57,11 +59,19 @@ final class EngineHarness implements AutoCloseable {
     }
 
     EngineHarness(ModelFallback fallback, RandomGenerator random) {
+        this(fallback, random, timer -> timer, HistorySink.NONE);
+    }
+
+    /**
+     * @param timers wraps the harness's manual timer (to observe when waits start)
+     * @param sink receives the session's history as it is written
+     */
+    EngineHarness(ModelFallback fallback, RandomGenerator random, UnaryOperator<RetryTimer> timers, HistorySink sink) {
         engine = RetryEngine.builder()
                 .settings(retry::get)
                 .clock(clock)
                 .random(random)
-                .timer(timer)
+                .timer(timers.apply(timer))
                 .fallback(fallback)
                 .build();
         ProviderConfig openai = new ProviderConfig(
@@ -90,6 +100,7 @@ final class EngineHarness implements AutoCloseable {
                 .retryEngine(engine)
                 .clock(clock)
                 .model(MODEL)
+                .historySink(sink)
                 .build();
         session.subscribe(events::add);
     }

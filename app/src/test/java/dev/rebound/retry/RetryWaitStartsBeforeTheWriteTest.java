@@ -1,0 +1,75 @@
+package dev.rebound.retry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rebound.event.AutoRetryStart;
+import dev.rebound.event.MessageEnd;
+import dev.rebound.history.MessageEntry;
+import dev.rebound.session.HistorySink;
+import dev.rebound.transcript.AssistantMessage;
+import dev.rebound.transcript.StopReason;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A retry's wait starts when the engine decides, and the failed reply's write (an fsync, slow on a slow disk) comes
+ * after that decision, so it passes inside the wait instead of adding to it; the chat's file and the events keep their
+ * order: the reply first, then the retry.
+ */
+class RetryWaitStartsBeforeTheWriteTest {
+    private final List<String> order = new CopyOnWriteArrayList<>();
+
+    private final HistorySink sink = entry -> {
+        if (entry instanceof MessageEntry m && m.message() instanceof AssistantMessage reply) {
+            order.add("written " + reply.stopReason());
+        } else {
+            order.add("written " + entry.type());
+        }
+    };
+
+    private RetryTimer recording(RetryTimer timer) {
+        return delayMs -> {
+            order.add("wait of " + delayMs + " ms started");
+            return timer.start(delayMs);
+        };
+    }
+
+    @Test
+    void theWaitStartsBeforeTheFailedReplyIsWrittenAndTheFileKeepsItsOrder() throws Exception {
+        try (EngineHarness h = new EngineHarness(
+                        ModelFallback.NONE, new EngineHarness.FixedRandom(0.5, 0), this::recording, sink)
+                .script(EngineHarness.overloaded(), EngineHarness.ok("fine"))) {
+            h.prompt("hi");
+
+            List<String> aroundTheFailure = order.subList(order.indexOf("written message") + 1, order.size());
+            assertThat(aroundTheFailure)
+                    .startsWith(
+                            "wait of " + h.timer.delays().getFirst() + " ms started",
+                            "written error",
+                            "written retried")
+                    .contains("written stop");
+            assertThat(h.shape())
+                    .containsSubsequence("user", "reply", "agent_end", "auto_retry_start", "agent_start", "reply");
+            MessageEnd failedEnd = h.all(MessageEnd.class).get(1);
+            assertThat(failedEnd.message())
+                    .isInstanceOfSatisfying(
+                            AssistantMessage.class,
+                            m -> assertThat(m.stopReason()).isEqualTo(StopReason.ERROR));
+            assertThat(h.events.indexOf(failedEnd))
+                    .isLessThan(h.events.indexOf(h.all(AutoRetryStart.class).getFirst()));
+        }
+    }
+
+    @Test
+    void aReplyThatEndsTheTurnIsWrittenBeforeTheTurnEnds() throws Exception {
+        try (EngineHarness h = new EngineHarness(
+                        ModelFallback.NONE, new EngineHarness.FixedRandom(0.5, 0), this::recording, sink)
+                .script(EngineHarness.ok("fine"))) {
+            h.prompt("hi");
+
+            assertThat(order).containsExactly("written message", "written stop");
+            assertThat(h.shape()).endsWith("reply", "agent_end");
+        }
+    }
+}
