@@ -1,12 +1,20 @@
 package dev.rebound.json;
 
-import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.MapperConfig;
+import com.fasterxml.jackson.databind.introspect.AnnotatedClass;
+import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
+import com.fasterxml.jackson.databind.jsontype.TypeResolverBuilder;
+import com.fasterxml.jackson.databind.jsontype.impl.StdTypeResolverBuilder;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rebound.event.AutoRetryStart;
+import dev.rebound.event.RetryAttempt;
 import dev.rebound.event.SessionEvent;
 import dev.rebound.transcript.AssistantMessage;
 import dev.rebound.transcript.ChatMessage;
@@ -16,23 +24,32 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The JSON form of the API records, shared by RPC mode and (later) the session files: events carry a {@code type}
- * field, messages a {@code role}, content blocks a {@code type}. The API module stays free of Jackson: the type
- * information is attached here through mix-ins.
+ * The JSON form of the API records, shared by RPC mode and the session files: events carry a {@code type} field,
+ * messages a {@code role}, content blocks a {@code type}. The API module stays free of Jackson, and the type
+ * information is given here in code, not by annotations (mix-ins): Jackson reads an annotation through a proxy class
+ * the JDK generates at run time, which the AOT cache cannot hold, and the seven it took cost every start ~25 ms of CPU
+ * (docs/startup.md).
  */
 public final class WireJson {
     private final ObjectMapper mapper;
 
     public WireJson() {
         this.mapper = Json.newMapper();
-        mapper.addMixIn(SessionEvent.class, EventMixin.class);
+        mapper.setAnnotationIntrospector(new TypeIds());
         for (Class<?> event : SessionEvent.class.getPermittedSubclasses()) {
             mapper.registerSubtypes(new NamedType(event, typeName(event)));
         }
-        mapper.addMixIn(ChatMessage.class, MessageMixin.class);
-        mapper.addMixIn(ContentBlock.class, ContentMixin.class);
-        mapper.addMixIn(dev.rebound.event.AutoRetryStart.class, NullsWritten.class);
-        mapper.addMixIn(dev.rebound.event.RetryAttempt.class, NullsWritten.class);
+        mapper.registerSubtypes(
+                new NamedType(UserMessage.class, "user"),
+                new NamedType(AssistantMessage.class, "assistant"),
+                new NamedType(ContentBlock.Text.class, "text"),
+                new NamedType(ContentBlock.Thinking.class, "thinking"),
+                new NamedType(ContentBlock.ToolCall.class, "toolCall"));
+        // Records whose null fields mean something ({@code credential: null}: no credential) write them.
+        JsonInclude.Value nullsWritten =
+                JsonInclude.Value.construct(JsonInclude.Include.ALWAYS, JsonInclude.Include.ALWAYS);
+        mapper.configOverride(AutoRetryStart.class).setInclude(nullsWritten);
+        mapper.configOverride(RetryAttempt.class).setInclude(nullsWritten);
     }
 
     /**
@@ -87,26 +104,29 @@ public final class WireJson {
         return mapper.valueToTree(message);
     }
 
-    /** Events carry {@code type}; their names are registered from the sealed hierarchy (see {@link #typeName}). */
-    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
-    private interface EventMixin {}
+    /**
+     * The type property of each sealed hierarchy, and of every type below it: Jackson asks for the base type of a
+     * value, and for a concrete record when it is written on its own.
+     */
+    private static final class TypeIds extends JacksonAnnotationIntrospector {
+        private static final java.util.Map<Class<?>, JsonTypeInfo.Value> PROPERTIES = java.util.Map.of(
+                SessionEvent.class, property("type"),
+                ChatMessage.class, property("role"),
+                ContentBlock.class, property("type"));
 
-    /** Records whose null fields mean something ({@code credential: null}: no credential) write them. */
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)
-    private interface NullsWritten {}
+        private static JsonTypeInfo.Value property(String name) {
+            return JsonTypeInfo.Value.construct(
+                    JsonTypeInfo.Id.NAME, JsonTypeInfo.As.PROPERTY, name, null, false, null);
+        }
 
-    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "role")
-    @JsonSubTypes({
-        @JsonSubTypes.Type(value = UserMessage.class, name = "user"),
-        @JsonSubTypes.Type(value = AssistantMessage.class, name = "assistant")
-    })
-    private interface MessageMixin {}
-
-    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
-    @JsonSubTypes({
-        @JsonSubTypes.Type(value = ContentBlock.Text.class, name = "text"),
-        @JsonSubTypes.Type(value = ContentBlock.Thinking.class, name = "thinking"),
-        @JsonSubTypes.Type(value = ContentBlock.ToolCall.class, name = "toolCall")
-    })
-    private interface ContentMixin {}
+        @Override
+        public TypeResolverBuilder<?> findTypeResolver(MapperConfig<?> config, AnnotatedClass ac, JavaType baseType) {
+            for (java.util.Map.Entry<Class<?>, JsonTypeInfo.Value> base : PROPERTIES.entrySet()) {
+                if (base.getKey().isAssignableFrom(baseType.getRawClass())) {
+                    return new StdTypeResolverBuilder().init(base.getValue(), null);
+                }
+            }
+            return super.findTypeResolver(config, ac, baseType);
+        }
+    }
 }

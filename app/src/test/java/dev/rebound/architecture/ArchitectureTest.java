@@ -2,8 +2,10 @@ package dev.rebound.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMembers;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAnnotation;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -267,6 +269,17 @@ class ArchitectureTest {
                 .because("the simulator stands in for a real provider on the wire: if it shared the provider's or "
                         + "the classifier's code, a bug in that code could hide in both, and the standalone server "
                         + "must run without the app"));
+    }
+
+    @Test
+    void noJacksonAnnotationsOnRebound() {
+        DescribedPredicate<JavaAnnotation<?>> jackson = DescribedPredicate.describe(
+                "a Jackson annotation", a -> a.getRawType().getPackageName().startsWith("com.fasterxml.jackson"));
+        String why = "Jackson reads an annotation through a proxy class that the JDK generates at run time and the AOT "
+                + "cache cannot hold: the seven the mix-ins took cost every start ~25 ms of CPU (docs/startup.md); "
+                + "the JSON form is configured in code (Json, WireJson)";
+        check(noClasses().should().beAnnotatedWith(jackson).because(why));
+        noMembers().should().beAnnotatedWith(jackson).because(why).check(REBOUND);
     }
 
     @Test

@@ -124,6 +124,17 @@ class WireJsonTest {
     }
 
     @Test
+    void aRetryAttemptWithoutCredentialStatusOrDelaySaysNull() {
+        JsonNode json = wire.mapper()
+                .valueToTree(new dev.rebound.event.RetryAttempt(
+                        2, dev.rebound.event.ErrorKind.TRANSIENT, null, "ollama/llama3.2", null, null, "reset", null));
+        for (String field : List.of("httpStatus", "credential", "delayMs", "decidedBy")) {
+            assertThat(json.has(field)).as(field).isTrue();
+            assertThat(json.get(field).isNull()).as(field).isTrue();
+        }
+    }
+
+    @Test
     void messagesReadBackToEqualRecords() throws Exception {
         AssistantMessage original = new AssistantMessage(
                 "m1",
