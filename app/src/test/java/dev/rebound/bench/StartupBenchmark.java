@@ -294,7 +294,8 @@ class StartupBenchmark {
 
     /**
      * The packaged window against a minimal JavaFX window, both started by the app-image's launcher binary on its
-     * runtime through {@link LeanFirstFrameProbe}, alternating after one warm-up start of each.
+     * runtime through {@link LeanFirstFrameProbe}, and, for the record, against the minimal window given the app's own
+     * JVM options (the launcher's huge pages speed up any JVM); the order rotated each round after one warm-up round.
      */
     private List<Row> desktop(Path probeImage, Map<String, Object> samples) throws Exception {
         Path config = dir.resolve("desktop-config");
@@ -310,6 +311,8 @@ class StartupBenchmark {
                 config.toString());
         List<String> minimal =
                 List.of(probeImage.resolve("bin/minimal-firstframe").toString(), MinimalWindow.class.getName());
+        List<String> minimalAsRebound =
+                List.of(probeImage.resolve("bin/minimal-as-rebound").toString(), MinimalWindow.class.getName());
         Frames r = new Frames(
                 new Series("Rebound window (packaged launcher): start → first frame", "ms", new ArrayList<>()),
                 new Series("Rebound window (packaged launcher): CPU until first frame", "ms", new ArrayList<>()),
@@ -327,17 +330,28 @@ class StartupBenchmark {
                         "ms",
                         new ArrayList<>()),
                 null);
+        Frames a = new Frames(
+                new Series(
+                        "minimal JavaFX window, Rebound's launcher and JVM options for the window (no AOT cache): "
+                                + "start → first frame",
+                        "ms",
+                        new ArrayList<>()),
+                new Series(
+                        "minimal JavaFX window, Rebound's launcher and JVM options for the window (no AOT cache): "
+                                + "CPU until first frame",
+                        "ms",
+                        new ArrayList<>()),
+                null);
+        List<Map.Entry<List<String>, Frames>> windows =
+                List.of(Map.entry(rebound, r), Map.entry(minimal, m), Map.entry(minimalAsRebound, a));
         for (int round = 0; round <= RUNS; round++) {
             boolean record = round > 0;
-            if (round % 2 == 0) {
-                firstFrame(rebound, r, record);
-                firstFrame(minimal, m, record);
-            } else {
-                firstFrame(minimal, m, record);
-                firstFrame(rebound, r, record);
+            for (int i = 0; i < windows.size(); i++) {
+                Map.Entry<List<String>, Frames> w = windows.get((round + i) % windows.size());
+                firstFrame(w.getKey(), w.getValue(), record);
             }
         }
-        for (Series s : List.of(r.wall(), r.cpu(), r.ready(), m.wall(), m.cpu())) {
+        for (Series s : List.of(r.wall(), r.cpu(), r.ready(), m.wall(), m.cpu(), a.wall(), a.cpu())) {
             samples.put(s.name(), s.values());
         }
         String group = "desktop first frame";
@@ -349,10 +363,14 @@ class StartupBenchmark {
                                 group,
                                 m.wall(),
                                 1.3,
-                                "the chat ready to type into, the chat list filled; the minimal window's first frame"),
+                                notes(
+                                        "the chat ready to type into, the chat list filled; the minimal window's "
+                                                + "first frame",
+                                        otherRatio(r.ready(), new Series[] {a.wall()}, 0))),
                 r.cpu().against(group, m.cpu(), null, "from /proc/self/stat, 10 ms ticks"),
                 m.wall().row(group, "baseline"),
-                m.cpu().row(group, "baseline"));
+                m.cpu().row(group, "baseline"),
+                a.wall().row(group, "baseline, for the record"));
     }
 
     /**
@@ -510,8 +528,10 @@ class StartupBenchmark {
      * {@code exec} of the image's runtime, then another command: {@code bin/hello} the hello-world (no JVM option),
      * {@code bin/rebound-firstframe} {@link LeanFirstFrameProbe} with the launcher's JVM options (its AOT cache
      * among them) and its class path with the probe's jar appended, which the cache allows; the probe is given
-     * Rebound's main class to run; and {@code bin/minimal-firstframe} the probe with the same
-     * {@code --enable-native-access} option as the app, given {@link MinimalWindow} to run.
+     * Rebound's main class to run; {@code bin/minimal-firstframe} the probe with the same
+     * {@code --enable-native-access} option as the app, given {@link MinimalWindow} to run; and, for the record, {@code
+     * bin/hello-as-rebound} and {@code bin/minimal-as-rebound}: {@code bin/rebound} itself without its AOT cache, running
+     * the hello world or the probe, so with every JVM option the launcher gives the app for the same arguments.
      */
     private Path probeImage(Path image, Path helloJar) throws IOException {
         Path copy = work.resolve("image");
@@ -568,6 +588,17 @@ class StartupBenchmark {
         writeLauncher(
                 copy.resolve("bin/rebound-firstframe"),
                 launcher.replace(mainCall, ":$APPDIR/bench-probe.jar\" " + probe + " \"$@\""));
+        // The minimal window started exactly as bin/rebound starts the window, its AOT cache aside: the same script,
+        // so the same JVM options (the heap's huge pages among them).
+        String minimalAsRebound = launcher.replace(aotOption, "")
+                .replaceAll(
+                        "(?m)^  -cp \"[^\"]*\" dev\\.rebound\\.app\\.Main ",
+                        "  -cp \"\\$APPDIR/bench-probe.jar\" " + probe + " ");
+        if (!minimalAsRebound.contains(probe) || minimalAsRebound.contains("dev.rebound.app.Main")) {
+            throw new IllegalStateException(
+                    "bin/rebound's class path line is not as package.sh writes it: " + launcher);
+        }
+        writeLauncher(copy.resolve("bin/minimal-as-rebound"), minimalAsRebound);
         return copy;
     }
 
