@@ -343,6 +343,21 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
     @Override
     public synchronized List<SessionEvent> abandon(String turnId, String reason, AssistantMessage unjudged) {
         try {
+            if (pending != null && chain != null) {
+                // A retry was scheduled and never made (the turn ended in its wait, or before the wait): the last
+                // retry made is the one before it, as after a cancel.
+                RetryChain ended = chain;
+                chain = null;
+                pending = null;
+                return ended.end(
+                        turnId,
+                        RetryEndReason.NOT_RETRYABLE,
+                        reason,
+                        unjudged,
+                        null,
+                        ended.attempt - 1,
+                        clock.millis());
+            }
             return endChain(turnId, RetryEndReason.NOT_RETRYABLE, reason, unjudged, null);
         } finally {
             publishStatus();

@@ -65,6 +65,8 @@ final class TurnLoop {
         AssistantMessage awaitingReplacement = null;
         // The reply of the last call, until the attempt policy has judged it.
         AssistantMessage unjudged = null;
+        // A decision taken on a reply whose writing then failed: its events are still owed.
+        AgentEndDecision undelivered = null;
         boolean ended = false;
         Throwable failure = null;
         try {
@@ -87,16 +89,20 @@ final class TurnLoop {
                 last = runAttempt(turn);
                 awaitingReplacement = null;
                 unjudged = last;
+                // Judged before the reply is written: a retry's wait counts from the decision, so the write's fsync
+                // (milliseconds; far more on a slow or network disk) passes inside the wait instead of lengthening
+                // it. The file's order and the events' order are the same either way.
                 AgentEndDecision decision;
                 try {
-                    // Judged before the reply is written: a retry's wait counts from the decision, so the write's
-                    // fsync (milliseconds; far more on a slow or network disk) passes inside the wait instead of
-                    // lengthening it. The file's order and the events' order are the same either way.
                     decision = attempts.onAgentEnd(new AttemptResult(turn.id, attempt, last, turn.userAborted));
-                } finally {
-                    settle(turn, last);
+                } catch (RuntimeException | Error e) {
+                    settleAfter(turn, last, e);
+                    throw e;
                 }
                 unjudged = null;
+                undelivered = decision;
+                settle(turn, last);
+                undelivered = null;
                 if (decision.resetServerState()) {
                     // A stale replay: the server no longer knows what it was told; the next call sends everything,
                     // whether it is this turn's retry or the next turn.
@@ -143,7 +149,17 @@ final class TurnLoop {
                     // cancel.
                     restore(awaitingReplacement);
                     String what = failure == null ? "The turn was interrupted" : internalError(failure);
-                    List<SessionEvent> closing = new ArrayList<>(attempts.abandon(turn.id, what, unjudged));
+                    // A decision whose reply could not be written still goes out, so a chain it started or ended is
+                    // announced and closed as it would have been; a retry it scheduled is not made.
+                    List<SessionEvent> closing = new ArrayList<>();
+                    if (undelivered instanceof AgentEndDecision.Finish finish) {
+                        closing.addAll(finish.events());
+                    } else if (undelivered instanceof AgentEndDecision.Retry retry) {
+                        closing.addAll(retry.events());
+                    }
+                    if (!(undelivered instanceof AgentEndDecision.Finish)) {
+                        closing.addAll(attempts.abandon(turn.id, what, unjudged));
+                    }
                     if (failure != null) {
                         closing.add(new Notice(
                                 Notice.ERROR,
@@ -223,6 +239,15 @@ final class TurnLoop {
     private void settle(Turn turn, AssistantMessage message) {
         history.message(message);
         events.emit(turn, new MessageEnd(message));
+    }
+
+    /** {@link #settle} after judging the reply failed: the reply is still kept; a second failure rides on the first. */
+    private void settleAfter(Turn turn, AssistantMessage message, Throwable judging) {
+        try {
+            settle(turn, message);
+        } catch (RuntimeException | Error e) {
+            judging.addSuppressed(e);
+        }
     }
 
     /** The turn's outcome when even building it failed: an aborted reply with no content, built without the model. */

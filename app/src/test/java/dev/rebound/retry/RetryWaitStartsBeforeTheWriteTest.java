@@ -72,4 +72,60 @@ class RetryWaitStartsBeforeTheWriteTest {
             assertThat(h.shape()).endsWith("reply", "agent_end");
         }
     }
+
+    /** A sink that throws an {@link Error} once, at the first reply with the given stop reason. */
+    private static HistorySink failingAt(StopReason reason) {
+        java.util.concurrent.atomic.AtomicBoolean thrown = new java.util.concurrent.atomic.AtomicBoolean();
+        return entry -> {
+            if (entry instanceof MessageEntry m
+                    && m.message() instanceof AssistantMessage reply
+                    && reply.stopReason() == reason
+                    && thrown.compareAndSet(false, true)) {
+                throw new OutOfMemoryError("test: writing the reply failed");
+            }
+        };
+    }
+
+    @Test
+    void aFailedReplyThatCannotBeWrittenAfterItsRetryWasDecidedClosesTheChainItAnnounced() throws Exception {
+        try (EngineHarness h = new EngineHarness(
+                        ModelFallback.NONE, new EngineHarness.FixedRandom(0.5, 0), t -> t, failingAt(StopReason.ERROR))
+                .script(EngineHarness.overloaded())) {
+            h.prompt("hi");
+
+            assertThat(h.requests).hasSize(1);
+            assertThat(h.all(AutoRetryStart.class))
+                    .singleElement()
+                    .satisfies(s -> assertThat(s.attempt()).isEqualTo(1));
+            assertThat(h.all(dev.rebound.event.AutoRetryEnd.class))
+                    .singleElement()
+                    .satisfies(e -> {
+                        assertThat(e.success()).isFalse();
+                        assertThat(e.attempt())
+                                .as("the retry announced was never made")
+                                .isZero();
+                    });
+            assertThat(h.all(dev.rebound.event.RetryChainEnd.class))
+                    .singleElement()
+                    .satisfies(c -> assertThat(c.attempts()).hasSize(1));
+            assertThat(h.shape())
+                    .endsWith("auto_retry_start", "auto_retry_end", "retry_chain_end", "notice", "agent_end");
+            assertThat(h.engine.status().retrying()).isFalse();
+        }
+    }
+
+    @Test
+    void aSuccessfulRetryWhoseReplyCannotBeWrittenStillEndsItsChain() throws Exception {
+        try (EngineHarness h = new EngineHarness(
+                        ModelFallback.NONE, new EngineHarness.FixedRandom(0.5, 0), t -> t, failingAt(StopReason.STOP))
+                .script(EngineHarness.overloaded(), EngineHarness.ok("fine"))) {
+            h.prompt("hi");
+
+            assertThat(h.all(dev.rebound.event.AutoRetryEnd.class))
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.success()).isTrue());
+            assertThat(h.all(dev.rebound.event.RetryChainEnd.class)).hasSize(1);
+            assertThat(h.shape()).endsWith("auto_retry_end", "retry_chain_end", "notice", "agent_end");
+        }
+    }
 }
