@@ -148,8 +148,9 @@ done
 # "madvise"): the heap a start fills is then faulted in 2 MiB at a time instead of 4 KiB, which on these machines
 # cost the window ~80 ms and RPC ~27 ms in page faults, for ~22 MiB more resident memory in the window and ~7 MiB in
 # -p (docs/packaging.md, "The launcher"). Asked only where it works: with THP off the JVM says so on stdout, where RPC
-# frames and -p replies go; and -Xlog:pagesize=off keeps any other page-size message off stdout too.
+# frames and -p replies go; and -Xlog:pagesize=off keeps the JVM's other page-size messages (that log tag) off it too.
 thp=
+thp_mode=
 read -r thp_mode 2>/dev/null < /sys/kernel/mm/transparent_hugepage/enabled
 case $thp_mode in *'[always]'*|*'[madvise]'*) thp="-XX:+UseTransparentHugePages -Xlog:pagesize=off" ;; esac
 CHOOSER

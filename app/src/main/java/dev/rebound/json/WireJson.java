@@ -27,7 +27,7 @@ import java.util.List;
  * The JSON form of the API records, shared by RPC mode and the session files: events carry a {@code type} field,
  * messages a {@code role}, content blocks a {@code type}. The API module stays free of Jackson, and the type
  * information is given here in code, not by annotations (mix-ins): Jackson reads an annotation through a proxy class
- * the JDK generates at run time, which the AOT cache cannot hold, and the seven it took cost every start ~25 ms of CPU
+ * the JDK generates at run time, which the AOT cache cannot hold, and the seven it took cost every start ~27 ms of CPU
  * (docs/startup.md).
  */
 public final class WireJson {
@@ -109,10 +109,11 @@ public final class WireJson {
      * value, and for a concrete record when it is written on its own.
      */
     private static final class TypeIds extends JacksonAnnotationIntrospector {
-        private static final java.util.Map<Class<?>, JsonTypeInfo.Value> PROPERTIES = java.util.Map.of(
-                SessionEvent.class, property("type"),
-                ChatMessage.class, property("role"),
-                ContentBlock.class, property("type"));
+        /** The three hierarchies; no API record belongs to two of them (an order would be needed then). */
+        private static final List<java.util.Map.Entry<Class<?>, JsonTypeInfo.Value>> PROPERTIES = List.of(
+                java.util.Map.entry(SessionEvent.class, property("type")),
+                java.util.Map.entry(ChatMessage.class, property("role")),
+                java.util.Map.entry(ContentBlock.class, property("type")));
 
         private static JsonTypeInfo.Value property(String name) {
             return JsonTypeInfo.Value.construct(
@@ -121,7 +122,7 @@ public final class WireJson {
 
         @Override
         public TypeResolverBuilder<?> findTypeResolver(MapperConfig<?> config, AnnotatedClass ac, JavaType baseType) {
-            for (java.util.Map.Entry<Class<?>, JsonTypeInfo.Value> base : PROPERTIES.entrySet()) {
+            for (java.util.Map.Entry<Class<?>, JsonTypeInfo.Value> base : PROPERTIES) {
                 if (base.getKey().isAssignableFrom(baseType.getRawClass())) {
                     return new StdTypeResolverBuilder().init(base.getValue(), null);
                 }

@@ -276,7 +276,7 @@ class ArchitectureTest {
         DescribedPredicate<JavaAnnotation<?>> jackson = DescribedPredicate.describe(
                 "a Jackson annotation", a -> a.getRawType().getPackageName().startsWith("com.fasterxml.jackson"));
         String why = "Jackson reads an annotation through a proxy class that the JDK generates at run time and the AOT "
-                + "cache cannot hold: the seven the mix-ins took cost every start ~25 ms of CPU (docs/startup.md); "
+                + "cache cannot hold: the seven the mix-ins took cost every start ~27 ms of CPU (docs/startup.md); "
                 + "the JSON form is configured in code (Json, WireJson)";
         check(noClasses().should().beAnnotatedWith(jackson).because(why));
         noMembers().should().beAnnotatedWith(jackson).because(why).check(REBOUND);
