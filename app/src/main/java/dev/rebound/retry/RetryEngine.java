@@ -350,13 +350,7 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
                 chain = null;
                 pending = null;
                 return ended.end(
-                        turnId,
-                        RetryEndReason.NOT_RETRYABLE,
-                        reason,
-                        unjudged,
-                        null,
-                        ended.attempt - 1,
-                        clock.millis());
+                        turnId, RetryEndReason.NOT_RETRYABLE, reason, null, null, ended.attempt - 1, clock.millis());
             }
             return endChain(turnId, RetryEndReason.NOT_RETRYABLE, reason, unjudged, null);
         } finally {

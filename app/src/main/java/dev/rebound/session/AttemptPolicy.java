@@ -16,8 +16,9 @@ public interface AttemptPolicy {
     AgentEndDecision onAgentEnd(AttemptResult result);
 
     /**
-     * The turn ended in a way the policy was not asked about (an internal error): close any running chain and return
-     * its closing events.
+     * The turn ended in a way the policy was not asked about (an internal error, an interrupt; also after a decision
+     * whose events could not all be delivered): close any running chain and return its closing events. A retry that
+     * was scheduled and never made does not count as made.
      *
      * @param unjudged the reply of the last call, when the policy has not judged it (a call that broke, or a decision
      *     that threw): the chain's last attempt; null when there is none

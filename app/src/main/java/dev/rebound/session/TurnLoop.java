@@ -100,15 +100,16 @@ final class TurnLoop {
                     throw e;
                 }
                 unjudged = null;
+                // Owed until its events go out: if the turn fails before that, they go out as it closes.
                 undelivered = decision;
-                settle(turn, last);
-                undelivered = null;
                 if (decision.resetServerState()) {
                     // A stale replay: the server no longer knows what it was told; the next call sends everything,
                     // whether it is this turn's retry or the next turn.
                     context.server().forget(last.provider());
                 }
+                settle(turn, last);
                 if (decision instanceof AgentEndDecision.Finish finish) {
+                    undelivered = null;
                     endTurn(turn, finish.events());
                     ended = true;
                     break;
@@ -118,6 +119,7 @@ final class TurnLoop {
                 context.remove(last.id());
                 history.markRetried(last.id(), true);
                 events.emit(turn, new AgentEnd(turn.id, true));
+                undelivered = null;
                 events.record(turn, retry.events());
                 if (retry.retry().awaitDue() instanceof AgentEndDecision.Resume.Cancelled cancelled) {
                     // Not retried after all: the failure is what the user is left with.
@@ -149,8 +151,9 @@ final class TurnLoop {
                     // cancel.
                     restore(awaitingReplacement);
                     String what = failure == null ? "The turn was interrupted" : internalError(failure);
-                    // A decision whose reply could not be written still goes out, so a chain it started or ended is
-                    // announced and closed as it would have been; a retry it scheduled is not made.
+                    // A decision whose events had not gone out yet (its reply, or the retried mark, could not be
+                    // written) still sends them, so a chain it started or ended, and a switch of model or key it made,
+                    // are announced and closed as they would have been; a retry it scheduled is not made.
                     List<SessionEvent> closing = new ArrayList<>();
                     if (undelivered instanceof AgentEndDecision.Finish finish) {
                         closing.addAll(finish.events());

@@ -281,9 +281,10 @@ public final class BenchSummary {
                     .append(
                             s.get("launcher") instanceof JsonNode l
                                             && l.asText().equals("package")
-                                    ? "Baselines are started by the same launcher binary on the same runtime, and the"
-                                            + " full JDK's `java -jar hello.jar` in every round too; targets are checked"
-                                            + " against the faster hello-world.\n\n"
+                                    ? "Baselines are started by the same launcher binary on the same runtime, plain"
+                                            + " and with the JVM options the launcher gives the app, and the full JDK's"
+                                            + " `java -jar hello.jar` in every round too; each wall-time target is"
+                                            + " checked against the fastest of its baselines.\n\n"
                                     : "The baseline is `java -jar hello.jar` on the same JDK.\n\n");
         }
         md.append("| benchmark | figure | runs | median | spread | baseline: median | ratio | target | result |\n");

@@ -163,7 +163,7 @@ class StartupBenchmark {
         Series[] same = helloSeries(sameName);
         Series[] jdk = helloSeries("hello-world, full JDK java -jar");
         // Packaged only: the hello world through Rebound's own launcher script with -p's and RPC's arguments, so with
-        // the JVM options it gives those modes (no AOT cache). Reported beside the targets, not checked against.
+        // the JVM options it gives those modes (no AOT cache): the strictest baseline when those options speed it up.
         Series[] asPrint = helloSeries("hello-world, Rebound's launcher and JVM options as for -p (no AOT cache)");
         Series[] asRpc =
                 helloSeries("hello-world, Rebound's launcher and JVM options as for --mode rpc (no AOT cache)");
@@ -271,7 +271,7 @@ class StartupBenchmark {
         return rows;
     }
 
-    /** The ratio against the baseline the target was not checked against, for the record. */
+    /** The ratio against another baseline, for a row's note (the CPU row's, which has no target). */
     private static String otherRatio(Series figure, Series[] other, int index) {
         if (other == null) {
             return null;

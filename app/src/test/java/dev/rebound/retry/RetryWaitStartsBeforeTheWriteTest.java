@@ -128,4 +128,57 @@ class RetryWaitStartsBeforeTheWriteTest {
             assertThat(h.shape()).endsWith("auto_retry_end", "retry_chain_end", "notice", "agent_end");
         }
     }
+
+    @Test
+    void aRetriedMarkThatCannotBeWrittenStillAnnouncesAndClosesTheChain() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean thrown = new java.util.concurrent.atomic.AtomicBoolean();
+        HistorySink failingMark = entry -> {
+            if (entry instanceof dev.rebound.history.RetriedMark mark
+                    && mark.retried()
+                    && thrown.compareAndSet(false, true)) {
+                throw new OutOfMemoryError("test: writing the retried mark failed");
+            }
+        };
+        try (EngineHarness h = new EngineHarness(
+                        ModelFallback.NONE, new EngineHarness.FixedRandom(0.5, 0), t -> t, failingMark)
+                .script(EngineHarness.overloaded())) {
+            h.prompt("hi");
+
+            assertThat(h.requests).hasSize(1);
+            assertThat(h.all(AutoRetryStart.class)).hasSize(1);
+            assertThat(h.all(dev.rebound.event.AutoRetryEnd.class))
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.attempt()).isZero());
+            assertThat(h.shape())
+                    .endsWith("auto_retry_start", "auto_retry_end", "retry_chain_end", "notice", "agent_end");
+        }
+    }
+
+    @Test
+    void aTurnInterruptedInItsWaitCountsOnlyTheRetriesMade() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Thread> sessionThread =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        try (EngineHarness h = new EngineHarness(
+                        ModelFallback.NONE,
+                        new EngineHarness.FixedRandom(0.5, 0),
+                        timer -> delayMs -> {
+                            sessionThread.set(Thread.currentThread());
+                            return timer.start(delayMs);
+                        },
+                        HistorySink.NONE)
+                .script(EngineHarness.overloaded(), EngineHarness.overloaded())) {
+            h.timer.hold();
+            var turn = h.promptAsync("hi");
+            h.timer.nextWaiting().elapse();
+            h.timer.nextWaiting();
+            sessionThread.get().interrupt();
+            turn.completion().get(10, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertThat(h.requests).hasSize(2);
+            assertThat(h.all(dev.rebound.event.AutoRetryEnd.class))
+                    .singleElement()
+                    .satisfies(e ->
+                            assertThat(e.attempt()).as("one retry was made").isEqualTo(1));
+        }
+    }
 }
