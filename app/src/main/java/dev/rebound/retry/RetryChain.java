@@ -38,6 +38,23 @@ final class RetryChain {
         this.startedAt = startedAt;
     }
 
+    /** Where a decision started: what {@link #undo} returns the chain to if that decision fails half-way. */
+    record Mark(int attempt, int staleReplays, int recorded) {}
+
+    Mark mark() {
+        return new Mark(attempt, staleReplays, attempts.size());
+    }
+
+    /**
+     * Back to the mark: the count and the records a failed decision made are dropped. What it learnt about usage
+     * limits and spent keys stays: those are facts about the providers, whatever became of the decision.
+     */
+    void undo(Mark mark) {
+        attempt = mark.attempt();
+        staleReplays = mark.staleReplays();
+        attempts.subList(mark.recorded(), attempts.size()).clear();
+    }
+
     /** Records a failed call that a retry follows after {@code delayMs}, or that ended the chain ({@code null}). */
     void record(int number, AssistantMessage failed, ErrorKind kind, Long delayMs) {
         record(number, failed, kind, delayMs, null);

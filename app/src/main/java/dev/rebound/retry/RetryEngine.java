@@ -80,8 +80,20 @@ public final class RetryEngine implements AttemptPolicy, RetryControl {
 
     @Override
     public synchronized AgentEndDecision onAgentEnd(AttemptResult result) {
+        RetryChain before = chain;
+        RetryChain.Mark mark = before == null ? null : before.mark();
         try {
             return decide(result);
+        } catch (RuntimeException | Error e) {
+            // A decision that failed half-way (a timer, a policy throwing) is undone as far as the chain goes: no
+            // retry was announced, so none may be counted or recorded; the turn then ends through abandon, which
+            // records the reply as the chain's last failure once.
+            chain = before;
+            pending = null;
+            if (before != null) {
+                before.undo(mark);
+            }
+            throw e;
         } finally {
             publishStatus();
         }

@@ -181,4 +181,49 @@ class RetryWaitStartsBeforeTheWriteTest {
                             assertThat(e.attempt()).as("one retry was made").isEqualTo(1));
         }
     }
+
+    /** A timer that throws at its n-th start (1-based). */
+    private static java.util.function.UnaryOperator<RetryTimer> throwingAt(int n) {
+        java.util.concurrent.atomic.AtomicInteger starts = new java.util.concurrent.atomic.AtomicInteger();
+        return timer -> delayMs -> {
+            if (starts.incrementAndGet() == n) {
+                throw new IllegalStateException("test: the timer failed");
+            }
+            return timer.start(delayMs);
+        };
+    }
+
+    @Test
+    void aDecisionThatFailsOnTheFirstFailureStartsNoChain() throws Exception {
+        try (EngineHarness h = new EngineHarness(
+                        ModelFallback.NONE, new EngineHarness.FixedRandom(0.5, 0), throwingAt(1), HistorySink.NONE)
+                .script(EngineHarness.overloaded())) {
+            h.prompt("hi");
+
+            assertThat(h.requests).hasSize(1);
+            assertThat(h.types()).doesNotContain("auto_retry_start", "auto_retry_end", "retry_chain_end");
+            assertThat(h.shape()).endsWith("reply", "notice", "agent_end");
+            assertThat(h.engine.status().retrying()).isFalse();
+        }
+    }
+
+    @Test
+    void aDecisionThatFailsLaterInAChainEndsItWithTheRetriesMadeRecordedOnce() throws Exception {
+        try (EngineHarness h = new EngineHarness(
+                        ModelFallback.NONE, new EngineHarness.FixedRandom(0.5, 0), throwingAt(2), HistorySink.NONE)
+                .script(EngineHarness.overloaded(), EngineHarness.overloaded())) {
+            h.prompt("hi");
+
+            assertThat(h.requests).hasSize(2);
+            assertThat(h.all(AutoRetryStart.class)).hasSize(1);
+            assertThat(h.all(dev.rebound.event.AutoRetryEnd.class))
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.attempt()).isEqualTo(1));
+            assertThat(h.all(dev.rebound.event.RetryChainEnd.class))
+                    .singleElement()
+                    .satisfies(c -> assertThat(c.attempts())
+                            .extracting(dev.rebound.event.RetryAttempt::attempt)
+                            .containsExactly(0, 1));
+        }
+    }
 }
