@@ -219,34 +219,14 @@ class StartupBenchmark {
         String group = "start-up";
         List<Row> rows = new ArrayList<>();
         Series[] other = helloSame == null ? null : jdkFaster ? same : jdk;
-        Series[] printOptions = helloSame == null ? null : asPrint;
-        Series[] rpcOptions = helloSame == null ? null : asRpc;
         // The wall-time targets are checked against the fastest hello world of all, the one given the launcher's own
         // options included: they speed up any JVM, so the strictest comparison is the one that counts.
-        Series pBase = fastest(base[0], other == null ? null : other[0], printOptions == null ? null : printOptions[0]);
-        rows.add(pWall.against(
-                group,
-                pBase,
-                6.0,
-                ratiosBesides(
-                        pWall,
-                        pBase,
-                        base[0],
-                        other == null ? null : other[0],
-                        printOptions == null ? null : printOptions[0])));
+        rows.add(againstFastest(
+                pWall, group, 6.0, base[0], other == null ? null : other[0], helloSame == null ? null : asPrint[0]));
         rows.add(pCpu.against(group, base[1], null, otherRatio(pCpu, other, 1)));
         rows.add(pRss.atMost(group, 100, base[2], null));
-        Series rpcBase = fastest(base[3], other == null ? null : other[3], rpcOptions == null ? null : rpcOptions[3]);
-        rows.add(rpcReady.against(
-                group,
-                rpcBase,
-                3.0,
-                ratiosBesides(
-                        rpcReady,
-                        rpcBase,
-                        base[3],
-                        other == null ? null : other[3],
-                        rpcOptions == null ? null : rpcOptions[3])));
+        rows.add(againstFastest(
+                rpcReady, group, 3.0, base[3], other == null ? null : other[3], helloSame == null ? null : asRpc[3]));
         if (helloSame != null) {
             rows.add(same[0].row(group, "baseline"));
             rows.add(same[1].row(group, "baseline"));
@@ -290,6 +270,12 @@ class StartupBenchmark {
                 .filter(java.util.Objects::nonNull)
                 .min(java.util.Comparator.comparingDouble(Series::median))
                 .orElseThrow();
+    }
+
+    /** The figure's row against the fastest of its baselines (nulls skipped), its ratios to the others in the note. */
+    private static Row againstFastest(Series figure, String group, double maxRatio, Series... baselines) {
+        Series base = fastest(baselines);
+        return figure.against(group, base, maxRatio, ratiosBesides(figure, base, baselines));
     }
 
     /** The figure's ratio against each baseline other than the one its target is checked against. */

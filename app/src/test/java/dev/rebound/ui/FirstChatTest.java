@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,27 +23,35 @@ class FirstChatTest {
     Path configDir;
 
     private DesktopHarness harness;
+    private DesktopContext context;
+    private Path prefs;
+
+    @BeforeEach
+    void start() throws Exception {
+        harness = DesktopHarness.startOffline(configDir, "{}");
+        context = harness.context(null);
+        prefs = configDir.resolve("state/desktop.json");
+    }
 
     @AfterEach
     void close() {
         harness.close();
     }
 
+    /** What a start of the window opens, with the preferences as the file holds them now. */
+    private ChatSession openFirstChat() {
+        return DesktopApp.firstChat(context, UiPreferences.load(prefs)).session();
+    }
+
     @Test
     void aStartRemembersItsChatAndTheNextStartOpensItAgainWhileItHoldsNothing() throws Exception {
-        harness = DesktopHarness.startOffline(configDir, "{}");
-        DesktopContext context = harness.context(null);
-        Path prefs = configDir.resolve("state/desktop.json");
-
         String first;
-        try (ChatSession chat =
-                DesktopApp.firstChat(context, UiPreferences.load(prefs)).session()) {
+        try (ChatSession chat = openFirstChat()) {
             first = chat.id();
         }
         awaitStartChat(prefs, first);
 
-        try (ChatSession chat =
-                DesktopApp.firstChat(context, UiPreferences.load(prefs)).session()) {
+        try (ChatSession chat = openFirstChat()) {
             assertThat(chat.id()).isEqualTo(first);
         }
         try (Stream<Path> files = Files.list(configDir.resolve("sessions"))) {
@@ -52,20 +61,15 @@ class FirstChatTest {
 
     @Test
     void aChatThatGotAMessageIsNotReopenedAndTheNewOneIsRemembered() throws Exception {
-        harness = DesktopHarness.startOffline(configDir, "{}");
-        DesktopContext context = harness.context(null);
-        Path prefs = configDir.resolve("state/desktop.json");
         String used;
-        try (ChatSession chat =
-                DesktopApp.firstChat(context, UiPreferences.load(prefs)).session()) {
+        try (ChatSession chat = openFirstChat()) {
             used = chat.id();
             chat.setTitle("Plans");
         }
         awaitStartChat(prefs, used);
 
         String next;
-        try (ChatSession chat =
-                DesktopApp.firstChat(context, UiPreferences.load(prefs)).session()) {
+        try (ChatSession chat = openFirstChat()) {
             next = chat.id();
         }
 
